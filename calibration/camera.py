@@ -1,0 +1,179 @@
+"""The camera model: pinhole with radial lens distortion, posed over the table.
+
+World = the DESIGN.md table frame in millimetres, z up from the cloth. ``rvec``/``tvec`` map world
+to camera coordinates (OpenCV convention, camera z looking into the scene). Because a ball's centre
+stands one radius above the cloth, the detector's pixel is turned into table millimetres by
+intersecting its viewing ray with the plane z = r (:meth:`CameraModel.pixel_to_plane`), not with
+the cloth: at a 3.5 m camera height that parallax is ~12 mm at the table's edge.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class CameraModelError(ValueError):
+    """A calibration file is missing, malformed, or for another table / image size."""
+
+
+@dataclass(frozen=True)
+class CameraModel:
+    """Intrinsics (``fx``, ``fy``, ``cx``, ``cy`` in px), distortion (``k1``, ``k2`` radial),
+    pose (``rvec``, ``tvec_mm``: world→camera), the image size it was solved for, and the table."""
+
+    image_w_px: int
+    image_h_px: int
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+    k1: float
+    k2: float
+    rvec: tuple[float, float, float]
+    tvec_mm: tuple[float, float, float]
+    table: str = "carom_match"
+    reprojection_error_px: float | None = None
+    reprojection_error_mm: float | None = None
+    method: str = "unknown"
+    extras: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    # -- matrices --------------------------------------------------------------------------
+    @property
+    def K(self) -> np.ndarray:
+        return np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]])
+
+    @property
+    def dist(self) -> np.ndarray:
+        return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
+
+    @property
+    def R(self) -> np.ndarray:
+        return cv2.Rodrigues(np.asarray(self.rvec, dtype=np.float64).reshape(3, 1))[0]
+
+    @property
+    def centre_mm(self) -> np.ndarray:
+        """The camera's optical centre in table coordinates (x, y, z mm)."""
+        return (-self.R.T @ np.asarray(self.tvec_mm, dtype=np.float64).reshape(3)).reshape(3)
+
+    # -- mapping ---------------------------------------------------------------------------
+    def project(self, pts_mm: np.ndarray) -> np.ndarray:
+        """(N, 3) world points in mm → (N, 2) distorted pixel coordinates."""
+        pts = np.asarray(pts_mm, dtype=np.float64).reshape(-1, 3)
+        if len(pts) == 0:
+            return np.zeros((0, 2))
+        px, _ = cv2.projectPoints(pts, np.asarray(self.rvec, np.float64), np.asarray(self.tvec_mm, np.float64),
+                                  self.K, self.dist)
+        return px.reshape(-1, 2)
+
+    def project_undistorted(self, pts_mm: np.ndarray) -> np.ndarray:
+        """As :meth:`project`, without lens distortion (the ideal pinhole image)."""
+        pts = np.asarray(pts_mm, dtype=np.float64).reshape(-1, 3)
+        cam = pts @ self.R.T + np.asarray(self.tvec_mm).reshape(1, 3)
+        uv = cam[:, :2] / cam[:, 2:3]
+        return np.column_stack([uv[:, 0] * self.fx + self.cx, uv[:, 1] * self.fy + self.cy])
+
+    def undistort_px(self, px: np.ndarray) -> np.ndarray:
+        """(N, 2) distorted pixels → (N, 2) normalised image coordinates (x/z, y/z)."""
+        p = np.asarray(px, dtype=np.float64).reshape(-1, 1, 2)
+        if len(p) == 0:
+            return np.zeros((0, 2))
+        return cv2.undistortPoints(p, self.K, self.dist).reshape(-1, 2)
+
+    def pixel_to_plane(self, px: np.ndarray, z_mm: float = 0.0) -> np.ndarray:
+        """(N, 2) distorted pixels → (N, 2) table (x, y) mm where each viewing ray meets z = z_mm."""
+        n = self.undistort_px(px)
+        rays_cam = np.column_stack([n, np.ones(len(n))])
+        R = self.R
+        rays_w = rays_cam @ R  # R.T @ ray for each row
+        c = self.centre_mm
+        s = (z_mm - c[2]) / rays_w[:, 2]
+        return (c[None, :2] + s[:, None] * rays_w[:, :2]).reshape(-1, 2)
+
+    def plane_homography(self, z_mm: float = 0.0) -> np.ndarray:
+        """3x3 H mapping table (x, y, 1) on plane z = z_mm to undistorted pixels."""
+        R = self.R
+        t = np.asarray(self.tvec_mm, np.float64).reshape(3)
+        M = np.column_stack([R[:, 0], R[:, 1], R[:, 2] * z_mm + t])
+        return self.K @ M
+
+    def scaled(self, image_w_px: int, image_h_px: int) -> "CameraModel":
+        """The same camera for a frame resized to another resolution."""
+        sx, sy = image_w_px / self.image_w_px, image_h_px / self.image_h_px
+        return CameraModel(
+            image_w_px=image_w_px, image_h_px=image_h_px, fx=self.fx * sx, fy=self.fy * sy,
+            cx=self.cx * sx, cy=self.cy * sy, k1=self.k1, k2=self.k2, rvec=self.rvec, tvec_mm=self.tvec_mm,
+            table=self.table, reprojection_error_px=self.reprojection_error_px,
+            reprojection_error_mm=self.reprojection_error_mm, method=self.method, extras=dict(self.extras),
+        )
+
+    # -- construction ----------------------------------------------------------------------
+    @staticmethod
+    def look_at(
+        image_w_px: int, image_h_px: int, fx: float, eye_mm: tuple[float, float, float],
+        target_mm: tuple[float, float, float], up_hint: tuple[float, float, float] = (0.0, 1.0, 0.0),
+        k1: float = 0.0, k2: float = 0.0, table: str = "carom_match",
+    ) -> "CameraModel":
+        """A camera at ``eye_mm`` looking at ``target_mm``; image "up" is towards ``up_hint``."""
+        eye = np.asarray(eye_mm, np.float64)
+        fwd = np.asarray(target_mm, np.float64) - eye
+        fwd /= np.linalg.norm(fwd)
+        up = np.asarray(up_hint, np.float64)
+        right = np.cross(fwd, up)  # camera x (image right)
+        right /= np.linalg.norm(right)
+        down = np.cross(fwd, right)  # camera y (image down)
+        R = np.vstack([right, down, fwd])
+        rvec = cv2.Rodrigues(R)[0].reshape(3)
+        tvec = -R @ eye
+        return CameraModel(
+            image_w_px=int(image_w_px), image_h_px=int(image_h_px), fx=float(fx), fy=float(fx),
+            cx=image_w_px / 2.0, cy=image_h_px / 2.0, k1=float(k1), k2=float(k2),
+            rvec=tuple(float(v) for v in rvec), tvec_mm=tuple(float(v) for v in tvec), table=table,
+            method="synthetic",
+        )
+
+    # -- persistence -----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["rvec"] = list(self.rvec)
+        d["tvec_mm"] = list(self.tvec_mm)
+        d["format"] = "tabletrack-camera/1"
+        return d
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+    @staticmethod
+    def from_dict(d: Any, source: str = "calibration") -> "CameraModel":
+        if not isinstance(d, dict) or d.get("format") != "tabletrack-camera/1":
+            raise CameraModelError(f"{source}: not a tabletrack calibration file "
+                                   "(expected JSON with \"format\": \"tabletrack-camera/1\")")
+        try:
+            return CameraModel(
+                image_w_px=int(d["image_w_px"]), image_h_px=int(d["image_h_px"]),
+                fx=float(d["fx"]), fy=float(d["fy"]), cx=float(d["cx"]), cy=float(d["cy"]),
+                k1=float(d["k1"]), k2=float(d["k2"]),
+                rvec=tuple(float(v) for v in d["rvec"]), tvec_mm=tuple(float(v) for v in d["tvec_mm"]),
+                table=str(d.get("table", "carom_match")),
+                reprojection_error_px=None if d.get("reprojection_error_px") is None else float(d["reprojection_error_px"]),
+                reprojection_error_mm=None if d.get("reprojection_error_mm") is None else float(d["reprojection_error_mm"]),
+                method=str(d.get("method", "unknown")), extras=dict(d.get("extras", {})),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise CameraModelError(f"{source}: malformed calibration file ({e})") from None
+
+    @staticmethod
+    def load(path: str | Path) -> "CameraModel":
+        p = Path(path)
+        try:
+            d = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CameraModelError(f"{p}: calibration file not found") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise CameraModelError(f"{p}: not a readable calibration JSON file ({e})") from None
+        return CameraModel.from_dict(d, str(p))

@@ -1,0 +1,148 @@
+"""The event types of the event log (DESIGN.md, "Event log"): the contract between seeing and judging.
+
+Every event carries ``t_s`` (seconds from the start of the source, estimated below one frame where
+the paths allow), ``frame`` (the video frame it falls in), ``shot`` (1-based) and ``confidence``
+(0..1). Positions are table millimetres ``(x_mm, y_mm)``. The JSON spelling (``kind``, ``t``,
+``pos`` …) lives in :mod:`tracking.eventlog`; this module holds only the typed values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping, Union
+
+from tracking.ids import BallId, Cushion, Pocket
+
+PointMm = tuple[float, float]
+
+
+class EventKind(Enum):
+    SHOT_START = "shot_start"
+    BALL_BALL = "ball_ball"
+    CUSHION = "cushion"
+    POCKET = "pocket"
+    OFF_TABLE = "off_table"
+    SHOT_END = "shot_end"
+
+
+@dataclass(frozen=True)
+class ShotStart:
+    """The stroke begins: ``cue_ball`` is the ball the cue struck; ``positions`` every ball on the
+    table before the stroke. ``frozen_to_cushion`` names, for a ball resting against a cushion,
+    that cushion (three-cushion art. 10: its first contact does not count); ``balls_in_contact``
+    the pairs resting against each other (art. 9). Both are optional extensions of DESIGN.md."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    cue_ball: BallId
+    positions: Mapping[BallId, PointMm]
+    frozen_to_cushion: Mapping[BallId, Cushion] = field(default_factory=dict)
+    balls_in_contact: tuple[tuple[BallId, BallId], ...] = ()
+    kind: EventKind = field(default=EventKind.SHOT_START, init=False)
+
+
+@dataclass(frozen=True)
+class BallBall:
+    """Two balls touch: ``balls`` is (striking, struck) where known, else in any order."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    balls: tuple[BallId, BallId]
+    pos_mm: PointMm
+    kind: EventKind = field(default=EventKind.BALL_BALL, init=False)
+
+
+@dataclass(frozen=True)
+class CushionHit:
+    """``ball`` touches ``cushion``; ``pos_mm`` is the ball centre at the contact."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    ball: BallId
+    cushion: Cushion
+    pos_mm: PointMm
+    kind: EventKind = field(default=EventKind.CUSHION, init=False)
+
+
+@dataclass(frozen=True)
+class Pocketed:
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    ball: BallId
+    pocket: Pocket
+    kind: EventKind = field(default=EventKind.POCKET, init=False)
+
+
+@dataclass(frozen=True)
+class OffTable:
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    ball: BallId
+    kind: EventKind = field(default=EventKind.OFF_TABLE, init=False)
+
+
+@dataclass(frozen=True)
+class ShotEnd:
+    """Every ball has come to rest; ``positions`` holds every ball still on the table."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    positions: Mapping[BallId, PointMm]
+    kind: EventKind = field(default=EventKind.SHOT_END, init=False)
+
+
+Event = Union[ShotStart, BallBall, CushionHit, Pocketed, OffTable, ShotEnd]
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One stroke's events, from its ``shot_start`` to its ``shot_end`` (which may be missing in a
+    log cut short), in time order."""
+
+    number: int
+    events: tuple[Event, ...]
+
+    @property
+    def start(self) -> ShotStart | None:
+        first = self.events[0] if self.events else None
+        return first if isinstance(first, ShotStart) else None
+
+    @property
+    def end(self) -> ShotEnd | None:
+        last = self.events[-1] if self.events else None
+        return last if isinstance(last, ShotEnd) else None
+
+
+def group_shots(events: list[Event] | tuple[Event, ...]) -> list[Shot]:
+    """Split a time-ordered event list into shots by their ``shot`` number (1-based, ascending)."""
+    shots: dict[int, list[Event]] = {}
+    for ev in events:
+        shots.setdefault(ev.shot, []).append(ev)
+    return [Shot(number=n, events=tuple(sorted(evs, key=_order_key))) for n, evs in sorted(shots.items())]
+
+
+_KIND_ORDER = {
+    EventKind.SHOT_START: 0,
+    EventKind.BALL_BALL: 1,
+    EventKind.CUSHION: 1,
+    EventKind.POCKET: 1,
+    EventKind.OFF_TABLE: 1,
+    EventKind.SHOT_END: 2,
+}
+
+
+def _order_key(ev: Event) -> tuple[int, float]:
+    return (_KIND_ORDER[ev.kind], ev.t_s)

@@ -1,0 +1,105 @@
+"""Typed ball, cushion and pocket identities shared by every stage.
+
+Ids cross every boundary (event log, rules, outputs), so they are enums, never bare strings:
+``BallId.parse("red_1")`` validates, and code compares members, never substrings.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class BallId(Enum):
+    """Every ball id of DESIGN.md: pool ``cue``, ``1``..``15``; carom ``white``, ``yellow``, ``red``;
+    snooker ``cue``, ``red_1``..``red_15`` and the six colours."""
+
+    CUE = "cue"
+    B1 = "1"
+    B2 = "2"
+    B3 = "3"
+    B4 = "4"
+    B5 = "5"
+    B6 = "6"
+    B7 = "7"
+    B8 = "8"
+    B9 = "9"
+    B10 = "10"
+    B11 = "11"
+    B12 = "12"
+    B13 = "13"
+    B14 = "14"
+    B15 = "15"
+    WHITE = "white"
+    YELLOW = "yellow"
+    RED = "red"
+    RED_1 = "red_1"
+    RED_2 = "red_2"
+    RED_3 = "red_3"
+    RED_4 = "red_4"
+    RED_5 = "red_5"
+    RED_6 = "red_6"
+    RED_7 = "red_7"
+    RED_8 = "red_8"
+    RED_9 = "red_9"
+    RED_10 = "red_10"
+    RED_11 = "red_11"
+    RED_12 = "red_12"
+    RED_13 = "red_13"
+    RED_14 = "red_14"
+    RED_15 = "red_15"
+    GREEN = "green"
+    BROWN = "brown"
+    BLUE = "blue"
+    PINK = "pink"
+    BLACK = "black"
+
+    @classmethod
+    def parse(cls, text: object) -> "BallId":
+        """The id spelled ``text``; ValueError naming the valid ids otherwise."""
+        try:
+            return cls(str(text))
+        except ValueError:
+            raise ValueError(
+                f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
+
+
+CAROM_BALLS: tuple[BallId, ...] = (BallId.WHITE, BallId.YELLOW, BallId.RED)
+
+
+class Cushion(Enum):
+    """The four cushions of DESIGN.md: head (x = 0), foot (x = L), right (y = 0), left (y = W)."""
+
+    HEAD = "head"
+    FOOT = "foot"
+    LEFT = "left"
+    RIGHT = "right"
+
+    @classmethod
+    def parse(cls, text: object) -> "Cushion":
+        try:
+            return cls(str(text))
+        except ValueError:
+            raise ValueError(
+                f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
+
+
+class Pocket(Enum):
+    """The six pockets of DESIGN.md."""
+
+    HEAD_LEFT = "head_left"
+    HEAD_RIGHT = "head_right"
+    SIDE_LEFT = "side_left"
+    SIDE_RIGHT = "side_right"
+    FOOT_LEFT = "foot_left"
+    FOOT_RIGHT = "foot_right"
+
+    @classmethod
+    def parse(cls, text: object) -> "Pocket":
+        try:
+            return cls(str(text))
+        except ValueError:
+            raise ValueError(
+                f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
