@@ -1,0 +1,5 @@
+import sys
+
+from tabletrack.cli import main
+
+sys.exit(main())

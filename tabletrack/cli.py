@@ -1,0 +1,164 @@
+"""The ``tabletrack`` command line: analyze, calibrate, judge, events.
+
+Every user mistake (a missing or undecodable video, a frame with no table, an unknown game or
+table, a malformed event log, tracks file, calibration or referee input) is reported as one line
+``tabletrack: error: …`` on stderr with exit status 2, never a traceback. All project errors are
+``ValueError`` subclasses carrying that line; ``TABLETRACK_DEBUG=1`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+def _repo_root() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def default_sample_video() -> Path:
+    """The bundled sample that ``analyze`` uses when no video is given."""
+    return _repo_root() / "sample_videos" / "point_2a_1080p60.mp4"
+
+
+GAMES_HELP = "three-cushion or one-cushion"
+
+
+def _add_analyze(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyze", help="analyze a video: events, calls, tracks and an annotated video",
+        description="Analyze a video of a table: writes events.jsonl, calls.jsonl and tracks.csv as they are "
+                    "found, then an annotated MP4, and prints a summary of the shots. Without VIDEO, analyzes "
+                    "the bundled sample clip.")
+    p.add_argument("video", nargs="?", help="video file (default: the bundled sample clip)")
+    p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
+    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom match table)")
+    p.add_argument("--calibration", metavar="FILE", help="calibration JSON from `tabletrack calibrate` (default: calibrate from the video)")
+    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual calibration: the four playing-surface corners in px")
+    p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
+    p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: ./out)")
+    p.add_argument("--no-video", action="store_true", help="do not write the annotated MP4")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_analyze)
+
+
+def _add_calibrate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate", help="solve the camera model from an image or a video's first frame",
+        description="Find the table in a frame (cloth, cushion lines, diamonds), solve the camera model and "
+                    "write it as JSON, with an image of the fitted table beside it.")
+    p.add_argument("source", help="image or video file")
+    p.add_argument("-o", "--output", default="calib.json", help="calibration JSON to write (default calib.json)")
+    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom)")
+    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual fallback: playing-surface corners in px, "
+                   "or a JSON file holding them")
+    p.add_argument("--flip", action="store_true", help="take the other end of the table as the head")
+    p.set_defaults(func=_cmd_calibrate)
+
+
+def _add_judge(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "judge", help="make the calls of any event log",
+        description="Judge an events.jsonl (from video analysis, a simulator or written by hand) and write one "
+                    "call per shot.")
+    p.add_argument("events", help="events.jsonl")
+    p.add_argument("--game", default="three-cushion", help=f"game ({GAMES_HELP}); default three-cushion")
+    p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
+    p.add_argument("-o", "--output", metavar="CALLS.jsonl", help="write the calls here (default: print them)")
+    p.set_defaults(func=_cmd_judge)
+
+
+def _add_events(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "events", help="infer the event log from trajectories of another tracking system",
+        description="Read TRACKS.csv (columns t,ball,x_mm,y_mm; any sampling rate) and write the event log, "
+                    "so three-cushion counts can be verified without video.")
+    p.add_argument("tracks", help="tracks CSV with columns t,ball,x_mm,y_mm")
+    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom)")
+    p.add_argument("-o", "--output", metavar="EVENTS.jsonl", help="write the events here (default: print them)")
+    p.add_argument("--game", help="also judge the events with this game and print the calls")
+    p.set_defaults(func=_cmd_events)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletrack",
+        description="Officiate billiards from an overhead camera: ball paths, contacts, cushions and the call of "
+                    "every shot.")
+    from tabletrack import __version__
+
+    parser.add_argument("--version", action="version", version=f"tabletrack {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_analyze(sub)
+    _add_calibrate(sub)
+    _add_judge(sub)
+    _add_events(sub)
+    return parser
+
+
+# -- commands -------------------------------------------------------------------------------------
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from tabletrack.pipeline import AnalyzeOptions, analyze_video
+
+    video = Path(args.video) if args.video else default_sample_video()
+    opts = AnalyzeOptions(
+        game=args.game, table=args.table, calibration=args.calibration, corners=args.corners,
+        referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
+        progress=not args.quiet,
+    )
+    result = analyze_video(video, opts)
+    print(result.summary)
+    return 0
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from tabletrack.calibrate_cmd import run_calibrate
+
+    print(run_calibrate(Path(args.source), Path(args.output), args.table, args.corners, args.flip))
+    return 0
+
+
+def _cmd_judge(args: argparse.Namespace) -> int:
+    from tabletrack.judge_cmd import run_judge
+
+    print(run_judge(Path(args.events), args.game, args.input, args.output))
+    return 0
+
+
+def _cmd_events(args: argparse.Namespace) -> int:
+    from tabletrack.events_cmd import run_events
+
+    print(run_events(Path(args.tracks), args.table, args.output, args.game))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USER_ERROR
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except KeyboardInterrupt:
+        print("tabletrack: interrupted; what was found so far is in the output files", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (ValueError, OSError) as e:
+        if os.environ.get("TABLETRACK_DEBUG"):
+            raise
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if isinstance(e, OSError) and e.filename and str(e.filename) not in msg:
+            msg = f"{e.filename}: {msg}"
+        print(f"tabletrack: error: {msg}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""DESIGN.md "Stages and what each may know": each stage imports only what it may.
+
+Checked statically on the source (every import statement, at any depth), so a lazy import inside
+a function is caught too; and dynamically: importing ``rules`` and ``tracking`` must not load
+OpenCV, torch or ultralytics (the rules and the event-log tools start fast).
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+STAGES = ("vision", "calibration", "tracking", "rules", "models", "tabletrack")
+
+# stage -> project modules it may import (prefix match on dotted names)
+ALLOWED = {
+    "calibration": ("calibration",),
+    "vision": ("vision", "calibration"),
+    "tracking": ("tracking", "calibration.table"),
+    "rules": ("rules", "tracking.ids", "tracking.events", "tracking.eventlog"),
+    "models": ("models", "vision", "calibration", "tracking.ids"),
+    "tabletrack": STAGES,
+}
+FORBIDDEN_THIRD_PARTY = {
+    "tracking": ("cv2", "torch", "ultralytics"),
+    "rules": ("cv2", "numpy", "scipy", "torch", "ultralytics"),
+    "calibration": ("torch", "ultralytics"),
+}
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def _cases():
+    for stage in STAGES:
+        for path in sorted((REPO / stage).rglob("*.py")):
+            yield pytest.param(stage, path, id=str(path.relative_to(REPO)))
+
+
+@pytest.mark.parametrize("stage,path", list(_cases()))
+def test_stage_imports_only_what_design_allows(stage: str, path: Path) -> None:
+    for name in _imports(path):
+        top = name.split(".")[0]
+        if top in STAGES:
+            assert any(name == a or name.startswith(a + ".") for a in ALLOWED[stage]), (
+                f"{path.relative_to(REPO)} imports {name}, but DESIGN.md lets {stage}/ import only {ALLOWED[stage]}"
+            )
+        assert top not in FORBIDDEN_THIRD_PARTY.get(stage, ()), (
+            f"{path.relative_to(REPO)} imports {top}, which {stage}/ must not"
+        )
+
+
+@pytest.mark.parametrize("module", ["rules", "tracking.eventlog", "tracking.events"])
+def test_light_modules_do_not_load_heavy_libraries(module: str) -> None:
+    code = (
+        f"import sys, importlib, pkgutil; import {module} as m\n"
+        "for info in pkgutil.walk_packages(getattr(m, '__path__', []), m.__name__ + '.'):\n"
+        "    importlib.import_module(info.name)\n"
+        "bad = [n for n in ('cv2', 'torch', 'ultralytics') if n in sys.modules]\n"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"importing {module} loaded {out.stdout.strip()}"

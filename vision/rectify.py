@@ -1,0 +1,70 @@
+"""The rectified table view: a top-down image of the plane of the ball centres.
+
+Detection runs here rather than in the raw frame because a ball has a fixed size and shape in it
+wherever it lies, and its centre maps to table millimetres by a scale and an offset. The view
+samples the plane z = R (one ball radius above the cloth), so a ball's silhouette centre there is
+already corrected for the ball's height (parallax), and lens distortion is undone by the same
+remap. Pixel (u, v) ↔ table (x, y): ``x = u / s - margin``, ``y = W + margin - v / s`` (y = 0, the
+right cushion, at the bottom, as in the camera's default view).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.table import TableSpec
+
+
+@dataclass(frozen=True)
+class RectifiedGeometry:
+    length_mm: float
+    width_mm: float
+    margin_mm: float
+    px_per_mm: float
+    z_mm: float
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """(width, height) of the rectified image."""
+        s = self.px_per_mm
+        return (int(round((self.length_mm + 2 * self.margin_mm) * s)),
+                int(round((self.width_mm + 2 * self.margin_mm) * s)))
+
+    def uv_to_mm(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel centres use the OpenCV convention: pixel (0, 0) covers [0, 1) and its centre is 0."""
+        s = self.px_per_mm
+        x = (np.asarray(u, np.float64) + 0.5) / s - self.margin_mm
+        y = self.width_mm + self.margin_mm - (np.asarray(v, np.float64) + 0.5) / s
+        return x, y
+
+    def mm_to_uv(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        s = self.px_per_mm
+        u = (np.asarray(x, np.float64) + self.margin_mm) * s - 0.5
+        v = (self.width_mm + self.margin_mm - np.asarray(y, np.float64)) * s - 0.5
+        return u, v
+
+
+class Rectifier:
+    """Remaps a raw frame into the rectified view (one ``cv2.remap`` with fixed-point maps)."""
+
+    def __init__(self, camera: CameraModel, table: TableSpec, px_per_mm: float = 0.5,
+                 margin_mm: float | None = None) -> None:
+        margin = table.ball_radius_mm if margin_mm is None else margin_mm
+        self.geometry = RectifiedGeometry(table.length_mm, table.width_mm, margin, px_per_mm, table.ball_radius_mm)
+        w, h = self.geometry.size_px
+        uu, vv = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+        x, y = self.geometry.uv_to_mm(uu.ravel(), vv.ravel())
+        pts = np.column_stack([x, y, np.full_like(x, self.geometry.z_mm)])
+        px = camera.project(pts).astype(np.float32)
+        mx = px[:, 0].reshape(h, w)
+        my = px[:, 1].reshape(h, w)
+        self._m1, self._m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        self.camera = camera
+
+    def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
+        return cv2.remap(frame_bgr, self._m1, self._m2, interpolation=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))

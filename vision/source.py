@@ -1,0 +1,117 @@
+"""Frame sources: a video file (and, through OpenCV, a camera index or a stream URL).
+
+A source yields ``Frame`` values (index, time in seconds, BGR image). Opening checks what a user
+can get wrong — the path, whether OpenCV can decode it, a frame rate and a first frame — and raises
+:class:`VideoSourceError` with one line saying what was expected and what came. A truncated file
+simply ends early; ``frames_read`` tells how far it got.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+
+class VideoSourceError(ValueError):
+    """The input cannot be read as video."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int
+    t_s: float
+    image: np.ndarray | None  # None when the frame was grabbed but not decoded to BGR
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    path: str
+    width_px: int
+    height_px: int
+    fps: float
+    frame_count: int  # as the container claims; may exceed what can be decoded (truncated file)
+
+    @property
+    def duration_s(self) -> float:
+        return self.frame_count / self.fps if self.fps > 0 else 0.0
+
+
+class VideoFile:
+    """Sequential reader of a video file. ``frames(decode=pred)`` yields every frame in order,
+    converting to BGR only where ``pred(index)`` is true (grab-only otherwise, which is cheaper)."""
+
+    def __init__(self, path: str | Path) -> None:
+        p = Path(path)
+        if not p.exists():
+            raise VideoSourceError(f"{p}: no such file; expected a video file (e.g. .mp4)")
+        if p.is_dir():
+            raise VideoSourceError(f"{p}: is a folder; expected a video file (e.g. .mp4)")
+        if p.stat().st_size == 0:
+            raise VideoSourceError(f"{p}: the file is empty; expected a video file")
+        cap = cv2.VideoCapture(str(p))
+        if not cap.isOpened():
+            raise VideoSourceError(f"{p}: OpenCV cannot open it as video; expected an MP4/AVI/MKV file it can decode")
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        ok, first = cap.read()
+        if not ok or first is None:
+            cap.release()
+            raise VideoSourceError(f"{p}: no decodable frame; the file is not a video or is truncated before its first frame")
+        if not (0 < fps < 1000):
+            cap.release()
+            raise VideoSourceError(f"{p}: the video reports a frame rate of {fps}; expected a positive frame rate")
+        self.info = VideoInfo(str(p), w or first.shape[1], h or first.shape[0], fps, max(n, 1))
+        self._cap = cap
+        self._first = first
+        self.frames_read = 0
+
+    def first_frame(self) -> np.ndarray:
+        return self._first.copy()
+
+    def frames(self, decode=lambda i: True) -> Iterator[Frame]:
+        """Every frame from the first, once. Stops at the end or at the first undecodable frame."""
+        fps = self.info.fps
+        yield Frame(0, 0.0, self._first if decode(0) else None)
+        self.frames_read = 1
+        i = 1
+        while True:
+            if decode(i):
+                ok, img = self._cap.read()
+                if not ok or img is None:
+                    break
+            else:
+                if not self._cap.grab():
+                    break
+                img = None
+            self.frames_read = i + 1
+            yield Frame(i, i / fps, img)
+            i += 1
+
+    def close(self) -> None:
+        self._cap.release()
+
+    def __enter__(self) -> "VideoFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_image_or_first_frame(path: str | Path) -> np.ndarray:
+    """A still image, or the first frame of a video; VideoSourceError otherwise."""
+    p = Path(path)
+    if not p.exists():
+        raise VideoSourceError(f"{p}: no such file; expected an image or a video")
+    if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            raise VideoSourceError(f"{p}: cannot be decoded as an image")
+        return img
+    with VideoFile(p) as v:
+        return v.first_frame()
