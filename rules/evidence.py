@@ -1,0 +1,140 @@
+"""Which events a call rests on, and whether any of them is in doubt.
+
+A call rests on an event when the call would change without it, and on an order when it would
+change with two events swapped. So, rather than each engine guessing which of its events matter,
+the review re-judges the shot with the doubtful inputs perturbed, through the engine's own pure
+decision function (any engine, any game):
+
+- each event whose confidence is below ``JudgeConfig.confidence_threshold`` is dropped (alone, and
+  all such events together): if the call changes, the call rests on it;
+- each pair of events less than ``JudgeConfig.frame_period_s`` apart is swapped: if the call
+  changes, it rests on an order finer than a frame (e.g. the third cushion and the second ball);
+- a low-confidence ``shot_start`` means the identity of the struck ball is in doubt: the engine
+  may give an alternative reading (``start_alternative``) to compare.
+
+A changed call sets ``needs_review``. The evidence lists the events the engine names as the basis
+of its call, plus every event found to be critical, each with its role, confidence and doubt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence
+
+from rules.config import JudgeConfig
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One event a call rests on: its ``kind`` (event-log spelling), time, frame and confidence,
+    its ``role`` in the call, and ``doubt`` (why it puts the call in doubt) or None."""
+
+    kind: str
+    t_s: float
+    frame: int
+    confidence: float
+    role: str
+    doubt: str | None = None
+
+
+@dataclass(frozen=True)
+class Review:
+    needs_review: bool
+    evidence: tuple[Evidence, ...]
+    summary: str | None  # one sentence on what is in doubt, or None
+
+
+def describe_event(ev: Event) -> str:
+    """A short neutral role for an event that the engine did not name."""
+    if isinstance(ev, BallBall):
+        return f"contact {ev.balls[0].value}-{ev.balls[1].value}"
+    if isinstance(ev, CushionHit):
+        return f"{ev.ball.value} on the {ev.cushion.value} cushion"
+    if isinstance(ev, (OffTable, Pocketed)):
+        return f"{ev.ball.value} {ev.kind.value.replace('_', ' ')}"
+    if isinstance(ev, ShotStart):
+        return f"shot start, cue ball {ev.cue_ball.value}"
+    return ev.kind.value.replace("_", " ")
+
+
+def review_shot(
+    decide: Callable[[Sequence[Event]], Hashable],
+    events: Sequence[Event],
+    basis: Sequence[tuple[Event, str]],
+    config: JudgeConfig,
+    describe_outcome: Callable[[Hashable], str],
+    start: ShotStart | None = None,
+    start_alternative: Callable[[], Hashable] | None = None,
+) -> Review:
+    """Review the call ``decide(events)`` of one shot (``events``: its middle events, time order).
+
+    ``basis``: (event, role) pairs the engine says its call rests on. ``describe_outcome`` names an
+    outcome for the doubt text ("a point", "foul ball_off_table")."""
+    base = decide(events)
+    thr, frame_s = config.confidence_threshold, config.frame_period_s
+    doubts: dict[int, str] = {}  # id(event) -> doubt
+    by_id: dict[int, Event] = {id(e): e for e in events}
+    if start is not None:
+        by_id[id(start)] = start
+    summaries: list[str] = []
+    roles = {id(e): r for e, r in basis}
+
+    def role(ev: Event) -> str:
+        return roles.get(id(ev), describe_event(ev))
+
+    low = [e for e in events if e.confidence < thr]
+    for ev in low:
+        alt = decide([e for e in events if e is not ev])
+        if alt != base:
+            doubts[id(ev)] = (f"confidence {ev.confidence:.2f} below {thr:.2f}; without it the call would be "
+                              f"{describe_outcome(alt)}")
+    if len(low) > 1 and not any(id(e) in doubts for e in low):
+        alt = decide([e for e in events if e.confidence >= thr])
+        if alt != base:
+            for ev in low:
+                doubts[id(ev)] = (f"confidence {ev.confidence:.2f} below {thr:.2f}; without the "
+                                  f"{len(low)} such events the call would be {describe_outcome(alt)}")
+    for ev in low:
+        if id(ev) in doubts:
+            summaries.append(f"the call rests on the {role(ev)} (confidence {ev.confidence:.2f}, below {thr:.2f})")
+
+    ordered = list(events)
+    for i in range(len(ordered)):
+        for j in range(i + 1, len(ordered)):
+            a, b = ordered[i], ordered[j]
+            gap = abs(b.t_s - a.t_s)
+            if gap >= frame_s:
+                break  # time order: every later event is farther
+            swapped = list(ordered)
+            swapped[i], swapped[j] = b, a
+            alt = decide(swapped)
+            if alt != base:
+                for ev, other in ((a, b), (b, a)):
+                    doubts.setdefault(id(ev), (
+                        f"{gap * 1000:.1f} ms from the {role(other)}, under one frame "
+                        f"({frame_s * 1000:.1f} ms); in the other order the call would be {describe_outcome(alt)}"))
+                summaries.append(f"the {role(a)} and the {role(b)} are {gap * 1000:.1f} ms apart, under one "
+                                 f"frame ({frame_s * 1000:.1f} ms), and their order decides the call")
+
+    if start is not None and start.confidence < thr and start_alternative is not None:
+        alt = start_alternative()
+        if alt != base:
+            doubts[id(start)] = (f"confidence {start.confidence:.2f} below {thr:.2f}: if the struck ball was the "
+                                 f"other one the call would be {describe_outcome(alt)}")
+            summaries.append(f"the struck ball ({start.cue_ball.value}) is uncertain")
+
+    rows: dict[int, Evidence] = {}
+    for key in list(roles) + [k for k in doubts if k not in roles]:
+        ev = by_id.get(key) or next(e for e, _ in basis if id(e) == key)
+        rows[key] = Evidence(
+            kind=ev.kind.value, t_s=ev.t_s, frame=ev.frame, confidence=ev.confidence,
+            role=role(ev), doubt=doubts.get(key),
+        )
+    evidence = tuple(sorted(rows.values(), key=lambda r: (r.kind != "shot_start", r.t_s)))
+    summary = None
+    if doubts:
+        uniq = list(dict.fromkeys(summaries))
+        summary = "Needs review: " + "; ".join(uniq) + "."
+    return Review(needs_review=bool(doubts), evidence=evidence, summary=summary)
+
