@@ -1,0 +1,106 @@
+"""Regenerate the committed synthetic three-cushion shots (``sample_data/shots/*.npz``) with pooltool.
+
+pooltool is a data-generation extra, not a dependency of the project: run this with the
+simulation venv made by ``tools/setup_sim_env.sh``::
+
+    PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py            # all scenarios
+    PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py kiss break_shot --plot /tmp/views
+
+Every scenario has a fixed seed (:mod:`vision.synth.scenarios`), so a run reproduces the committed
+files on the same pooltool version and platform. The whole set takes about 5 minutes on one core
+of the development machine (the first run adds ~30 s of numba compilation); each line printed
+gives a shot's tries and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("names", nargs="*", help="scenarios to make (default: all)")
+    ap.add_argument("--out", type=Path, default=REPO / "sample_data" / "shots", help="output folder")
+    ap.add_argument("--plot", type=Path, default=None, help="also write a top-view PNG of each shot here")
+    ap.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    args = ap.parse_args(argv)
+
+    sys.path.insert(0, str(REPO))
+    from calibration.table import load_table
+    from vision.synth.scenarios import SCENARIOS, ScenarioSearchError, scenario
+
+    if args.list:
+        for sc in SCENARIOS:
+            print(f"{sc.name:28s} seed {sc.seed:5d}  {sc.description}")
+        return 0
+    try:
+        chosen = [scenario(n) for n in args.names] if args.names else list(SCENARIOS)
+    except ScenarioSearchError as e:
+        print(f"make_shots: {e}", file=sys.stderr)
+        return 2
+
+    from vision.synth.pooltool_shots import assemble_clip
+    from vision.synth.scenarios import Builder, search
+    from vision.synth.pooltool_shots import StrokeSimulator
+    from vision.synth.topview import save_top_view
+
+    table = load_table("carom")
+    sim = StrokeSimulator(table)
+    builder = Builder(sim)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.plot is not None:
+        args.plot.mkdir(parents=True, exist_ok=True)
+    t_all = time.perf_counter()
+    failed = 0
+    for sc in chosen:
+        t0 = time.perf_counter()
+        try:
+            res = search(sc, builder)
+        except ScenarioSearchError as e:
+            print(f"make_shots: {e}", file=sys.stderr)
+            failed += 1
+            continue
+        meta = {
+            "name": sc.name,
+            "brief_item": sc.brief_item,
+            "description": sc.description,
+            "seed": sc.seed,
+            "tries": res.tries,
+            "preferred_outcome_met": res.preferred,
+            "generator": "vision.synth.scenarios via tools/make_shots.py",
+        }
+        shot = assemble_clip(res.strokes, table, (s for s in _carom()), meta, sim.physics_description())
+        path = args.out / f"{sc.name}.npz"
+        shot.save(path)
+        if args.plot is not None:
+            save_top_view(shot, args.plot / f"{sc.name}.png", table)
+        calls = [m["expected_call"] for m in shot.meta["shots"]]
+        summary = "; ".join(
+            f"shot {c['shot']}: {'POINT ' + c['pattern'] if c['point'] else 'miss'}, cue {c['cue_ball']}, "
+            f"hit {','.join(c['object_balls_hit']) or '-'}, cushions before 2nd {c['cushions_before_second']}, "
+            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])}"
+            for c in calls
+        )
+        print(f"{sc.name:26s} {shot.duration_s:5.2f} s  tries {res.tries:3d}  "
+              f"{time.perf_counter() - t0:5.1f} s  {path.stat().st_size // 1024:4d} KB  {summary}", flush=True)
+    print(f"total {time.perf_counter() - t_all:.0f} s", flush=True)
+    return 1 if failed else 0
+
+
+def _ms(v: float | None) -> str:
+    return "-" if v is None else f"{v:+.2f} ms"
+
+
+def _carom():
+    from tracking.ids import CAROM_BALLS
+
+    return CAROM_BALLS
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
