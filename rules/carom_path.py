@@ -38,7 +38,9 @@ class CuePath:
     them when that contact never came). ``late_cushion`` is the first counted impact after the
     second ball (it decides a near miss). ``frozen_contact`` is the uncounted first contact with the
     cushion the cue ball was frozen to; ``into_contact`` the touching ball it was played into.
-    ``kisses`` counts ball-ball events that are neither of the two deciding contacts."""
+    ``kisses`` counts ball-ball events that are not the cue ball striking an object ball for the
+    first or second contact: object balls touching, the cue ball meeting a ball again, and an object
+    ball striking the cue ball (where the log gives the striking ball first)."""
 
     cue_ball: BallId
     object_balls: tuple[BallId, BallId]
@@ -150,12 +152,14 @@ def read_cue_path(
                     continue  # 002 ART 10.1.3: the separation of a detached massé is not a contact
                 into, into_ev = other, ev
             seen_cue_event = True
+            if ev.balls[0] is not cue_ball:
+                kisses += 1  # a moving object ball struck the cue ball: a kiss, and still a contact (003 art. 15)
             if first is None:
                 first, first_ev, before_first = other, ev, len(counted)
             elif second is None and other is not first:
                 second, second_ev, before_second = other, ev, len(counted)
-            else:
-                kisses += 1
+            elif ev.balls[0] is cue_ball:
+                kisses += 1  # the cue ball meets a ball again
     n = len(counted)
     return CuePath(
         cue_ball=cue_ball,

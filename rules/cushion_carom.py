@@ -221,7 +221,7 @@ class CushionCaromEngine:
                 Foul.BALL_OFF_TABLE, f"the {names} left the table", Foul.BALL_OFF_TABLE.articles(self.game),
                 tuple((e, f"{e.ball.value} off the table") for e in path.off_table)))
         camera = [f for f in camera if f.foul not in si.overrule]
-        referee = [_FoulFound(f, f"{f.info.description} (declared by the referee)", f.articles(self.game))
+        referee = [_FoulFound(f, f"{f.info.description}, declared by the referee", f.articles(self.game))
                    for f in si.fouls]
         fouls: list[_FoulFound] = []
         for f in referee + camera:

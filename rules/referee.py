@@ -244,9 +244,12 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
         if v is not None and not isinstance(v, bool):
             raise RefereeInputError(f"{w}.{key} must be true or false, got {v!r}")
     in_inning = series > 0
-
     if at_table is None:
         at_table = starter if starter is not None else 0
+    score = score or (0, 0)
+    if series > score[at_table]:
+        raise RefereeInputError(
+            f"{w}.series ({series}) cannot exceed the score of {names[at_table]!r} ({score[at_table]})")
     if starter is None:
         if innings is not None and innings[0] != innings[1]:
             starter = 0 if innings[0] > innings[1] else 1
@@ -266,11 +269,6 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
             f"{w}.innings: with {names[at_table]!r} at the table {doing}, {names[starter]!r} (who started the game) "
             f"must have {'one more inning than' if expect_diff else 'as many innings as'} {names[second]!r} "
             f"(002 ART 12.3), got {innings[starter]} and {innings[second]}")
-    score = score or (0, 0)
-    if series > score[at_table]:
-        raise RefereeInputError(
-            f"{w}.series ({series}) cannot exceed the score of {names[at_table]!r} ({score[at_table]})")
-
     equalizing: Equalizing | None = None
     if match.distance is not None and score[starter] >= match.distance:
         equalizing = Equalizing.DISTANCE
