@@ -66,7 +66,10 @@ def initial_game_state(game: Game, setup: MatchSetup | None = None) -> GameState
         )
         for i in (0, 1)
     )
-    balls_chosen = r.balls_given or not (_balls_free(game) and r.fresh and r.next_is_break)
+    # a new game of one-cushion: the starter plays the white (002 ART 5.8); a new three-cushion game:
+    # the starter plays the ball he breaks with (003 art. 4(c)); a log that starts mid-game with no
+    # balls given: each player plays the ball he is first seen playing (nothing else can tell)
+    balls_chosen = r.balls_given or (not _balls_free(game) and r.fresh and r.next_is_break)
     return GameState(
         game=game, match=setup.match, players=(players[0], players[1]), at_table=r.at_table, starter=r.starter,
         first_starter=r.first_starter, series=r.series, in_inning=r.in_inning, next_is_break=r.next_is_break,
@@ -75,8 +78,9 @@ def initial_game_state(game: Game, setup: MatchSetup | None = None) -> GameState
 
 
 def choose_balls(state: GameState, cue_ball: BallId) -> GameState:
-    """003 art. 4(c): at the break of a game whose balls nobody gave, the starter plays the ball he
-    breaks with (white or yellow) and the opponent the other. Otherwise unchanged."""
+    """Settle the balls from the first shot when nobody gave them: the player at the table plays
+    ``cue_ball`` (white or yellow) and his opponent the other — at a three-cushion break because the
+    starter chooses (003 art. 4(c)), mid-game because nothing else tells. Otherwise unchanged."""
     if state.balls_chosen or cue_ball not in (BallId.WHITE, BallId.YELLOW):
         return state
     other = BallId.YELLOW if cue_ball is BallId.WHITE else BallId.WHITE

@@ -132,18 +132,26 @@ class CushionCaromEngine:
             cue = start.cue_ball
         if shot.end is None:
             doubts.append("the log ends before the balls came to rest")
-        st = choose_balls(state, cue) if state.next_is_break else state
+        st = choose_balls(state, cue)
         decision = self._decide(st, start, mids, si, cue)
 
-        def alternative() -> Outcome:
-            assert start is not None
-            alt_start = _relabel(start)
-            alt_state = choose_balls(state, alt_start.cue_ball) if state.next_is_break else state
-            return self._decide(alt_state, alt_start, [_relabel(e) for e in mids], si, alt_start.cue_ball).outcome
+        alternatives = []
+        if start is not None:
+            def other_ball() -> Outcome:
+                alt_start = _relabel(start)
+                alt_state = choose_balls(state, alt_start.cue_ball)
+                return self._decide(alt_state, alt_start, [_relabel(e) for e in mids], si, alt_start.cue_ball).outcome
 
+            def no_resting_contacts() -> Outcome:
+                bare = replace(start, frozen_to_cushion={}, balls_in_contact=())
+                return self._decide(st, bare, mids, si, cue).outcome
+
+            alternatives = [("if the struck ball was the other one", other_ball)]
+            if start.frozen_to_cushion or start.balls_in_contact:
+                alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
         review = review_shot(
             lambda evs: self._decide(st, start, evs, si, cue).outcome, mids, decision.basis, self.config,
-            describe_outcome, start=start, start_alternative=alternative if start is not None else None,
+            describe_outcome, start=start, start_alternatives=alternatives,
         )
         new_state, news = advance(st, decision.points == 1, decision.restart_from_break)
         rec = news.finished_set
@@ -155,6 +163,10 @@ class CushionCaromEngine:
             score = new_state.score
             innings = {p.name: p.innings for p in new_state.players}
         reason = decision.reason + "."
+        if not state.balls_chosen and st.balls_chosen:
+            why = ("the starter chooses, 003 art. 4(c)" if state.next_is_break and self.game is Game.THREE_CUSHION
+                   else "no referee input gave the balls")
+            reason += f" {st.player.name} plays the {st.player.ball.value} ({why})."
         if news.sentences:
             reason += " " + ". ".join(s[0].upper() + s[1:] for s in news.sentences) + "."
         review_parts = ([review.summary] if review.summary else []) + (
@@ -319,8 +331,9 @@ class CushionCaromEngine:
             extras.append(f"its first contact with the {path.frozen_contact.cushion.value} cushion it was frozen to "
                           "did not count (003 art. 10)")
         if path.kisses:
-            extras.append(f"{path.kisses} kiss{'es' if path.kisses > 1 else ''} (valid either way, "
-                          f"{'003 art. 15' if three else '002 ART 7.2'})")
+            extras.append(f"{path.kisses} kiss{'es' if path.kisses > 1 else ''} ("
+                          + ("valid either way, 003 art. 15)" if three
+                             else "a contact counts whichever ball was moving, 002 ART 7.2)"))
         return "; ".join([text] + extras)
 
     def _carom_basis(self, path: CuePath, made: bool) -> tuple[tuple[Event, str], ...]:

@@ -9,8 +9,9 @@ decision function (any engine, any game):
   all such events together): if the call changes, the call rests on it;
 - each pair of events less than ``JudgeConfig.frame_period_s`` apart is swapped: if the call
   changes, it rests on an order finer than a frame (e.g. the third cushion and the second ball);
-- a low-confidence ``shot_start`` means the identity of the struck ball is in doubt: the engine
-  may give an alternative reading (``start_alternative``) to compare.
+- a low-confidence ``shot_start`` puts what it says in doubt (which ball was struck, which balls
+  were frozen or touching): the engine gives alternative readings (``start_alternatives``, each
+  with the words "if ...") to compare.
 
 A changed call sets ``needs_review``. The evidence lists the events the engine names as the basis
 of its call, plus every event found to be critical, each with its role, confidence and doubt.
@@ -65,7 +66,7 @@ def review_shot(
     config: JudgeConfig,
     describe_outcome: Callable[[Hashable], str],
     start: ShotStart | None = None,
-    start_alternative: Callable[[], Hashable] | None = None,
+    start_alternatives: Sequence[tuple[str, Callable[[], Hashable]]] = (),
 ) -> Review:
     """Review the call ``decide(events)`` of one shot (``events``: its middle events, time order).
 
@@ -117,12 +118,14 @@ def review_shot(
                 summaries.append(f"the {role(a)} and the {role(b)} are {gap * 1000:.1f} ms apart, under one "
                                  f"frame ({frame_s * 1000:.1f} ms), and their order decides the call")
 
-    if start is not None and start.confidence < thr and start_alternative is not None:
-        alt = start_alternative()
-        if alt != base:
-            doubts[id(start)] = (f"confidence {start.confidence:.2f} below {thr:.2f}: if the struck ball was the "
-                                 f"other one the call would be {describe_outcome(alt)}")
-            summaries.append(f"the struck ball ({start.cue_ball.value}) is uncertain")
+    if start is not None and start.confidence < thr:
+        for condition, alternative in start_alternatives:
+            alt = alternative()
+            if alt != base:
+                doubts.setdefault(id(start), (f"confidence {start.confidence:.2f} below {thr:.2f}: {condition} the "
+                                              f"call would be {describe_outcome(alt)}"))
+                summaries.append(f"the call rests on the shot start (confidence {start.confidence:.2f}): {condition} "
+                                 f"it would be {describe_outcome(alt)}")
 
     rows: dict[int, Evidence] = {}
     for key in list(roles) + [k for k in doubts if k not in roles]:

@@ -106,7 +106,8 @@ class ShotInput:
 @dataclass(frozen=True)
 class StartState:
     """The state a log starts from when it begins mid-game. Every field is optional; per-player
-    fields are mappings from player name (see :func:`resolve_start` for what is derived)."""
+    fields map player name to value, or are a pair in player order (see :func:`resolve_start` for
+    what is derived)."""
 
     at_table: str | None = None
     starter: str | None = None
@@ -191,9 +192,15 @@ def _name_index(name: str | None, names: tuple[str, str], where: str) -> int | N
     return names.index(name)
 
 
-def _pair(value: Mapping[str, Any] | None, names: tuple[str, str], where: str, default: int = 0) -> tuple[int, int] | None:
+def _pair(value: Mapping[str, Any] | Sequence[Any] | None, names: tuple[str, str], where: str, default: int = 0) -> tuple[int, int] | None:
     if value is None:
         return None
+    if isinstance(value, (list, tuple)):
+        if len(value) != 2:
+            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(value)}")
+        value = {names[0]: value[0], names[1]: value[1]}
+    if not isinstance(value, Mapping):
+        raise RefereeInputError(f"{where} must be keyed by player name or a list of 2, got {value!r}")
     unknown = [k for k in value if k not in names]
     if unknown:
         raise RefereeInputError(
@@ -336,13 +343,15 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
 
     balls_given = s.balls is not None
     if s.balls is not None:
-        unknown = [k for k in s.balls if k not in names]
-        if unknown or len(s.balls) != 2:
+        given = s.balls
+        if isinstance(given, (list, tuple)) and len(given) == 2:
+            given = {names[0]: given[0], names[1]: given[1]}
+        if not isinstance(given, Mapping) or len(given) != 2 or any(k not in names for k in given):
             raise RefereeInputError(
-                f"{w}.balls must give the ball of each player ({', '.join(map(repr, names))}), got {dict(s.balls)!r}")
+                f"{w}.balls must give the ball of each player ({', '.join(map(repr, names))}), got {given!r}")
         bs = []
         for n in names:
-            b = s.balls[n]
+            b = given[n]
             if not isinstance(b, BallId):
                 try:
                     b = BallId.parse(b)

@@ -76,8 +76,10 @@ class GameState:
     ``first_starter``: who started the first set (002 ART 14.1.4). ``in_inning``: the player at the
     table has already shot in this inning (``series`` counts his points in it). ``next_is_break``:
     the next shot is from the break position (003 art. 5; 002 ART 6.2: the red must be taken first).
-    ``balls_chosen``: each player's ball is settled; False only before the break of a three-cushion
-    game whose balls nobody gave, where the starter plays the ball he breaks with (003 art. 4(c)).
+    ``balls_chosen``: each player's ball is settled; False when nobody gave the balls and the next
+    shot settles them: at the break of a three-cushion game the starter plays the ball he breaks
+    with (003 art. 4(c)); in a log that starts mid-game, the player at the table plays the ball he
+    strikes (see :func:`rules.carom_match.choose_balls`).
     ``equalizing``: set while the second player plays his equalizing inning. ``match_over``,
     ``winner`` (index or None) and ``draw`` once the match has ended. ``shots`` counts shots judged.
     """

@@ -12,9 +12,12 @@ from rules.errors import RulesConfigError
 from rules_builders import a_shot, judge
 
 
+BALLS = {"player 1": "white", "player 2": "yellow"}
+
+
 def mid_game(config=None):
     return engine_for("three-cushion", config).initial_state(
-        MatchSetup(start=StartState(score={"player 1": 1}, innings={"player 1": 2, "player 2": 2})))
+        MatchSetup(start=StartState(score={"player 1": 1}, innings={"player 1": 2, "player 2": 2}, balls=BALLS)))
 
 
 CASES = [
@@ -88,3 +91,12 @@ def test_thresholds_come_from_the_config():
 def test_bad_config_is_refused(kw):
     with pytest.raises(RulesConfigError):
         JudgeConfig(**kw)
+
+
+def test_low_confidence_frozen_flag_puts_the_003_10_discount_in_doubt():
+    # 003-10: the discounted contact decides the miss; if the cue ball was not frozen, it was a point
+    call, _ = judge(["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"}, start_conf=0.4)
+    assert call.points == 0 and call.needs_review
+    assert "if no ball was frozen or touching" in call.review_reason
+    call, _ = judge(["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"})
+    assert not call.needs_review

@@ -155,7 +155,7 @@ def test_start_mid_game_second_player_to_begin_an_inning():
     start = StartState(at_table="Bea", score={"Ana": 10, "Bea": 9}, innings={"Ana": 15, "Bea": 14},
                        high_run={"Ana": 4, "Bea": 2})
     st = new(distance=40, start=start)
-    assert st.starter == 0 and st.at_table == 1 and not st.next_is_break and st.balls_chosen
+    assert st.starter == 0 and st.at_table == 1 and not st.next_is_break and not st.balls_chosen
     calls, st = play(st, "pppm")
     assert calls[0].player == "Bea" and not calls[0].break_shot
     assert st.players[1].points == 12 and st.players[1].innings == 15 and st.players[1].high_run == 3

@@ -12,8 +12,11 @@ from tracking.ids import BallId
 GAME = "one-cushion"
 
 
+BALLS = {"player 1": "white", "player 2": "yellow"}
+
+
 def mid_game():
-    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 2}, innings={"player 1": 3, "player 2": 3})))
+    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 2}, innings={"player 1": 3, "player 2": 3}, balls=BALLS)))
 
 
 @pytest.mark.parametrize("tokens,points,before_second", [

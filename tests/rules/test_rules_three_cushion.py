@@ -19,9 +19,12 @@ from tracking.ids import BallId
 GAME = "three-cushion"
 
 
+BALLS = {"player 1": "white", "player 2": "yellow"}
+
+
 def mid_game():
     """Player 1 (white) at the table, past the break."""
-    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 3}, innings={"player 1": 4, "player 2": 4})))
+    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 3}, innings={"player 1": 4, "player 2": 4}, balls=BALLS)))
 
 
 POINTS = [
@@ -191,7 +194,20 @@ def test_starter_plays_the_ball_he_breaks_with_003_4c():
     # 003-4(c): without referee input the starter's ball is the one he breaks with
     call, state = judge(["red", "foot", "left", "head", "white"], cue="yellow")
     assert call.points == 1 and call.player_ball is BallId.YELLOW
+    assert "player 1 plays the yellow (the starter chooses, 003 art. 4(c))" in call.reason
     assert state.players[0].ball is BallId.YELLOW and state.players[1].ball is BallId.WHITE
+
+
+def test_mid_game_log_without_balls_takes_the_ball_first_played():
+    # a clip that starts mid-game with no balls given: the player at the table plays what he strikes
+    st = engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 3}, innings=[4, 4])))
+    call, st = judge(["red", "foot", "left", "head", "white"], cue="yellow", state=st)
+    assert call.points == 1 and "player 1 plays the yellow (no referee input gave the balls)" in call.reason
+    assert st.players[1].ball is BallId.WHITE
+    call, st = judge(["red", "foot", "left", "head", "white"], cue="yellow", state=st, number=2)
+    assert call.points == 1  # still player 1 with his yellow
+    call, st = judge(["red", "foot", "left", "head", "white"], cue="yellow", state=replace(st, at_table=1), number=3)
+    assert call.foul is Foul.WRONG_BALL  # 003-6(g): player 2 plays the white
 
 
 def test_given_balls_are_enforced_on_the_break_002_5_8():
