@@ -7,9 +7,11 @@ simulation venv made by ``tools/setup_sim_env.sh``::
     PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py kiss break_shot --plot /tmp/views
 
 Every scenario has a fixed seed (:mod:`vision.synth.scenarios`), so a run reproduces the committed
-files on the same pooltool version and platform. The whole set takes about 5 minutes on one core
-of the development machine (the first run adds ~30 s of numba compilation); each line printed
-gives a shot's tries and time.
+files on the same pooltool version and platform (checked: a venv made afresh by
+``tools/setup_sim_env.sh`` wrote byte-identical files). The whole set of 20 shots takes about
+40 s on one core of the development machine once numba's cache is warm (a fresh venv adds ~30 s
+of compilation); each line printed gives a shot's clip length, tries and time. After a run,
+``INDEX.md`` in the output folder is rewritten from every ``.npz`` there.
 """
 
 from __future__ import annotations
@@ -83,17 +85,47 @@ def main(argv: list[str] | None = None) -> int:
         summary = "; ".join(
             f"shot {c['shot']}: {'POINT ' + c['pattern'] if c['point'] else 'miss'}, cue {c['cue_ball']}, "
             f"hit {','.join(c['object_balls_hit']) or '-'}, cushions before 2nd {c['cushions_before_second']}, "
-            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])}"
+            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])} ms"
             for c in calls
         )
         print(f"{sc.name:26s} {shot.duration_s:5.2f} s  tries {res.tries:3d}  "
               f"{time.perf_counter() - t0:5.1f} s  {path.stat().st_size // 1024:4d} KB  {summary}", flush=True)
+    write_index(args.out)
     print(f"total {time.perf_counter() - t_all:.0f} s", flush=True)
     return 1 if failed else 0
 
 
+def write_index(folder: Path) -> None:
+    """``INDEX.md``: one row per shot file in ``folder``, read back from the files themselves."""
+    from vision.synth.shots import list_shots, load_shot
+
+    rows = [
+        "# Synthetic three-cushion shots",
+        "",
+        "Made by `tools/make_shots.py` with pooltool (see `vision/synth/scenarios.py`); load with",
+        "`vision.synth.shots.load_shot(name)`. Times in seconds; `margin` = second-ball contact minus",
+        "third counted cushion (ms). Truth event `frame` is 0: recompute it at the video's fps.",
+        "",
+        "| name | clip s | shot | cue | balls hit | cushions before 2nd / total | call | margin ms | kiss | pooltool | description |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for p in list_shots(folder):
+        shot = load_shot(p.stem, folder)
+        for m in shot.meta["shots"]:
+            c = m["expected_call"]
+            call = f"point {c['pattern']}" if c["point"] else "miss"
+            pt_call = {True: "point", False: "miss", None: "-"}[m["pooltool_is_point"]]
+            rows.append(
+                f"| {p.stem} | {shot.duration_s:.2f} | {m['shot']} | {c['cue_ball']} | "
+                f"{', '.join(c['object_balls_hit']) or '-'} | {c['cushions_before_second']} / "
+                f"{c['cue_cushions_total']} | {call} | {_ms(c['margin_ms'])} | {'yes' if c['kiss_first_ball'] else ''} | {pt_call} | "
+                f"{shot.meta['description'] if m['shot'] == 1 else ''} |"
+            )
+    (folder / "INDEX.md").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
 def _ms(v: float | None) -> str:
-    return "-" if v is None else f"{v:+.2f} ms"
+    return "-" if v is None else f"{v:+.2f}"
 
 
 def _carom():

@@ -28,7 +28,7 @@ import numpy as np
 
 from calibration.table import TableSpec
 from tracking.events import BallBall, CushionHit
-from tracking.ids import BallId
+from tracking.ids import BallId, Cushion
 from vision.synth.carom_call import ThreeCushionCall
 from vision.synth.pooltool_shots import (
     DEFAULT_GAP_S,
@@ -284,19 +284,106 @@ def _build_break(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
     return [b.sim.simulate(lay, strike)]
 
 
-def _build_frozen(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
-    L, W, r = b.table.length_mm, b.table.width_mm, b.r
+FROZEN_GAP_MM = 0.001
+"""How far beyond R from a nose line a frozen ball is put: pooltool's own contact spacer
+(``MIN_DIST`` = 1 um, the gap it leaves after every contact). At exactly R, pooltool misses the
+contact of a frozen ball driven into its cushion (the collision root at t = 0 is discarded) and
+the ball runs through the cushion; at R + 1 um it resolves the contact at once."""
+
+
+def _cushion_spot(b: Builder, rng: np.random.Generator) -> tuple[PointMm, float]:
+    """A spot frozen to a random cushion, and the inward normal's direction (degrees)."""
+    L, W = b.table.length_mm, b.table.width_mm
+    r = b.r + FROZEN_GAP_MM
     side = int(rng.integers(4))
-    if side == 0:  # right cushion, y = R; play away toward +y
-        spot, inward = (float(rng.uniform(300, L - 300)), r), 90.0
-    elif side == 1:  # left
-        spot, inward = (float(rng.uniform(300, L - 300)), W - r), 270.0
-    elif side == 2:  # head
-        spot, inward = (r, float(rng.uniform(250, W - 250))), 0.0
-    else:  # foot
-        spot, inward = (L - r, float(rng.uniform(250, W - 250))), 180.0
+    if side == 0:  # right cushion, y = R
+        return (float(rng.uniform(300, L - 300)), r), 90.0
+    if side == 1:  # left
+        return (float(rng.uniform(300, L - 300)), W - r), 270.0
+    if side == 2:  # head
+        return (r, float(rng.uniform(250, W - 250))), 0.0
+    return (L - r, float(rng.uniform(250, W - 250))), 180.0
+
+
+def _build_frozen_away(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
+    spot, inward = _cushion_spot(b, rng)
     aim = (inward + float(rng.uniform(-65.0, 65.0))) % 360.0
     return construct(b, rng, 0, 3, cue_spot=spot, aim_deg=round(aim, 4))
+
+
+def _build_frozen_into(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
+    """Cue ball frozen and played into its own cushion; the first object ball after that first
+    (uncounted, art. 10) contact, the second after the third raw contact: two counted impacts."""
+    spot, inward = _cushion_spot(b, rng)
+    aim = (inward + 180.0 + float(rng.uniform(-60.0, 60.0))) % 360.0
+    return construct(b, rng, 1, 3, cue_spot=spot, aim_deg=round(aim, 4))
+
+
+def _build_frozen_object(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
+    """The first object ball frozen to the cushion where the cue ball would first reach it."""
+    cue, first, second = b.pick_balls(rng)
+    strike = b.random_strike(rng, cue)
+    lay: dict[BallId, PointMm] = {cue: b.random_spot(rng)}
+    s0 = b.sim.simulate(lay, strike)
+    hit = next((e for e in s0.events if isinstance(e, CushionHit) and e.ball is cue), None)
+    if hit is None:
+        return None
+    L, W, r = b.table.length_mm, b.table.width_mm, b.r + FROZEN_GAP_MM
+    s = float(rng.uniform(-1.6, 1.6)) * b.r
+    x, y = hit.pos_mm
+    if hit.cushion in (Cushion.HEAD, Cushion.FOOT):
+        q = (r if hit.cushion is Cushion.HEAD else L - r, y + s)
+    else:
+        q = (x + s, r if hit.cushion is Cushion.RIGHT else W - r)
+    if not (b.r <= q[0] <= L - b.r and b.r <= q[1] <= W - b.r) or math.dist(q, lay[cue]) < 2 * b.r + 5:
+        return None
+    lay[first] = q
+    s1 = b.sim.simulate(lay, strike)
+    hits = contact_times(s1, cue, first)
+    ct = cushion_times(s1, cue)
+    if not hits:
+        return None
+    w2 = segment_window(ct, 3, s1.last_motion_s - 0.3)
+    if w2 is None:
+        return None
+    qb = b.place_on_path(s1, cue, max(w2[0], hits[0] + 0.04), w2[1], rng)
+    if qb is None:
+        return None
+    lay[second] = qb
+    return [b.sim.simulate({k: lay[k] for k in CAROM}, strike)]
+
+
+def _build_in_contact(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
+    """The cue ball rests against an object ball (art. 9) and is played away from it."""
+    cue, touching, other = b.pick_balls(rng)
+    spot = b.random_spot(rng, margin_mm=200.0)
+    ang = float(rng.uniform(0.0, 360.0))
+    d = 2 * b.r + FROZEN_GAP_MM
+    q = (spot[0] + d * math.cos(math.radians(ang)), spot[1] + d * math.sin(math.radians(ang)))
+    aim = (ang + 180.0 + float(rng.uniform(-70.0, 70.0))) % 360.0
+    strike = b.random_strike(rng, cue, aim_deg=round(aim, 4))
+    lay: dict[BallId, PointMm] = {cue: spot, touching: q}
+    s1 = b.sim.simulate(lay, strike)
+    ct = cushion_times(s1, cue)
+    w = segment_window(ct, int(rng.integers(1, 4)), s1.last_motion_s - 0.3)
+    if w is None:
+        return None
+    qb = b.place_on_path(s1, cue, w[0], w[1], rng)
+    if qb is None:
+        return None
+    lay[other] = qb
+    return [b.sim.simulate({k: lay[k] for k in CAROM}, strike)]
+
+
+def _in_contact_ok(calls: list[ThreeCushionCall], strokes: list[Stroke]) -> bool:
+    start = strokes[0].events[0]
+    if not start.balls_in_contact:
+        return False
+    cue = start.cue_ball
+    (a, b_), = start.balls_in_contact
+    touching = b_ if a is cue else a
+    early = [t for t in contact_times(strokes[0], cue, touching) if t < 0.05]
+    return not early and bool(calls[0].object_balls_hit)
 
 
 def _build_free(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
@@ -376,9 +463,20 @@ SCENARIOS: tuple[Scenario, ...] = (
              "cue ball again.", 707,
              lambda b, rng: construct(b, rng, 0, 3, first_cut_deg=35.0, first_window=_late_first),
              lambda c, s: c[0].kiss_first_ball),
-    Scenario("frozen_cue_ball", "8", "The cue ball rests frozen to a cushion (centre exactly R from "
-             "the nose) and is played away from it; a point.", 808, _build_frozen,
-             lambda c, s: bool(s[0].events[0].frozen_to_cushion) and c[0].point),
+    Scenario("frozen_cue_ball", "8", "The cue ball rests frozen to a cushion (centre R + 1 um from "
+             "the nose) and is played away from it; a point.", 808, _build_frozen_away,
+             lambda c, s: s[0].strike.cue_ball in s[0].events[0].frozen_to_cushion and c[0].point),
+    Scenario("frozen_cue_into_cushion", "8", "Art. 10: the cue ball frozen to a cushion is played "
+             "into it; that first contact does not count, so three raw impacts before the second "
+             "ball are only two: a miss (a count that forgets art. 10 says point).", 818,
+             _build_frozen_into,
+             lambda c, s: c[0].frozen_contact_discounted and c[0].cushions_before_second == 2),
+    Scenario("frozen_object_ball", "8", "The first object ball rests frozen to a cushion and the "
+             "cue ball drives it into that cushion.", 828, _build_frozen_object,
+             lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] in s[0].events[0].frozen_to_cushion,
+             prefer=lambda c, s: c[0].point),
+    Scenario("balls_in_contact", "extra", "Art. 9: the cue ball rests against an object ball and is "
+             "played away from it.", 1717, _build_in_contact, _in_contact_ok),
     Scenario("long_six_cushions", "9", "Long shot: the cue ball makes six or more cushion impacts; "
              "a point after five or more.", 909,
              lambda b, rng: construct(b, rng, 0, int(rng.integers(5, 7)), v0=(3.0, 4.5)),
