@@ -132,7 +132,7 @@ class CushionCaromEngine:
             cue = start.cue_ball
         if shot.end is None:
             doubts.append("the log ends before the balls came to rest")
-        st = choose_balls(state, cue)
+        st = choose_balls(state, cue) if start is not None else state
         decision = self._decide(st, start, mids, si, cue)
 
         alternatives = []

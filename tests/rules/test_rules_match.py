@@ -184,3 +184,25 @@ def test_start_mid_match_in_sets():
     calls, st = play(st, "pp" "pm" "ppp")
     assert calls[1].game_over and calls[1].sets == {"Ana": 1, "Bea": 1}
     assert st.set_number == 3 and st.starter == 0  # 002 ART 14.1.4
+
+
+@pytest.mark.parametrize("match,outcomes", [
+    pytest.param((None, None, None), "ppmpp", id="002-7 mid-inning of the second player"),
+    pytest.param((3, None, None), "ppp", id="002-12.3 at the equalizing inning"),
+    pytest.param((3, None, None), "pppp", id="002-12.3 during the equalizing inning"),
+    pytest.param((10, 2, None), "mmpm", id="002-13.3 last inning after the innings limit"),
+    pytest.param((2, None, 3), "ppmp", id="002-14 in the second set"),
+    pytest.param((1, None, 5), "pp", id="002-14 third set of five"),
+])
+def test_score_sheet_resume_restores_the_state(match, outcomes):
+    from rules import parse_referee_input
+
+    _, st = play(new(*match), outcomes)
+    sheet = score_sheet(st)
+    ref = parse_referee_input({"players": ["Ana", "Bea"], "match": dict(zip(("distance", "innings_limit", "sets"), match)),
+                               "start": sheet["resume"]})
+    back = engine_for("three-cushion").initial_state(ref.setup)
+    for key in ("at_table", "starter", "first_starter", "series", "in_inning", "next_is_break", "equalizing", "set_number"):
+        assert getattr(back, key) == getattr(st, key), key
+    assert [(p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in back.players] == \
+        [(p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in st.players]
