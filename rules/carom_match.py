@@ -107,7 +107,7 @@ def advance(state: GameState, scored: bool, restart_from_break: bool = False) ->
 
     ``restart_from_break``: the balls go to the break position after this shot (002 ART 11.1.1:
     a ball off the table in the games other than three-cushion), so the next shot is a break."""
-    p, o = state.at_table, 1 - state.at_table
+    p = state.at_table
     me = state.players[p]
     if not state.in_inning:  # the inning begins with its first shot
         state = replace(state, players=_set_player(state, p, innings=me.innings + 1, total_innings=me.total_innings + 1),

@@ -24,7 +24,7 @@ from rules.carom_match import advance, choose_balls, initial_game_state
 from rules.carom_path import CuePath, middle_events, read_cue_path
 from rules.config import JudgeConfig
 from rules.errors import ShotError
-from rules.evidence import review_shot
+from rules.evidence import Review, review_shot
 from rules.fouls import Foul
 from rules.games import Game
 from rules.referee import MatchSetup, ShotInput, Verdict
@@ -135,24 +135,7 @@ class CushionCaromEngine:
         st = choose_balls(state, cue) if start is not None else state
         decision = self._decide(st, start, mids, si, cue)
 
-        alternatives = []
-        if start is not None:
-            def other_ball() -> Outcome:
-                alt_start = _relabel(start)
-                alt_state = choose_balls(state, alt_start.cue_ball)
-                return self._decide(alt_state, alt_start, [_relabel(e) for e in mids], si, alt_start.cue_ball).outcome
-
-            def no_resting_contacts() -> Outcome:
-                bare = replace(start, frozen_to_cushion={}, balls_in_contact=())
-                return self._decide(st, bare, mids, si, cue).outcome
-
-            alternatives = [("if the struck ball was the other one", other_ball)]
-            if start.frozen_to_cushion or start.balls_in_contact:
-                alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
-        review = review_shot(
-            lambda evs: self._decide(st, start, evs, si, cue).outcome, mids, decision.basis, self.config,
-            describe_outcome, start=start, start_alternatives=alternatives,
-        )
+        review = self._review(state, st, start, mids, si, cue, decision)
         new_state, news = advance(st, decision.points == 1, decision.restart_from_break)
         rec = news.finished_set
         names = [p.name for p in st.players]
@@ -190,6 +173,30 @@ class CushionCaromEngine:
         )
         return call, new_state
 
+
+    def _review(self, state: GameState, st: GameState, start: ShotStart | None, mids: list[Event], si: ShotInput,
+                cue: BallId, decision: Decision) -> Review:
+        """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.evidence`).
+        ``state`` is the state before the shot, ``st`` the same with the balls settled."""
+        alternatives = []
+        if start is not None:
+            def other_ball() -> Outcome:
+                alt_start = _relabel(start)
+                alt_state = choose_balls(state, alt_start.cue_ball)
+                return self._decide(alt_state, alt_start, [_relabel(e) for e in mids], si, alt_start.cue_ball).outcome
+
+            def no_resting_contacts() -> Outcome:
+                bare = replace(start, frozen_to_cushion={}, balls_in_contact=())
+                return self._decide(st, bare, mids, si, cue).outcome
+
+            alternatives = [("if the struck ball was the other one", other_ball)]
+            if start.frozen_to_cushion or start.balls_in_contact:
+                alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
+        return review_shot(
+            lambda evs: self._decide(st, start, evs, si, cue).outcome, mids, decision.basis, self.config,
+            describe_outcome, start=start, start_alternatives=alternatives,
+        )
+
     # -- the verdict ----------------------------------------------------------------------------
     def _decide(self, state: GameState, start: ShotStart | None, mids: Sequence[Event], si: ShotInput,
                 cue: BallId) -> Decision:
@@ -199,39 +206,7 @@ class CushionCaromEngine:
         player, opponent = state.player, state.opponent
         player_ball = player.ball
         path = read_cue_path(cue, start, mids, si.detached_masse)
-        o1, o2 = path.first_ball, path.second_ball
-
-        camera: list[_FoulFound] = []
-        if cue is not player_ball:
-            whose = (f"the ball of {opponent.name}" if cue is opponent.ball else "which is no player's ball")
-            basis = ((start, f"shot start: the struck ball ({cue.value})"),) if start is not None else ()
-            camera.append(_FoulFound(
-                Foul.WRONG_BALL, f"{player.name} played the {cue.value}, {whose}; his ball is the {player_ball.value}",
-                Foul.WRONG_BALL.articles(self.game), basis))
-        if path.into_contact is not None and path.into_contact_event is not None:
-            camera.append(_FoulFound(
-                Foul.PLAYED_INTO_CONTACT,
-                f"the cue ball ({cue.value}) was played directly into the {path.into_contact.value} it was touching",
-                "003 art. 9(a); 002 ART 10.1, 15.8" if three else "002 ART 10.1, 15.8",
-                ((path.into_contact_event, f"contact with the touching {path.into_contact.value}"),)))
-        elif not three and path.frozen_contact is not None:
-            camera.append(_FoulFound(
-                Foul.PLAYED_INTO_CONTACT,
-                f"the cue ball ({cue.value}) was played directly into the {path.frozen_contact.cushion.value} "
-                "cushion it was frozen to", "002 ART 10.2, 15.8",
-                ((path.frozen_contact, f"contact with the {path.frozen_contact.cushion.value} cushion it was frozen to"),)))
-        if state.next_is_break and o1 is not None and o1 is not BallId.RED and path.first_contact is not None:
-            camera.append(_FoulFound(
-                Foul.BREAK_NOT_RED_FIRST,
-                f"on the break the cue ball ({cue.value}) hit the {o1.value} before the red",
-                Foul.BREAK_NOT_RED_FIRST.articles(self.game),
-                ((path.first_contact, f"first object ball ({o1.value}), on the break"),)))
-        if path.off_table:
-            left = list(dict.fromkeys(e.ball for e in path.off_table))
-            names = " and the ".join(b.value for b in left)
-            camera.append(_FoulFound(
-                Foul.BALL_OFF_TABLE, f"the {names} left the table", Foul.BALL_OFF_TABLE.articles(self.game),
-                tuple((e, f"{e.ball.value} off the table") for e in path.off_table)))
+        camera = self._camera_fouls(state, start, path, cue)
         camera = [f for f in camera if f.foul not in si.overrule]
         referee = [_FoulFound(f, f"{f.info.description}, declared by the referee", f.articles(self.game))
                    for f in si.fouls]
@@ -266,20 +241,8 @@ class CushionCaromEngine:
             if carom:
                 text += ", the carom made does not count (" + ("003 art. 14; 002 ART 7.3" if three else "002 ART 7.3") + ")"
             if any(f.foul is Foul.BALL_OFF_TABLE for f in camera):
-                left = list(dict.fromkeys(e.ball for e in path.off_table))
-                if three:
-                    # 002 ART 11.1.2 -> ART 10.3.2: the red on the foot spot, the ball of the player who now has
-                    # the table (the opponent, after the foul) on the head spot, the other on the centre spot
-                    for b in left:
-                        respot[b] = ("foot_spot" if b is BallId.RED else "head_spot" if b is opponent.ball
-                                     else "centre_spot")
-                    where = ", ".join(f"the {b.value} on the {SPOT_NAMES[s]}" for b, s in respot.items())
-                    text += (f"; only the ball{'s' if len(left) > 1 else ''} that left the table "
-                             f"{'are' if len(left) > 1 else 'is'} respotted: {where} (002 ART 11.1.2, 10.3.2)")
-                else:
-                    respot = {b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)}
-                    restart = True
-                    text += "; the three balls go to the break position (002 ART 11.1.1)"
+                respot, restart, where = self._respot(path, opponent.ball)
+                text += where
             reason = text
             basis = tuple(b for f in fouls for b in f.basis)
             points = 0
@@ -293,6 +256,62 @@ class CushionCaromEngine:
                               "not counted (003 art. 10)"),)
         return Decision(points=points, carom=carom, fouls=tuple(fouls), path=path, player_ball=player_ball,
                         carom_case=case, basis=basis, reason=reason, respot=respot, restart_from_break=restart)
+
+    def _camera_fouls(self, state: GameState, start: ShotStart | None, path: CuePath, cue: BallId) -> list[_FoulFound]:
+        """The fouls the event log shows, in order of precedence: the wrong ball (003 art. 6(g), 8),
+        playing into a touching ball or, in one-cushion, the frozen cushion (002 ART 10, 15.8), the
+        break not taking the red first (003 art. 5), a ball off the table (003 art. 6(a), 11)."""
+        three = self.game is Game.THREE_CUSHION
+        player, opponent = state.player, state.opponent
+        player_ball = player.ball
+        o1 = path.first_ball
+        camera: list[_FoulFound] = []
+        if cue is not player_ball:
+            whose = (f"the ball of {opponent.name}" if cue is opponent.ball else "which is no player's ball")
+            basis = ((start, f"shot start: the struck ball ({cue.value})"),) if start is not None else ()
+            camera.append(_FoulFound(
+                Foul.WRONG_BALL, f"{player.name} played the {cue.value}, {whose}; his ball is the {player_ball.value}",
+                Foul.WRONG_BALL.articles(self.game), basis))
+        if path.into_contact is not None and path.into_contact_event is not None:
+            camera.append(_FoulFound(
+                Foul.PLAYED_INTO_CONTACT,
+                f"the cue ball ({cue.value}) was played directly into the {path.into_contact.value} it was touching",
+                "003 art. 9(a); 002 ART 10.1, 15.8" if three else "002 ART 10.1, 15.8",
+                ((path.into_contact_event, f"contact with the touching {path.into_contact.value}"),)))
+        elif not three and path.frozen_contact is not None:
+            camera.append(_FoulFound(
+                Foul.PLAYED_INTO_CONTACT,
+                f"the cue ball ({cue.value}) was played directly into the {path.frozen_contact.cushion.value} "
+                "cushion it was frozen to", "002 ART 10.2, 15.8",
+                ((path.frozen_contact, f"contact with the {path.frozen_contact.cushion.value} cushion it was frozen to"),)))
+        if state.next_is_break and o1 is not None and o1 is not BallId.RED and path.first_contact is not None:
+            camera.append(_FoulFound(
+                Foul.BREAK_NOT_RED_FIRST,
+                f"on the break the cue ball ({cue.value}) hit the {o1.value} before the red",
+                Foul.BREAK_NOT_RED_FIRST.articles(self.game),
+                ((path.first_contact, f"first object ball ({o1.value}), on the break"),)))
+        if path.off_table:
+            left = list(dict.fromkeys(e.ball for e in path.off_table))
+            names = " and the ".join(b.value for b in left)
+            camera.append(_FoulFound(
+                Foul.BALL_OFF_TABLE, f"the {names} left the table", Foul.BALL_OFF_TABLE.articles(self.game),
+                tuple((e, f"{e.ball.value} off the table") for e in path.off_table)))
+        return camera
+
+    def _respot(self, path: CuePath, incoming_ball: BallId) -> tuple[dict[BallId, str], bool, str]:
+        """Where balls off the table go: (spots by ball, next shot from the break?, reason clause)."""
+        left = list(dict.fromkeys(e.ball for e in path.off_table))
+        if self.game is not Game.THREE_CUSHION:
+            return ({b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)}, True,
+                    "; the three balls go to the break position (002 ART 11.1.1)")
+        # 002 ART 11.1.2 -> ART 10.3.2: the red on the foot spot, the ball of the player who now has
+        # the table (the opponent, after the foul) on the head spot, the other on the centre spot
+        respot = {b: ("foot_spot" if b is BallId.RED else "head_spot" if b is incoming_ball else "centre_spot")
+                  for b in left}
+        where = ", ".join(f"the {b.value} on the {SPOT_NAMES[s]}" for b, s in respot.items())
+        many = len(left) > 1
+        return respot, False, (f"; only the ball{'s' if many else ''} that left the table {'are' if many else 'is'} "
+                               f"respotted: {where} (002 ART 11.1.2, 10.3.2)")
 
     def _carom_text(self, path: CuePath, made: bool, case: str | None) -> str:
         c = path.cue_ball.value

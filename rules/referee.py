@@ -192,7 +192,9 @@ def _name_index(name: str | None, names: tuple[str, str], where: str) -> int | N
     return names.index(name)
 
 
-def _pair(value: Mapping[str, Any] | Sequence[Any] | None, names: tuple[str, str], where: str, default: int = 0) -> tuple[int, int] | None:
+def _pair(
+    value: Mapping[str, Any] | Sequence[Any] | None, names: tuple[str, str], where: str, default: int = 0
+) -> tuple[int, int] | None:
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
@@ -293,14 +295,15 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
             f"{w}.equalizing: the starter {names[starter]!r} must have reached the distance or the innings "
             f"limit (002 ART 12.3, 13.3), got {score[starter]} points in {innings[starter]} innings")
     if equalizing is not None:
+        reached = "distance" if equalizing is Equalizing.DISTANCE else "innings limit"
         if match.sets is not None:
             raise RefereeInputError(
                 f"{w}: {names[starter]!r} has reached the distance, which ends the set (002 ART 14.1.1); "
                 "a set in play has both scores below it")
         if at_table != second:
             raise RefereeInputError(
-                f"{w}: {names[starter]!r} (who started) has reached the {'distance' if equalizing is Equalizing.DISTANCE else 'innings limit'}, "
-                f"so the equalizing inning is {names[second]!r}'s (002 ART 12.3, 13.3), but at_table is {names[at_table]!r}")
+                f"{w}: {names[starter]!r} (who started) has reached the {reached}, so the equalizing inning is "
+                f"{names[second]!r}'s (002 ART 12.3, 13.3), but at_table is {names[at_table]!r}")
     if match.distance is not None:
         for i in (0, 1):
             limit_ok = equalizing is Equalizing.DISTANCE and i == starter and score[i] == match.distance
@@ -335,10 +338,10 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
                 f"{w}.set must be one more than the sets won ({played}), got {set_number!r}")
         derived_first = starter if _starter_of_set(0, set_number, match.sets) == 0 else 1 - starter
         if first_given is not None and _starter_of_set(first_given, set_number, match.sets) != starter:
+            due = names[_starter_of_set(first_given, set_number, match.sets)]
             raise RefereeInputError(
                 f"{w}.first_set_starter: sets are started alternately and the last by who started the first "
-                f"(002 ART 14.1.3-4), so set {set_number} is started by {names[_starter_of_set(first_given, set_number, match.sets)]!r}, "
-                f"but the starter is {names[starter]!r}")
+                f"(002 ART 14.1.3-4), so set {set_number} is started by {due!r}, but the starter is {names[starter]!r}")
         first_starter = first_given if first_given is not None else derived_first
 
     balls_given = s.balls is not None

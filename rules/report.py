@@ -49,7 +49,7 @@ def format_calls_table(calls: Sequence[Call]) -> str:
     right = {0, 4}
 
     def line(r: tuple[str, ...]) -> str:
-        return "  ".join(v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip()
+        return "  ".join(v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths, strict=True))).rstrip()
 
     out = [line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows]
     n_points = sum(c.points for c in calls)
