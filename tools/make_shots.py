@@ -46,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make_shots: {e}", file=sys.stderr)
         return 2
 
-    from vision.synth.pooltool_shots import assemble_clip
+    from tracking.ids import CAROM_BALLS
+    from vision.synth.pooltool_shots import StrokeSimulator, assemble_clip
     from vision.synth.scenarios import Builder, search
-    from vision.synth.pooltool_shots import StrokeSimulator
     from vision.synth.topview import save_top_view
 
     table = load_table("carom")
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             "preferred_outcome_met": res.preferred,
             "generator": "vision.synth.scenarios via tools/make_shots.py",
         }
-        shot = assemble_clip(res.strokes, table, (s for s in _carom()), meta, sim.physics_description())
+        shot = assemble_clip(res.strokes, table, CAROM_BALLS, meta, sim.physics_description())
         path = args.out / f"{sc.name}.npz"
         shot.save(path)
         if args.plot is not None:
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         summary = "; ".join(
             f"shot {c['shot']}: {'POINT ' + c['pattern'] if c['point'] else 'miss'}, cue {c['cue_ball']}, "
             f"hit {','.join(c['object_balls_hit']) or '-'}, cushions before 2nd {c['cushions_before_second']}, "
-            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])} ms"
+            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])}" + (" ms" if c["margin_ms"] is not None else "")
             for c in calls
         )
         print(f"{sc.name:26s} {shot.duration_s:5.2f} s  tries {res.tries:3d}  "
@@ -126,12 +126,6 @@ def write_index(folder: Path) -> None:
 
 def _ms(v: float | None) -> str:
     return "-" if v is None else f"{v:+.2f}"
-
-
-def _carom():
-    from tracking.ids import CAROM_BALLS
-
-    return CAROM_BALLS
 
 
 if __name__ == "__main__":
