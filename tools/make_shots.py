@@ -52,7 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     from vision.synth.topview import save_top_view
 
     table = load_table("carom")
-    sim = StrokeSimulator(table)
+    try:
+        sim = StrokeSimulator(table)
+    except ImportError as e:
+        print(f"make_shots: pooltool is not importable here ({e}); make its venv with "
+              f"tools/setup_sim_env.sh and run this with that venv's python", file=sys.stderr)
+        return 2
     builder = Builder(sim)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.plot is not None:
