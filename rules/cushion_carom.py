@@ -17,7 +17,7 @@ Fouls no camera sees come from the referee input. Match management is :mod:`rule
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from rules.call import Call
 from rules.carom_match import advance, choose_balls, initial_game_state
@@ -70,7 +70,9 @@ class Decision:
 
 
 def describe_outcome(o: Hashable) -> str:
-    points, foul = o  # type: ignore[misc]
+    """Words for an :data:`Outcome` (points, primary foul)."""
+    assert isinstance(o, tuple)
+    points, foul = o
     if foul is not None:
         return f"a foul ({foul.value})"
     return "a point" if points else "no point"
@@ -86,15 +88,20 @@ def _swap_white_yellow(b: BallId) -> BallId:
     return {BallId.WHITE: BallId.YELLOW, BallId.YELLOW: BallId.WHITE}.get(b, b)
 
 
+def _relabel_start(ev: ShotStart) -> ShotStart:
+    """The shot start with white and yellow swapped (the other reading of an uncertain identity)."""
+    return replace(
+        ev, cue_ball=_swap_white_yellow(ev.cue_ball),
+        positions={_swap_white_yellow(b): p for b, p in ev.positions.items()},
+        frozen_to_cushion={_swap_white_yellow(b): c for b, c in ev.frozen_to_cushion.items()},
+        balls_in_contact=tuple((_swap_white_yellow(a), _swap_white_yellow(b)) for a, b in ev.balls_in_contact),
+    )
+
+
 def _relabel(ev: Event) -> Event:
-    """The same event with white and yellow swapped (the other reading of an uncertain identity)."""
+    """The same event with white and yellow swapped."""
     if isinstance(ev, ShotStart):
-        return replace(
-            ev, cue_ball=_swap_white_yellow(ev.cue_ball),
-            positions={_swap_white_yellow(b): p for b, p in ev.positions.items()},
-            frozen_to_cushion={_swap_white_yellow(b): c for b, c in ev.frozen_to_cushion.items()},
-            balls_in_contact=tuple((_swap_white_yellow(a), _swap_white_yellow(b)) for a, b in ev.balls_in_contact),
-        )
+        return _relabel_start(ev)
     if isinstance(ev, BallBall):
         return replace(ev, balls=(_swap_white_yellow(ev.balls[0]), _swap_white_yellow(ev.balls[1])))
     if isinstance(ev, (CushionHit, OffTable)):
@@ -178,10 +185,10 @@ class CushionCaromEngine:
                 cue: BallId, decision: Decision) -> Review:
         """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.evidence`).
         ``state`` is the state before the shot, ``st`` the same with the balls settled."""
-        alternatives = []
+        alternatives: list[tuple[str, Callable[[], Hashable]]] = []
         if start is not None:
             def other_ball() -> Outcome:
-                alt_start = _relabel(start)
+                alt_start = _relabel_start(start)
                 alt_state = choose_balls(state, alt_start.cue_ball)
                 return self._decide(alt_state, alt_start, [_relabel(e) for e in mids], si, alt_start.cue_ball).outcome
 
