@@ -25,8 +25,8 @@ class SimShot:
     """``t_s`` (N,) strictly increasing, uniform (1 kHz by default); ``xy_mm`` (N, B, 2) ball centres
     in the order of ``balls``; ``z_mm`` (N, B) height of the ball centre above the cloth (a ball at
     rest on the cloth has z = r; a jumping or falling ball differs); ``on_table`` (N, B) False once a
-    ball has left the table. ``events`` are the truth in event-log form (``shot`` numbers from 1).
-    ``spin_axis`` is optional (N, B, 3) for drawing rotating balls; ``meta`` free-form (seed, cue
+    ball has left the table. ``events`` are the truth in event-log form (``shot`` numbers from 1,
+    ``frame`` 0: the renderer recomputes frames at its fps). ``meta`` is free-form (seed, cue
     parameters, description, the expected call)."""
 
     table: str
