@@ -134,7 +134,7 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
     conf = _number(d, "confidence", where)
     if not 0.0 <= conf <= 1.0:
         raise EventLogError(f"{where}: 'confidence' must be in 0..1, got {conf}")
-    common = dict(t_s=t_s, frame=frame, shot=shot, confidence=conf)
+    common: dict[str, Any] = dict(t_s=t_s, frame=frame, shot=shot, confidence=conf)
     if kind is EventKind.SHOT_START:
         frozen_raw = d.get("frozen_to_cushion", {}) or {}
         if not isinstance(frozen_raw, dict):
