@@ -1,0 +1,297 @@
+"""Calibrate a camera from one frame of the table, automatically.
+
+Contract: :func:`calibrate_frame` finds the cloth and its outline (:mod:`calibration.find_table`),
+takes a first camera from the outline's four corners, then alternates measuring and solving, each
+pass with a narrower search: the cloth/wood edges alone (±2% of the frame: the first camera knows
+no lens distortion yet), then the nose lines and cloth/wood edges (±5 px), then the diamonds as
+well (±3 px), each solve robust and followed by the rejection of outliers (4 robust sigmas). The
+result holds the camera (``CameraModel``, diagnostics in ``extras``) and the evidence.
+
+Orientation convention. The table's length is whichever pair of outline sides the solve explains
+better as the long sides (the diamonds, 7 per long rail and 3 per short one on a carom table, and
+perspective decide it, not the sides' lengths in pixels). Of the two orientations that remain, 180
+degrees apart and indistinguishable from the table alone, the default puts the head (x = 0) at the
+image left: world +x points to the image right, and y = 0 (the right cushion) lies at the image
+bottom, as in :meth:`CameraModel.look_at`'s default; when the length runs up and down the image, +x
+points up. Formally: +x's image direction has a positive component along (1, -1) (right and up).
+``CalibrationHints(flip=True)`` takes the other orientation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.diamonds import DiamondFinds, find_diamonds, ransac_inliers
+from calibration.edges import edge_images, measure_edges
+from calibration.features import EDGE_KINDS, SIDES
+from calibration.find_table import find_table
+from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, DiamondMatch, EdgeLine
+from calibration.solve import (CameraState, EdgeObs, FocalPrior, Fit, PointObs, flipped, init_from_corners,
+                               refine, sample_states)
+from calibration.table import TableSpec
+
+MIN_EDGE_POINTS_PER_SIDE = 12
+
+
+def _robust_sigma(r: np.ndarray) -> float:
+    if len(r) == 0:
+        return 0.0
+    return 1.4826 * float(np.median(np.abs(r - np.median(r))))
+
+
+def _x_direction(state: CameraState, table: TableSpec) -> np.ndarray:
+    c = np.array([table.length_mm / 2, table.width_mm / 2, 0.0])
+    d = np.array([table.length_mm / 4, 0.0, 0.0])
+    p = state.project(np.vstack([c - d, c + d]))
+    return p[1] - p[0]
+
+
+def orient(state: CameraState, table: TableSpec, flip: bool) -> CameraState:
+    """The orientation of the module docstring's convention (or the other one with ``flip``)."""
+    d = _x_direction(state, table)
+    conventional = d[0] - d[1] > 0
+    return state if conventional != flip else flipped(state, table)
+
+
+def _prior(hints: CalibrationHints) -> FocalPrior:
+    if hints.camera_height_mm is not None:
+        return FocalPrior(hints.camera_height_mm, hints.camera_height_rel_sigma)
+    return FocalPrior()
+
+
+class _Solver:
+    """One hypothesis of which outline sides are the long ones, carried through every pass."""
+
+    def __init__(self, table: TableSpec, images, gray: np.ndarray, hints: CalibrationHints, w: int, h: int) -> None:
+        self.table, self.images, self.gray, self.hints, self.w, self.h = table, images, gray, hints, w, h
+        self.prior = _prior(hints)
+        self.flags: dict[str, bool] = {}
+
+    def _fit(self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool,
+             fit_setback: bool) -> Fit:
+        self.flags = dict(fit_f=self.hints.fx_px is None, fit_k1=True, fit_k2=self.hints.fit_k2,
+                          fit_offsets=fit_offsets, fit_setback=fit_setback)
+        self.start = state
+        return refine(self.table, state, edges, points, prior=self.prior, **self.flags)
+
+    def _fit_rejecting(self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool = False,
+                       fit_setback: bool = False, rounds: int = 2) -> tuple[Fit, EdgeObs, PointObs, np.ndarray]:
+        """Fit, drop outliers (beyond 4 robust sigmas, at least 1 px for edges and 1.5 px for points), refit."""
+        keep_p = np.ones(len(points), bool)
+        fit = self._fit(state, edges, points, fit_offsets=fit_offsets, fit_setback=fit_setback)
+        for _ in range(rounds):
+            r_e = fit.edge_residual_px
+            te = max(1.0, 4.0 * _robust_sigma(r_e))
+            ke = np.abs(r_e) <= te
+            rp = np.hypot(fit.point_residual_px[:, 0], fit.point_residual_px[:, 1]) if len(points) else np.zeros(0)
+            tp = max(1.5, 4.0 * _robust_sigma(rp)) if len(points) else 0.0
+            kp = rp <= tp
+            if ke.all() and kp.all():
+                break
+            edges = edges.subset(ke)
+            points = points.subset(kp)
+            idx = np.flatnonzero(keep_p)
+            keep_p[idx[~kp]] = False
+            fit = self._fit(fit.state, edges, points, fit_offsets=fit_offsets, fit_setback=fit_setback)
+        return fit, edges, points, keep_p
+
+    def run(self, state: CameraState) -> dict:
+        table = self.table
+        wide = max(12.0, 0.02 * max(self.w, self.h))
+        e0 = measure_edges(self.images, table, state, window_px=wide, kinds=("cloth_wood",))
+        if len(e0) < 4 * MIN_EDGE_POINTS_PER_SIDE:
+            raise CalibrationError(f"table edges not found: expected the cloth/wood edge along all four sides, "
+                                   f"got {len(e0)} edge points")
+        fit, _, _, _ = self._fit_rejecting(state, e0, PointObs.empty())
+        e1 = measure_edges(self.images, table, fit.state, window_px=5.0)
+        fit, e1, _, _ = self._fit_rejecting(fit.state, e1, PointObs.empty())
+        diamonds = DiamondFinds((), (), np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 2)))
+        for window in (3.0, 2.0):
+            edges = measure_edges(self.images, table, fit.state, window_px=window)
+            diamonds = find_diamonds(self.gray, table, fit.state)
+            diamonds = diamonds.subset(ransac_inliers(diamonds, fit.state, table))
+            fit_setback = len(diamonds) >= 6
+            fit, edges_in, _, keep_p = self._fit_rejecting(fit.state, edges, diamonds.as_points(),
+                                                           fit_offsets=True, fit_setback=fit_setback)
+        return dict(fit=fit, edges_all=edges, edges=edges_in, diamonds=diamonds, diamond_inliers=keep_p,
+                    flags=dict(self.flags), start=self.start)
+
+
+def _score(run: dict) -> float:
+    """Higher is better: inlier observations, discounted by their spread."""
+    fit = run["fit"]
+    r = np.abs(fit.edge_residual_px)
+    spread = float(np.sqrt(np.mean(r ** 2))) if len(r) else 10.0
+    return (len(run["edges"]) + 15.0 * int(run["diamond_inliers"].sum())) / (0.3 + spread)
+
+
+def _errors_mm(table: TableSpec, st: CameraState, edges: EdgeObs, points: PointObs) -> np.ndarray:
+    from calibration.solve import _side_arrays, edge_world_points
+
+    out = []
+    if len(edges):
+        P = edge_world_points(table, edges, st)
+        q = st.backproject(edges.u_px, P[:, 2])
+        _, _, outward = _side_arrays(table)
+        out.append(np.abs(np.sum((q - P[:, :2]) * outward[edges.side], axis=1)))
+    if len(points):
+        P = points.P_mm + (st.setback_mm - table.diamond_setback_mm) * points.shift_dir
+        q = st.backproject(points.u_px, P[:, 2])
+        out.append(np.hypot(*(q - P[:, :2]).T))
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def ball_plane_sigma_mm(table: TableSpec, run: dict, n: int = 40) -> tuple[float, float]:
+    """(median, max) over a grid on the ball-centre plane of the spread of table mm that the fit's
+    parameter uncertainty gives one pixel."""
+    fit = run["fit"]
+    st = fit.state
+    gx, gy = np.meshgrid(np.linspace(0, table.length_mm, 9), np.linspace(0, table.width_mm, 5))
+    P = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, table.ball_radius_mm)])
+    u = st.project(P)
+    samples = sample_states(table, fit, run["start"], n, np.random.default_rng(1), **run["flags"])
+    if not samples:
+        return float("inf"), float("inf")
+    q = np.stack([s.backproject(u, table.ball_radius_mm) for s in samples])
+    spread = np.sqrt(np.mean(np.sum((q - P[None, :, :2]) ** 2, axis=2), axis=0))
+    return float(np.median(spread)), float(np.max(spread))
+
+
+def _camera_model(st: CameraState, table: TableSpec, w: int, h: int, err_px: float, err_mm: float, method: str,
+                  extras: dict) -> CameraModel:
+    from calibration.lens import rotation_vector
+
+    rvec = rotation_vector(st.R)
+    return CameraModel(
+        image_w_px=int(w), image_h_px=int(h), fx=float(st.f), fy=float(st.f), cx=float(st.cx), cy=float(st.cy),
+        k1=float(st.k1), k2=float(st.k2), rvec=tuple(float(v) for v in rvec), tvec_mm=tuple(float(v) for v in st.t),
+        table=table.name, reprojection_error_px=float(err_px), reprojection_error_mm=float(err_mm), method=method,
+        extras=extras,
+    )
+
+
+def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: CalibrationHints | None = None) -> CalibrationResult:
+    """Solve the camera from one frame (see the module docstring); :class:`CalibrationError` if the
+    frame shows no table, or not all of it."""
+    import cv2
+
+    hints = hints or CalibrationHints()
+    img = np.asarray(image_bgr)
+    outline = find_table(img)
+    h, w = img.shape[:2]
+    if outline.cut_sides:
+        raise CalibrationError(f"the table runs out of the frame: expected the whole table with its rails in view, "
+                               f"got {len(outline.cut_sides)} of its four sides along the frame's border")
+    images = edge_images(img, outline.cloth.hue, outline.cloth.sat, outline.cloth.val)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    c = table.cushion_width_mm
+    L, W = table.length_mm, table.width_mm
+    world = np.array([[-c, -c], [L + c, -c], [L + c, W + c], [-c, W + c]])
+    world = np.column_stack([world, np.full(4, table.rail_height_mm)])
+    prior = _prior(hints)
+    starts = []
+    for shift in (0, 1):
+        try:
+            st, err = init_from_corners(np.array(outline.corners_px), np.roll(world, shift, axis=0), w, h,
+                                        table=table, prior=prior, fixed_f=hints.fx_px)
+        except ValueError:
+            continue
+        starts.append((err, orient(st, table, hints.flip)))
+    if not starts:
+        raise CalibrationError("no camera explains the table's outline: expected a rectangle seen from above, "
+                               "got an outline no camera above the table could see")
+    starts.sort(key=lambda e: e[0])
+    solver = _Solver(table, images, gray, hints, w, h)
+    runs = []
+    errors: list[str] = []
+    for i, (err, st) in enumerate(starts):
+        if i > 0 and err > 2.5 * starts[0][0] + 2.0 and runs:
+            break  # the other hypothesis explains the outline much worse: not worth a full solve
+        try:
+            runs.append(solver.run(st))
+        except CalibrationError as e:
+            errors.append(str(e))
+    if not runs:
+        raise CalibrationError(errors[0])
+    run = max(runs, key=_score)
+    return _result(table, run, w, h, hints, outline)
+
+
+def _result(table: TableSpec, run: dict, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
+    fit: Fit = run["fit"]
+    st = fit.state
+    edges: EdgeObs = run["edges"]
+    edges_all: EdgeObs = run["edges_all"]
+    diamonds: DiamondFinds = run["diamonds"]
+    keep_p = run["diamond_inliers"]
+    pts_in = diamonds.as_points().subset(keep_p)
+    r_e = fit.edge_residual_px
+    r_p = np.hypot(*fit.point_residual_px.T) if len(pts_in) else np.zeros(0)
+    err_px = float(np.sqrt(np.mean(np.concatenate([r_e, r_p]) ** 2))) if len(r_e) + len(r_p) else float("nan")
+    mm = _errors_mm(table, st, edges, pts_in)
+    err_mm = float(np.sqrt(np.mean(mm ** 2))) if len(mm) else float("nan")
+
+    warnings: list[str] = []
+    lines = []
+    for si, side in enumerate(SIDES):
+        for ki, kind in enumerate(EDGE_KINDS):
+            sel = (edges.side == si) & (edges.kind == ki)
+            n_all = int(((edges_all.side == si) & (edges_all.kind == ki)).sum())
+            pts = edges.u_px[sel]
+            rms = float(np.sqrt(np.mean(r_e[sel] ** 2))) if sel.any() else float("nan")
+            z = table.cushion_nose_height_mm if ki == 0 else table.rail_height_mm
+            off = st.nose_mm[si] + (0.0 if ki == 0 else st.cushion_mm[si])
+            lines.append(EdgeLine(side=side, kind=kind, z_mm=z, offset_mm=float(off),
+                                  points_px=tuple((float(x), float(y)) for x, y in pts), n_samples=n_all,
+                                  n_inliers=int(sel.sum()), rms_px=rms))
+            if sel.sum() < MIN_EDGE_POINTS_PER_SIDE:
+                warnings.append(f"the {side} {kind.replace('_', '/')} edge was hardly seen ({int(sel.sum())} points)")
+    projected = st.project(diamonds.P_mm + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir) \
+        if len(diamonds) else np.zeros((0, 2))
+    matches = tuple(
+        DiamondMatch(side=diamonds.side[i], k=diamonds.k[i],
+                     world_mm=tuple(float(v) for v in diamonds.P_mm[i] + (st.setback_mm - table.diamond_setback_mm)
+                                    * diamonds.shift_dir[i]),
+                     pixel_px=(float(diamonds.u_px[i, 0]), float(diamonds.u_px[i, 1])),
+                     projected_px=(float(projected[i, 0]), float(projected[i, 1])), inlier=bool(keep_p[i]))
+        for i in range(len(diamonds)))
+    n_expected = 2 * (table.diamonds_long + table.diamonds_short)
+    if int(keep_p.sum()) < n_expected // 2:
+        warnings.append(f"only {int(keep_p.sum())} of {n_expected} diamonds were found; the fit rests on the edges")
+    # how much does the focal length rest on the prior?
+    names = fit.param_names
+    prior = _prior(hints)
+    f_note = "fixed by the user" if hints.fx_px is not None else None
+    f_rel_sigma = float("nan")
+    if "log_f" in names:
+        f_rel_sigma = float(np.sqrt(max(fit.param_cov[names.index("log_f"), names.index("log_f")], 0.0)))
+        if f_rel_sigma > 0.5 * prior.rel_sigma:
+            warnings.append(f"the view is nearly vertical, so the camera height ({st.centre_mm[2] / 1000:.2f} m) rests "
+                            f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}%; "
+                            "give the measured camera height for the best ball-height correction")
+    sig_med, sig_max = ball_plane_sigma_mm(table, run)
+    if err_px > 1.0:
+        warnings.append(f"the fit leaves {err_px:.2f} px RMS: check the overlay of the calibration image")
+    extras = {
+        "table_size_mm": [table.length_mm, table.width_mm],
+        "ball_diameter_mm": table.ball_diameter_mm,
+        "nose_offset_mm_solved": dict(zip(SIDES, (round(v, 3) for v in st.nose_mm))),
+        "cushion_width_mm_solved": dict(zip(SIDES, (round(v, 3) for v in st.cushion_mm))),
+        "diamond_setback_mm_solved": float(st.setback_mm),
+        "camera_centre_mm": [float(v) for v in st.centre_mm],
+        "focal_rel_sigma": f_rel_sigma,
+        "focal": f_note or ("prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma)),
+        "ball_plane_sigma_mm_median": sig_med,
+        "ball_plane_sigma_mm_max": sig_max,
+        "edge_points": {f"{ln.side}_{ln.kind}": [ln.n_inliers, ln.n_samples] for ln in lines},
+        "diamonds_found": [int(keep_p.sum()), n_expected],
+        "orientation": "flipped by request (head at the image right)" if hints.flip else
+                       "conventional (head at the image left; the table alone cannot tell head from foot)",
+        "outline_corners_px": [list(p) for p in outline.corners_px],
+        "warnings": list(warnings),
+    }
+    camera = _camera_model(st, table, w, h, err_px, err_mm, "auto", extras)
+    return CalibrationResult(camera=camera, lines=tuple(lines), diamonds=matches, n_edge_inliers=len(edges),
+                             n_diamond_inliers=int(keep_p.sum()), reprojection_error_px=err_px,
+                             reprojection_error_mm=err_mm, warnings=tuple(warnings), method="auto")
