@@ -1,17 +1,20 @@
 """The classical ball detector for the rectified table view (carom balls first).
 
 How it works, and why:
-1. A cloth model: the rectified frame, median-filtered at quarter resolution with a window three
+1. A cloth model: the rectified frame, median-filtered at low resolution with a window several
    ball diameters wide, so that balls vanish from it but the lighting gradient and cushion shading
-   stay. It is taken at start-up and refreshed while the table is still (:meth:`set_background`).
-2. Foreground: pixels whose Lab chroma differs from the cloth model, or that are much brighter.
-   Shadows (darker cloth of the same hue) are not foreground.
-3. Each connected blob is split by colour class (white / yellow / red by nearest chroma
-   prototype), since carom balls are told apart by colour and touching balls are of different
-   colours. A class region of about one ball's area is a ball; its centre is the centroid of the
-   filled region (the silhouette on the ball-centre plane is symmetric about the centre to 0.1 mm,
-   see :mod:`vision.rectify`). Regions much larger than a ball (a hand, a cue) are not balls; a
-   partly hidden ball is fitted with a circle of the known radius to its visible rim.
+   stay. It is taken at start-up and may be refreshed while the table is still
+   (:meth:`ClassicalDetector.set_background`).
+2. Candidates, at half resolution (cheap): pixels whose Lab chroma differs from the cloth model, or
+   that are much brighter. Shadows (darker cloth of the same hue) are not foreground.
+3. Each candidate blob is measured at full resolution in its own small window. A blob of about one
+   ball's area is one ball: its centre is the centroid of the filled silhouette (on the ball-centre
+   plane the silhouette is symmetric about the centre to 0.1 mm, see :mod:`vision.rectify`), its
+   label the colour class most of its saturated or bright pixels vote for. A larger blob is split
+   by colour (carom balls that touch are of different colours): each colour's pixels seed a ball,
+   and the ball's centre is a circle of the known radius fitted to the part of the blob's rim
+   nearest that seed — which also places a ball half hidden under a hand. Blobs much larger than
+   that with no compact colour seed are hands, cues or garments, not balls.
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ import numpy as np
 from vision.detect import BallDetection
 from vision.rectify import RectifiedGeometry
 
-# Lab chroma prototypes (a - 128, b - 128) of the carom balls under white light.
-CAROM_PROTOTYPES: Mapping[str, tuple[float, float]] = {
-    "white": (0.0, 4.0),
-    "yellow": (2.0, 62.0),
-    "red": (55.0, 35.0),
+# Colour classes of the carom balls by Lab hue angle (degrees, atan2(b - 128, a - 128)) for the
+# saturated ones, or by lightness for the white.
+CAROM_HUES_DEG: Mapping[str, tuple[float, float]] = {
+    "red": (-25.0, 55.0),
+    "yellow": (60.0, 115.0),
 }
 
 
@@ -37,155 +40,167 @@ CAROM_PROTOTYPES: Mapping[str, tuple[float, float]] = {
 class ClassicalConfig:
     """Thresholds in 8-bit Lab units; areas as fractions of one ball's silhouette area."""
 
-    chroma_threshold: float = 22.0
-    lightness_threshold: float = 32.0
+    chroma_threshold: float = 20.0
+    lightness_threshold: float = 30.0
     min_area_frac: float = 0.25
-    max_single_area_frac: float = 1.9
-    occluder_area_frac: float = 3.0
-    prototypes: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(CAROM_PROTOTYPES))
-    white_min_lightness: float = 120.0
+    single_area_frac: float = 1.55
+    occluder_area_frac: float = 4.0
+    saturated_chroma: float = 28.0
+    white_lightness: float = 165.0
+    white_max_chroma: float = 24.0
+    hues_deg: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(CAROM_HUES_DEG))
+    white_label: str = "white"
+    min_seed_frac: float = 0.2
 
 
 class ClassicalDetector:
-    """``detect(rectified_bgr)`` → balls, after ``set_background`` has seen a frame of the table."""
+    """``detect(rectified_bgr)`` → balls. The first frame seen models the cloth unless
+    ``set_background`` was called."""
 
     def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, config: ClassicalConfig | None = None):
         self.geometry = geometry
         self.config = config or ClassicalConfig()
         self.r_px = ball_radius_mm * geometry.px_per_mm
         self.ball_area_px = float(np.pi * self.r_px ** 2)
-        self._bg_lab: np.ndarray | None = None
-        names = list(self.config.prototypes)
-        self._labels = names
-        self._proto = np.array([self.config.prototypes[n] for n in names], np.float32)
-        k = max(3, int(round(self.r_px * 0.35)) | 1)
+        self._bg_small: np.ndarray | None = None
+        self._bg_full: np.ndarray | None = None
+        self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-        self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
     # -- cloth model ---------------------------------------------------------------------------
     def set_background(self, rectified_bgr: np.ndarray) -> None:
         """Model the cloth from a frame (balls may be on it: the median removes them)."""
         h, w = rectified_bgr.shape[:2]
-        small = cv2.resize(rectified_bgr, (max(8, w // 4), max(8, h // 4)), interpolation=cv2.INTER_AREA)
-        k = int(round(6 * self.r_px / 4)) | 1
-        k = max(5, min(k, 255))
-        med = cv2.medianBlur(small, k)
-        bg = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
-        self._bg_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+        q = cv2.resize(rectified_bgr, (max(8, w // 4), max(8, h // 4)), interpolation=cv2.INTER_AREA)
+        k = max(5, min(int(round(6 * self.r_px / 4)) | 1, 255))
+        med = cv2.medianBlur(q, k)
+        full = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+        self._bg_full = cv2.cvtColor(full, cv2.COLOR_BGR2LAB).astype(np.int16)
+        self._bg_small = self._bg_full[::2, ::2].copy()
 
     @property
     def has_background(self) -> bool:
-        return self._bg_lab is not None
+        return self._bg_full is not None
 
-    # -- detection -----------------------------------------------------------------------------
-    def foreground(self, lab: np.ndarray) -> np.ndarray:
-        bg = self._bg_lab
+    def _fg(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
         d = lab.astype(np.int16) - bg
         dab2 = d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2
         fg = (dab2 > int(self.config.chroma_threshold ** 2)) | (d[..., 0] > self.config.lightness_threshold)
-        mask = fg.astype(np.uint8) * 255
-        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._open)
+        return fg.astype(np.uint8) * 255
 
+    # -- detection -----------------------------------------------------------------------------
     def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
-        if self._bg_lab is None:
+        if self._bg_full is None:
             self.set_background(rectified_bgr)
-        lab = cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2LAB)
-        mask = self.foreground(lab)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        small = rectified_bgr[::2, ::2]
+        lab_s = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2LAB)
+        mask_s = cv2.morphologyEx(self._fg(lab_s, self._bg_small), cv2.MORPH_OPEN, self._open)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
+        H, W = rectified_bgr.shape[:2]
+        pad = int(np.ceil(self.r_px * 0.5)) + 2
+        min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
         out: list[BallDetection] = []
-        cfg = self.config
-        min_area = cfg.min_area_frac * self.ball_area_px
-        pad = int(np.ceil(self.r_px))
-        H, W = mask.shape
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
-            if area < min_area:
+            if area < min_small_area:
                 continue
-            xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-            xb, yb = min(W, x0 + bw + pad), min(H, y0 + bh + pad)
-            comp = labels[ya:yb, xa:xb] == i
-            out.extend(self._split_component(comp, lab[ya:yb, xa:xb], xa, ya))
+            xa, ya = max(0, 2 * x0 - pad), max(0, 2 * y0 - pad)
+            xb, yb = min(W, 2 * (x0 + bw) + pad), min(H, 2 * (y0 + bh) + pad)
+            out.extend(self._measure(rectified_bgr[ya:yb, xa:xb], self._bg_full[ya:yb, xa:xb], xa, ya))
         return out
 
-    def _classify(self, lab_px: np.ndarray) -> np.ndarray:
-        """Index of the nearest chroma prototype for each (N, 3) Lab pixel."""
-        ab = lab_px[:, 1:3].astype(np.float32) - 128.0
-        d = ((ab[:, None, :] - self._proto[None, :, :]) ** 2).sum(-1)
-        return np.argmin(d, axis=1)
-
-    def _split_component(self, comp: np.ndarray, lab: np.ndarray, ox: int, oy: int) -> list[BallDetection]:
+    def _pixel_classes(self, lab: np.ndarray) -> np.ndarray:
+        """Per-pixel class index into ``labels`` (−1: not confidently any ball colour)."""
         cfg = self.config
-        ys, xs = np.nonzero(comp)
-        cls = self._classify(lab[ys, xs])
-        counts = np.bincount(cls, minlength=len(self._labels)).astype(np.float64)
-        total = float(len(xs))
-        dets: list[BallDetection] = []
-        big = total > cfg.occluder_area_frac * self.ball_area_px
-        for k, name in enumerate(self._labels):
-            cnt = counts[k]
-            if cnt < cfg.min_area_frac * self.ball_area_px:
-                continue
-            region = np.zeros(comp.shape, np.uint8)
-            region[ys[cls == k], xs[cls == k]] = 255
-            region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, self._close)
-            det = self._ball_from_region(region, name, counts / total, ox, oy, lab, big)
-            dets.extend(det)
-        return dets
+        a = lab[..., 1].astype(np.float32) - 128.0
+        b = lab[..., 2].astype(np.float32) - 128.0
+        L = lab[..., 0].astype(np.float32)
+        chroma = np.hypot(a, b)
+        hue = np.degrees(np.arctan2(b, a))
+        cls = np.full(L.shape, -1, np.int8)
+        for k, (lo, hi) in enumerate(cfg.hues_deg.values()):
+            cls[(chroma >= cfg.saturated_chroma) & (hue >= lo) & (hue < hi)] = k
+        cls[(L >= cfg.white_lightness) & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
+        return cls
 
-    def _ball_from_region(self, region: np.ndarray, name: str, fractions: np.ndarray, ox: int, oy: int,
-                          lab: np.ndarray, in_occluder: bool) -> list[BallDetection]:
+    def _measure(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int) -> list[BallDetection]:
         cfg = self.config
-        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+        mask = cv2.morphologyEx(self._fg(lab, bg), cv2.MORPH_OPEN, self._open)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        cls = self._pixel_classes(lab)
         out: list[BallDetection] = []
         for c in contours:
-            filled = np.zeros_like(region)
+            filled = np.zeros(mask.shape, np.uint8)
             cv2.drawContours(filled, [c], -1, 255, thickness=cv2.FILLED)
             m = cv2.moments(filled, binaryImage=True)
             area = m["m00"]
-            if area < cfg.min_area_frac * self.ball_area_px:
-                continue
             frac = area / self.ball_area_px
-            if frac > cfg.max_single_area_frac:
-                # Much larger than a ball of this colour: a hand, a cue, a garment. Not a ball.
+            if frac < cfg.min_area_frac:
                 continue
-            if name == "white":
-                # White must be bright: skin and cue wood land near the white prototype in chroma.
-                sel = filled > 0
-                if float(np.median(lab[..., 0][sel])) < cfg.white_min_lightness:
-                    continue
-            if frac >= 0.8:
+            inside = filled > 0
+            counts = np.bincount(cls[inside].astype(np.int64) + 1, minlength=len(self.labels) + 1)[1:]
+            total_votes = max(int(counts.sum()), 1)
+            scores = {n: float(cnt) / total_votes for n, cnt in zip(self.labels, counts)}
+            if frac <= cfg.single_area_frac:
+                if counts.sum() < cfg.min_seed_frac * self.ball_area_px:
+                    continue  # a foreground blob with no ball colour in it (a chalk mark, a glare)
+                k = int(np.argmax(counts))
                 cu, cv_ = m["m10"] / area, m["m01"] / area
-            else:
-                cu, cv_ = self._fixed_radius_fit(c[:, 0, :].astype(np.float64), m)
-            circ = 4 * np.pi * area / max(cv2.arcLength(c, True) ** 2, 1e-6)
-            score = float(np.clip(min(frac, 1.0) * min(1.0, circ / 0.75), 0.0, 1.0))
-            u, v = cu + ox, cv_ + oy
-            x_mm, y_mm = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
-            scores = {n: float(f) for n, f in zip(self._labels, fractions)}
-            out.append(BallDetection(
-                x_mm=float(x_mm[0]), y_mm=float(y_mm[0]), u_px=float(u), v_px=float(v), r_px=self.r_px,
-                label=name, score=score, label_scores=scores, visible_fraction=float(min(frac, 1.0)),
-            ))
+                circ = 4 * np.pi * area / max(cv2.arcLength(c, True) ** 2, 1e-6)
+                score = float(np.clip(min(frac, 1.0 / max(frac, 1e-6)) * min(1.0, circ / 0.8), 0.0, 1.0))
+                out.append(self._det(cu + ox, cv_ + oy, self.labels[k], score, scores, min(frac, 1.0)))
+                continue
+            # Several balls touching, or a ball under a hand or cue: one seed per colour present.
+            rim = c[:, 0, :].astype(np.float64)
+            seeds = []
+            for k, name in enumerate(self.labels):
+                sel = inside & (cls == k)
+                n_k = int(sel.sum())
+                if n_k < cfg.min_seed_frac * self.ball_area_px or n_k > 1.6 * self.ball_area_px:
+                    continue
+                ys, xs = np.nonzero(sel)
+                spread = np.sqrt(xs.var() + ys.var())
+                if spread > 1.1 * self.r_px:
+                    continue  # not compact: the colour of a hand, a sleeve, a cue
+                seeds.append((name, np.array([xs.mean(), ys.mean()]), n_k))
+            if not seeds:
+                continue
+            centres = np.array([s[1] for s in seeds])
+            owner = np.argmin(((rim[:, None, :] - centres[None, :, :]) ** 2).sum(-1), axis=1)
+            for j, (name, seed, n_k) in enumerate(seeds):
+                pts = rim[owner == j]
+                near = np.hypot(*(pts - seed).T) < 2.0 * self.r_px if len(pts) else np.zeros(0, bool)
+                pts = pts[near]
+                if len(pts) < 8:
+                    continue
+                cu, cv_, inlier = self._fixed_radius_fit(pts, seed)
+                visible = float(min(1.0, n_k / self.ball_area_px))
+                score = float(np.clip(0.5 * inlier + 0.5 * visible, 0.0, 1.0)) * (0.8 if frac > cfg.occluder_area_frac else 1.0)
+                out.append(self._det(cu + ox, cv_ + oy, name, score, scores, visible))
         return out
 
-    def _fixed_radius_fit(self, pts: np.ndarray, m: Mapping[str, float]) -> tuple[float, float]:
-        """Centre of a circle of the known radius best fitting the visible rim points (Gauss-Newton,
-        started at the centroid pushed away from the rim's chord)."""
+    def _det(self, u: float, v: float, label: str, score: float, scores: Mapping[str, float], visible: float) -> BallDetection:
+        x_mm, y_mm = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
+        return BallDetection(x_mm=float(x_mm[0]), y_mm=float(y_mm[0]), u_px=float(u), v_px=float(v), r_px=self.r_px,
+                             label=label, score=score, label_scores=dict(scores), visible_fraction=visible)
+
+    def _fixed_radius_fit(self, pts: np.ndarray, start: np.ndarray) -> tuple[float, float, float]:
+        """Centre of a circle of the known radius fitting rim points (Gauss–Newton with Cauchy
+        weights, so the edge of an occluder or of the touching ball counts little); and the share
+        of points within 1.5 px of the circle."""
         r = self.r_px
-        c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-        for _ in range(15):
+        c = start.astype(np.float64).copy()
+        for _ in range(20):
             d = pts - c
             dist = np.hypot(d[:, 0], d[:, 1]) + 1e-9
             res = dist - r
-            w = 1.0 / (1.0 + (res / 2.0) ** 2)  # Cauchy weights: the occluder's edge is an outlier
+            w = 1.0 / (1.0 + (res / 1.5) ** 2)
             J = -d / dist[:, None]
-            A = J.T @ (J * w[:, None])
-            g = J.T @ (w * res)
-            try:
-                step = -np.linalg.solve(A + 1e-6 * np.eye(2), g)
-            except np.linalg.LinAlgError:
-                break
+            A = J.T @ (J * w[:, None]) + 1e-6 * np.eye(2)
+            step = -np.linalg.solve(A, J.T @ (w * res))
             c = c + step
             if np.hypot(*step) < 1e-3:
                 break
-        return float(c[0]), float(c[1])
+        dist = np.hypot(*(pts - c).T)
+        return float(c[0]), float(c[1]), float(np.mean(np.abs(dist - r) < 1.5))
