@@ -1,0 +1,17 @@
+"""The fast synthetic renderer: overhead broadcast-style video of a carom table from a simulated shot.
+
+Modules, each with one job:
+
+- :mod:`vision.render.style` -- :class:`RenderStyle`, the look of a clip (cloth, lamps, noise, shutter).
+- :mod:`vision.render.lens` -- exact viewing rays of every pixel of the *distorted* frame.
+- :mod:`vision.render.lighting` -- the lamp box over the table: irradiance and shadow visibility.
+- :mod:`vision.render.scene` -- the static scene (floor, rails, cushions, cloth, diamonds), once per clip.
+- :mod:`vision.render.balls` -- ray-cast balls with shading, rolling marks, soft shadows, motion blur.
+- :mod:`vision.render.occluder` -- a player's hand and cue over a ball.
+- :mod:`vision.render.overlay` -- a burned-in broadcast scoreboard.
+- :mod:`vision.render.frame` -- one frame: :func:`render_frame` composes the layers.
+- :mod:`vision.render.truth` -- the ``<clip>.truth.json`` format, written and read.
+- :mod:`vision.render.clip` -- :func:`render_clip`: a SimShot to an H.264 MP4 plus its truth file.
+
+Nothing here is imported at package import; OpenCV and imageio-ffmpeg load only where used.
+"""
