@@ -1,0 +1,331 @@
+"""Ball-ball contacts from two balls' paths.
+
+Two balls touch when their centres are 2R apart, and the contact shows as an impulse along the
+line of centres: the struck ball's velocity jumps *away from* the striker and the striker's
+velocity drops by about as much (equal masses). A near miss has neither.
+
+Detection: the episodes where the two (linearly interpolated) centres come within
+2R + ``ball_detect_mm`` + half of each ball's chord between samples (the interpolation cuts
+corners by up to that much), while at least one of them moves. Timing: over the splits of the two
+balls' samples around the closest approach, the time that best satisfies "each ball's fits
+before and after meet", "the centres are 2R apart on the paths before" and "... after"
+(:mod:`tracking.sides`); terms on a side spoiled by another contact of that ball in the same
+sample gap are left out (``lo``/``hi`` bounds). Validation: the impulse along the line of centres,
+combined over both balls, must clear ``min_impulse_mm_s`` and ``significance`` standard
+deviations, and neither ball may show a clearly opposite one.
+
+Order: the striking ball is the one moving faster toward the other just before (a ball at rest
+is always the struck one).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from tracking.ids import BallId
+from tracking.segment import BallActivity
+from tracking.sides import (
+    ContactConfig,
+    Side,
+    distance_term,
+    make_side,
+    meet_term,
+    robust_cost,
+    score,
+    solve_time,
+    velocity_change,
+)
+
+
+@dataclass(frozen=True)
+class Collision:
+    """A found ball-ball contact: ``balls`` (striking, struck), ``pos_mm`` the contact point
+    (midway between the centres)."""
+
+    balls: tuple[BallId, BallId]
+    t_s: float
+    pos_mm: tuple[float, float]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Episode:
+    """Balls ``a`` and ``b`` close from ``t_first_s`` to ``t_last_s``, closest at ``t_min_s``;
+    the contact, if any, lies in ``[t_lo_s, t_hi_s]`` (the grid times around the episode)."""
+
+    a: BallId
+    b: BallId
+    t_first_s: float
+    t_last_s: float
+    t_min_s: float
+    t_lo_s: float
+    t_hi_s: float
+
+
+def _moving_intervals(act: BallActivity) -> list[tuple[float, float]]:
+    s = act.samples
+    out = []
+    for m in act.motions:
+        t0 = float(s.t_s[m.i_first - 1]) if m.i_first > 0 else float(s.t_s[m.i_first])
+        t1 = float(s.t_s[m.i_last + 1]) if m.i_last + 1 < len(s) else float(s.t_s[m.i_last])
+        out.append((t0, t1))
+    return out
+
+
+def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each time's centre (held at the rest position through a rest run, up to the next moving
+    sample; linear between moving samples) and the chord between the samples around it."""
+    s = act.samples
+    x = np.interp(ts, s.t_s, s.xy_mm[:, 0])
+    y = np.interp(ts, s.t_s, s.xy_mm[:, 1])
+    k = np.clip(np.searchsorted(s.t_s, ts, side="right") - 1, 0, len(s) - 1)
+    k1 = np.clip(k + 1, 0, len(s) - 1)
+    chord = np.linalg.norm(s.xy_mm[k1] - s.xy_mm[k], axis=1)
+    for r in act.runs:
+        held = (k >= r.i0) & (k <= r.i1)
+        x[held], y[held] = r.pos_mm
+        chord[held & (k == r.i1)] = 0.0
+    return np.stack([x, y], axis=1), chord
+
+
+def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
+                  cfg: ContactConfig) -> list[Episode]:
+    """Close approaches of two balls within ``[t0_s, t1_s]`` while one of them moves."""
+    sa, sb = act_a.samples, act_b.samples
+    if len(sa) == 0 or len(sb) == 0:
+        return []
+    ts = np.union1d(sa.t_s, sb.t_s)
+    ts = ts[(ts >= t0_s) & (ts <= t1_s)]
+    if len(ts) == 0:
+        return []
+    pa, ca = positions_at(act_a, ts)
+    pb, cb = positions_at(act_b, ts)
+    d = np.linalg.norm(pa - pb, axis=1)
+    moving = np.zeros(len(ts), dtype=bool)
+    for lo, hi in _moving_intervals(act_a) + _moving_intervals(act_b):
+        moving |= (ts >= lo) & (ts <= hi)
+    close = moving & (d <= diameter_mm + cfg.ball_detect_mm + 0.5 * (ca + cb))
+    out: list[Episode] = []
+    i = 0
+    n = len(ts)
+    while i < n:
+        if not close[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and close[j + 1]:
+            j += 1
+        k = i + int(np.argmin(d[i : j + 1]))
+        out.append(Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]),
+                           float(ts[max(i - 1, 0)]), float(ts[min(j + 1, n - 1)])))
+        i = j + 1
+    return out
+
+
+@dataclass(frozen=True)
+class _Option:
+    t_s: float
+    cost: float
+    sides: tuple[Side, Side, Side, Side]  # a_in, a_out, b_in, b_out
+    trust: tuple[bool, bool]  # whose velocity change may be read (a, b)
+    striker_out: bool  # first pass: place the striker by its path after (its path before may be spoiled)
+
+
+def refine_pair(
+    act_a: BallActivity,
+    act_b: BallActivity,
+    episode: Episode,
+    diameter_mm: float,
+    cfg: ContactConfig,
+    bounds_a: tuple[float, float] = (-math.inf, math.inf),
+    bounds_b: tuple[float, float] = (-math.inf, math.inf),
+    struck_terms_only: bool = False,
+    max_splits: int = 12,
+) -> Collision | None:
+    """The contact of ``episode``, or None when the paths show no impulse between the balls.
+
+    ``bounds_*`` keep each ball's fits inside its neighbouring contacts; ``struck_terms_only``
+    (first pass, before the other contacts are known) times a contact on a ball at rest by that
+    ball's own start and the paths after, which no other contact of the striker can spoil."""
+    sa, sb = act_a.samples, act_b.samples
+    ka0 = int(np.searchsorted(sa.t_s, episode.t_min_s, side="right") - 1)
+    kb0 = int(np.searchsorted(sb.t_s, episode.t_min_s, side="right") - 1)
+    ia0 = int(np.searchsorted(sa.t_s, episode.t_first_s, side="left")) - 2
+    ia1 = int(np.searchsorted(sa.t_s, episode.t_last_s, side="right")) + 2
+    ib0 = int(np.searchsorted(sb.t_s, episode.t_first_s, side="left")) - 2
+    ib1 = int(np.searchsorted(sb.t_s, episode.t_last_s, side="right")) + 2
+    ta = sa.t_s[max(ia0, 0) : min(ia1, len(sa) - 1) + 1]
+    tb = sb.t_s[max(ib0, 0) : min(ib1, len(sb) - 1) + 1]
+    cuts = np.union1d(ta, tb)
+    if len(cuts) < 2:
+        return None
+    intervals = list(zip(cuts[:-1], cuts[1:]))
+    intervals.sort(key=lambda ab: abs(0.5 * (ab[0] + ab[1]) - episode.t_min_s))
+    intervals = intervals[:max_splits]
+    lo = max(bounds_a[0], bounds_b[0], episode.t_lo_s)
+    hi = min(bounds_a[1], bounds_b[1], episode.t_hi_s)
+
+    def window(act: BallActivity, k_lo: int, k_hi: int, bounds: tuple[float, float]) -> np.ndarray:
+        s = act.samples
+        idx = np.arange(max(k_lo - cfg.fit_samples + 1, 0), min(k_hi + cfg.fit_samples, len(s) - 1) + 1)
+        return idx[(s.t_s[idx] > bounds[0]) & (s.t_s[idx] < bounds[1])]
+
+    kas = [int(np.searchsorted(sa.t_s, a, side="right") - 1) for a, _ in intervals]
+    kbs = [int(np.searchsorted(sb.t_s, a, side="right") - 1) for a, _ in intervals]
+    win_a = window(act_a, min(kas + [ka0]), max(kas + [ka0]), bounds_a)
+    win_b = window(act_b, min(kbs + [kb0]), max(kbs + [kb0]), bounds_b)
+    options: list[_Option] = []
+    for (t_lo, t_hi), ka, kb in zip(intervals, kas, kbs):
+        a_lo, a_hi = max(float(t_lo), lo), min(float(t_hi), hi)
+        if a_hi < a_lo:
+            continue
+        t_mid = 0.5 * (a_lo + a_hi)
+        a_in = make_side(act_a, ka, -1, *bounds_a, cfg, t_ref_s=t_mid)
+        a_out = make_side(act_a, ka + 1, +1, *bounds_a, cfg, t_ref_s=t_mid)
+        b_in = make_side(act_b, kb, -1, *bounds_b, cfg, t_ref_s=t_mid)
+        b_out = make_side(act_b, kb + 1, +1, *bounds_b, cfg, t_ref_s=t_mid)
+        terms = []
+        struck_a = a_in.at_rest and a_in.usable and a_out.usable and not a_out.at_rest
+        struck_b = b_in.at_rest and b_in.usable and b_out.usable and not b_out.at_rest
+        only_struck = struck_terms_only and (struck_a != struck_b)
+        for x_in, x_out, struck in ((a_in, a_out, struck_a), (b_in, b_out, struck_b)):
+            if x_in.usable and x_out.usable and (not only_struck or struck):
+                terms.append(meet_term(x_in.fit, x_out.fit))
+        if a_in.usable and b_in.usable and not only_struck:
+            terms.append(distance_term(a_in.fit, b_in.fit, diameter_mm, cfg.diameter_sigma_mm))
+        if a_out.usable and b_out.usable:
+            terms.append(distance_term(a_out.fit, b_out.fit, diameter_mm, cfg.diameter_sigma_mm))
+        if not terms:
+            continue
+        t_c, j = solve_time(terms, a_lo, a_hi)
+        cost = robust_cost(act_a, win_a, (a_in, a_out), cfg) + robust_cost(act_b, win_b, (b_in, b_out), cfg) + j
+        trust = (struck_a, struck_b) if only_struck else (True, True)
+        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), trust, only_struck))
+    options.sort(key=lambda o: o.cost)
+    for opt in options[:3]:
+        found = _validate(act_a, act_b, opt, diameter_mm, cfg)
+        if found is not None:
+            return found
+    return None
+
+
+def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> np.ndarray | None:
+    if prefer_out and side_out.usable:
+        return side_out.fit.pos(t)  # type: ignore[union-attr]
+    if side_in.usable:
+        return side_in.fit.pos(t)  # type: ignore[union-attr]
+    if side_out.usable:
+        return side_out.fit.pos(t)  # type: ignore[union-attr]
+    return None
+
+
+def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_mm: float,
+              cfg: ContactConfig) -> Collision | None:
+    a_in, a_out, b_in, b_out = opt.sides
+    t = opt.t_s
+    pa = _pos(a_in, a_out, t, opt.striker_out and not opt.trust[0])
+    pb = _pos(b_in, b_out, t, opt.striker_out and not opt.trust[1])
+    if pa is None or pb is None:
+        return None
+    d = float(np.linalg.norm(pb - pa))
+    if abs(d - diameter_mm) > cfg.ball_gap_tol_mm or d < 1e-6:
+        return None
+    u = (pb - pa) / d
+    impulses: list[tuple[float, float]] = []
+    dva = velocity_change(a_in, a_out, t)
+    dvb = velocity_change(b_in, b_out, t)
+    for dv, sign, side_in, side_out, trusted in ((dva, -1.0, a_in, a_out, opt.trust[0]),
+                                                 (dvb, 1.0, b_in, b_out, opt.trust[1])):
+        if dv is None or not trusted or (side_in.at_rest and side_out.at_rest):
+            continue
+        j = sign * float(dv[0] @ u)
+        var = max(dv[1], 1.0)
+        if j < -cfg.significance * math.sqrt(var) - cfg.min_impulse_mm_s:
+            return None  # this ball was pushed toward the other: not a contact between them
+        impulses.append((j, var))
+    if not impulses:
+        return None
+    wsum = sum(1.0 / v for _, v in impulses)
+    j_all = sum(j / v for j, v in impulses) / wsum
+    sd_all = math.sqrt(1.0 / wsum)
+    if j_all < max(cfg.min_impulse_mm_s, cfg.significance * sd_all):
+        return None
+    # who struck whom: the larger approach speed along the line of centres
+    def approach(side_in: Side, toward: np.ndarray) -> float:
+        if side_in.at_rest:
+            return 0.0
+        if side_in.usable:
+            return float(side_in.fit.vel(t) @ toward)  # type: ignore[union-attr]
+        return math.nan
+
+    ua, ub = approach(a_in, u), approach(b_in, -u)
+    if math.isnan(ua) and math.isnan(ub):
+        striking_a = True
+    elif math.isnan(ua):
+        striking_a = ub <= 0.0
+    elif math.isnan(ub):
+        striking_a = ua > 0.0
+    else:
+        striking_a = ua >= ub
+    sa, sb = act_a.samples, act_b.samples
+    balls = (sa.ball, sb.ball) if striking_a else (sb.ball, sa.ball)
+    mid = 0.5 * (pa + pb)
+    z = j_all / sd_all
+    n_sides = sum(1 for sd in opt.sides if sd.usable)
+    gaps = []
+    for s in (sa, sb):
+        k = int(np.searchsorted(s.t_s, t, side="right") - 1)
+        if 0 <= k < len(s) - 1:
+            gaps.append(float(s.t_s[k + 1] - s.t_s[k]))
+    gap = max(gaps) if gaps else 1.0
+    bridged = any(
+        0 <= (k := int(np.searchsorted(s.t_s, t, side="right") - 1)) < len(s) and bool(s.bridged_after[k])
+        for s in (sa, sb)
+    )
+    conf = (
+        (0.4 + 0.6 * score(-z, -8.0, -cfg.significance))
+        * (0.4 + 0.6 * score(abs(d - diameter_mm), 3.0, cfg.ball_gap_tol_mm))
+        * (0.5 + 0.5 * min(1.0, n_sides / 4.0))
+        * (0.4 + 0.6 * score(gap, 0.1, 1.5))
+        * (0.6 if bridged else 1.0)
+    )
+    return Collision(balls=balls, t_s=float(t), pos_mm=(float(mid[0]), float(mid[1])),
+                     confidence=float(np.clip(conf, 0.05, 1.0)))
+
+
+def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig) -> tuple[float, float]:
+    """When a ball at rest before sample ``first_moving`` started: the time its path after meets
+    its rest position (between its last rest sample and ``first_moving``), and a confidence."""
+    s = act.samples
+    k = first_moving - 1
+    if k < 0:
+        return float(s.t_s[first_moving]), 0.3
+    rest = make_side(act, k, -1, -math.inf, math.inf, cfg)
+    out = make_side(act, first_moving, +1, -math.inf, math.inf, cfg)
+    if not rest.usable or not out.usable:
+        return float(s.t_s[first_moving]), 0.5
+    t1 = float(s.t_s[first_moving])
+    # the ball was faster before its first moving sample: it left its rest position less than
+    # (distance / speed there) earlier; twice that bounds the search (a long silence before)
+    dist = float(np.linalg.norm(out.fit.pos(t1) - rest.fit.pos(t1)))  # type: ignore[union-attr]
+    speed = float(np.linalg.norm(out.fit.vel(t1)))  # type: ignore[union-attr]
+    lo = float(s.t_s[k])
+    if speed > 1e-6:
+        lo = max(lo, t1 - 2.0 * dist / speed)
+    t, _ = solve_time([meet_term(rest.fit, out.fit)], lo, t1)  # type: ignore[arg-type]
+    gap = float(s.t_s[first_moving] - s.t_s[k])
+    conf = (0.5 + 0.5 * min(1.0, out.n / 3.0)) * (0.4 + 0.6 * score(gap, 0.1, 2.0))
+    return t, float(np.clip(conf, 0.05, 1.0))
+
+
+def shared_gap(times: Sequence[float], t_s: float, act: BallActivity) -> list[float]:
+    """Those of ``times`` that fall between the same two samples of ``act``'s ball as ``t_s``."""
+    s = act.samples
+    k = int(np.searchsorted(s.t_s, t_s, side="right") - 1)
+    lo = s.t_s[k] if k >= 0 else -math.inf
+    hi = s.t_s[k + 1] if k + 1 < len(s) else math.inf
+    return [t for t in times if lo < t < hi]

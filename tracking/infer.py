@@ -1,0 +1,389 @@
+"""Event inference: from ball trajectories to the event log of DESIGN.md.
+
+``infer_events(trajectories, table)`` runs over whole trajectories; :class:`EventStream` takes
+samples as they come (a live pipeline) and hands back each shot's events as soon as that shot is
+over. Both run the same per-shot inference:
+
+1. Rest and motion of each ball, grouped into shots (:mod:`tracking.segment`).
+2. ``ShotStart``: the cue ball is the first ball to move; the start time is when its first moving
+   samples, fitted, leave its rest position. ``positions`` are the rest positions before the
+   stroke, ``frozen_to_cushion`` a centre within ``frozen_tol_mm`` of R from a nose line,
+   ``balls_in_contact`` centres within 2R + ``touching_tol_mm``.
+3. Ball-ball contacts (:mod:`tracking.collisions`) and cushion contacts
+   (:mod:`tracking.cushions`), in passes: first each found on its own, then each re-timed with
+   its fits kept inside the ball's neighbouring contacts, so that two contacts of one ball within
+   one sample gap are timed and ordered from their clean sides.
+4. A ball that starts moving with no contact found is given a low-confidence contact with the
+   ball next to it at that moment (the striker was hidden, say).
+5. A ball whose track ends in motion and is not seen again: ``OffTable``/``Pocketed`` when its
+   last motion says so (:mod:`tracking.offtable`), otherwise lost (still on the table).
+6. ``ShotEnd`` when every ball is at rest, with their positions.
+
+Sampling: any. Times come from the samples, never from a frame rate; ``frame`` of an event is
+the ``frame`` value of the last sample (of any ball) at or before the event's time, so for video
+it is the frame the event falls in, and for data without frames (CSV tracks) it is what the
+reader put there (:mod:`tracking.tracks_csv`: a ``frame`` column, else the row index).
+Confidence of each event (0..1) comes from its fits' residuals, how many samples support each
+side, the sample gap and occlusion at the time, and how clearly the velocity changed; it is a
+graded score, not a calibrated probability.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from calibration.table import TableSpec
+from tracking.collisions import Collision, Episode, onset_time, pair_episodes, refine_pair
+from tracking.cushions import (
+    OPPOSITE,
+    CushionContact,
+    cushion_candidates,
+    dying_contact,
+    nearest_cushion,
+    refine_cushion,
+)
+from tracking.events import BallBall, CushionHit, Event, EventKind, OffTable, Pocketed, ShotEnd, ShotStart
+from tracking.ids import BallId, Cushion
+from tracking.offtable import ExitConfig, ball_exit
+from tracking.segment import BallActivity, BallSamples, Motion, SegmentConfig, ShotSpan, ball_activity, group_shots
+from tracking.sides import ContactConfig, make_side
+from tracking.trajectory import Trajectory, as_trajectory_map
+
+
+@dataclass(frozen=True)
+class InferenceConfig:
+    """All thresholds of event inference (see each part's config for its own)."""
+
+    segment: SegmentConfig = field(default_factory=SegmentConfig)
+    contact: ContactConfig = field(default_factory=ContactConfig)
+    exit: ExitConfig = field(default_factory=ExitConfig)
+    frozen_tol_mm: float = 2.0
+    touching_tol_mm: float = 2.0
+    end_speed_mm_s: float = 150.0
+    dedupe_s: float = 0.02
+
+
+class _Clock:
+    """Frame of a time: the frame of the last sample at or before it."""
+
+    def __init__(self, trajectories: Iterable[Trajectory]) -> None:
+        ts, fs = [], []
+        for tr in trajectories:
+            ts.append(tr.t_s)
+            fs.append(tr.frame)
+        t = np.concatenate(ts) if ts else np.zeros(0)
+        f = np.concatenate(fs) if fs else np.zeros(0, dtype=np.int64)
+        order = np.argsort(t, kind="stable")
+        self._t, self._f = t[order], f[order]
+
+    def frame_at(self, t_s: float) -> int:
+        if len(self._t) == 0:
+            return 0
+        k = int(np.searchsorted(self._t, t_s, side="right") - 1)
+        return int(self._f[max(k, 0)])
+
+
+def _activities(trajs: Mapping[BallId, Trajectory], cfg: InferenceConfig) -> tuple[dict[BallId, BallActivity], float]:
+    clip_end = max((float(tr.t_s[-1]) for tr in trajs.values() if len(tr)), default=0.0)
+    acts: dict[BallId, BallActivity] = {}
+    for ball, tr in trajs.items():
+        s = BallSamples.from_trajectory(tr)
+        if len(s):
+            acts[ball] = ball_activity(s, clip_end, cfg.segment)
+    return acts, clip_end
+
+
+def infer_events(
+    trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory],
+    table: TableSpec,
+    config: InferenceConfig = InferenceConfig(),
+    first_shot: int = 1,
+) -> list[Event]:
+    """Every event of the trajectories, shot by shot (numbered from ``first_shot``), in time
+    order within each shot. The last shot lacks its ``ShotEnd`` when the data stop while balls
+    still move."""
+    trajs = as_trajectory_map(trajectories)
+    acts, clip_end = _activities(trajs, config)
+    clock = _Clock(trajs.values())
+    events: list[Event] = []
+    shot = first_shot
+    for span in group_shots(acts, config.segment):
+        evs = shot_events(acts, span, shot, table, config, clock.frame_at, clip_end, final=True)
+        if evs:
+            events.extend(evs)
+            shot += 1
+    return events
+
+
+# ----------------------------------------------------------------------------------------------
+# one shot
+
+
+def _position_at(act: BallActivity, t_s: float) -> tuple[float, float] | None:
+    """Where the ball rests at ``t_s`` (its last sample at or before, if that is at rest)."""
+    s = act.samples
+    k = int(np.searchsorted(s.t_s, t_s, side="right") - 1)
+    if k < 0:
+        return None
+    for r in act.runs:
+        if r.i0 <= k <= r.i1:
+            return r.pos_mm
+    return None
+
+
+def _bounds(times: Iterable[float], lo_ref: float, hi_ref: float) -> tuple[float, float]:
+    ts = list(times)
+    lo = max((t for t in ts if t < lo_ref), default=-math.inf)
+    hi = min((t for t in ts if t > hi_ref), default=math.inf)
+    return lo, hi
+
+
+def _dedupe_cushions(found: list[CushionContact], dt: float) -> list[CushionContact]:
+    out: list[CushionContact] = []
+    for c in sorted(found, key=lambda c: c.t_s):
+        dup = next((o for o in out if o.ball is c.ball and o.cushion is c.cushion and abs(o.t_s - c.t_s) <= dt), None)
+        if dup is None:
+            out.append(c)
+        elif c.confidence > dup.confidence:
+            out[out.index(dup)] = c
+    return out
+
+
+def _dedupe_collisions(found: list[Collision], dt: float) -> list[Collision]:
+    out: list[Collision] = []
+    for c in sorted(found, key=lambda c: c.t_s):
+        dup = next((o for o in out if set(o.balls) == set(c.balls) and abs(o.t_s - c.t_s) <= dt), None)
+        if dup is None:
+            out.append(c)
+        elif c.confidence > dup.confidence:
+            out[out.index(dup)] = c
+    return out
+
+
+def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, table: TableSpec,
+              cfg: InferenceConfig) -> tuple[list[Collision], list[CushionContact]]:
+    c = cfg.contact
+    D = table.ball_diameter_mm
+    moving = {m.ball for m in span.motions}
+    balls = sorted(acts, key=lambda b: b.value)
+    t0 = t_start - 1e-6
+    t1 = span.t_end_s + 1e-6
+    episodes: list[Episode] = []
+    for a, b in combinations(balls, 2):
+        if a in moving or b in moving:
+            episodes.extend(pair_episodes(acts[a], acts[b], t0, t1, D, c))
+
+    def collide(ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]], t_ref: float) -> Collision | None:
+        ba = _bounds(others.get(ep.a, []), t_ref, t_ref)
+        bb = _bounds(others.get(ep.b, []), t_ref, t_ref)
+        return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, ba, bb, struck_terms_only=struck_only)
+
+    # pass 1: collisions timed by their struck ball where it was at rest
+    bb1 = [collide(ep, True, {}, ep.t_min_s) for ep in episodes]
+
+    cands: list[tuple[BallId, Cushion, list[int]]] = []
+    for m in span.motions:
+        for cu in Cushion:
+            for g in cushion_candidates(acts[m.ball], m, cu, table, c):
+                cands.append((m.ball, cu, g))
+
+    def bb_times(found: Iterable[Collision | None]) -> dict[BallId, list[float]]:
+        out: dict[BallId, list[float]] = {}
+        for x in found:
+            if x is not None:
+                for ball in x.balls:
+                    out.setdefault(ball, []).append(x.t_s)
+        return out
+
+    def cushions(bbt: dict[BallId, list[float]], prev: list[CushionContact | None] | None) -> list[CushionContact | None]:
+        res: list[CushionContact | None] = []
+        for ball, cu, g in cands:
+            act = acts[ball]
+            s = act.samples
+            lo_ref = float(s.t_s[min(g)])
+            hi_ref = float(s.t_s[min(max(g) + 1, len(s) - 1)])
+            bounds = (-math.inf, math.inf)
+            if prev is not None:
+                rel = [t for t in bbt.get(ball, [])]
+                rel += [p.t_s for p in prev if p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])]
+                bounds = _bounds(rel, lo_ref, hi_ref)
+            res.append(refine_cushion(act, cu, g, table, c, bounds[0], bounds[1], gap_events_s=bbt.get(ball, [])))
+        return res
+
+    cu1 = cushions(bb_times(bb1), None)
+    cu2 = cushions(bb_times(bb1), cu1)
+
+    # pass 2: every collision with its fits inside each ball's other contacts
+    bb2: list[Collision | None] = []
+    for k, ep in enumerate(episodes):
+        others: dict[BallId, list[float]] = {}
+        for x in cu2:
+            if x is not None:
+                others.setdefault(x.ball, []).append(x.t_s)
+        for j, y in enumerate(bb1):
+            if y is not None and j != k:
+                for ball in y.balls:
+                    others.setdefault(ball, []).append(y.t_s)
+        t_ref = bb1[k].t_s if bb1[k] is not None else ep.t_min_s  # type: ignore[union-attr]
+        bb2.append(collide(ep, False, others, t_ref))
+    cu3 = cushions(bb_times(bb2), cu2)
+    collisions = _dedupe_collisions([x for x in bb2 if x is not None], cfg.dedupe_s)
+    contacts = _dedupe_cushions([x for x in cu3 if x is not None], cfg.dedupe_s)
+    for m in span.motions:
+        dying = dying_contact(acts[m.ball], m, table, c)
+        if dying is None:
+            continue
+        t_last = float(acts[m.ball].samples.t_s[m.i_last])
+        if not any(x.ball is m.ball and x.cushion is dying.cushion and x.t_s >= t_last - c.max_fit_span_s
+                   for x in contacts):
+            contacts.append(dying)
+    return collisions, contacts
+
+
+def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_motion: Motion,
+                        collisions: list[Collision], table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+    """A ball that starts moving mid-shot with no contact found: the nearest ball struck it."""
+    out: list[Collision] = []
+    D = table.ball_diameter_mm
+    for m in span.motions:
+        if m is cue_motion or m.rest_before is None:
+            continue
+        act = acts[m.ball]
+        s = act.samples
+        t_rest = float(s.t_s[m.i_first - 1])
+        t_move = float(s.t_s[m.i_first])
+        if any(m.ball in x.balls and t_rest - cfg.dedupe_s <= x.t_s <= t_move + cfg.dedupe_s for x in collisions):
+            continue
+        t_on, _ = onset_time(act, m.i_first, cfg.contact)
+        p = np.array(m.rest_before.pos_mm)
+        best: tuple[float, BallId, np.ndarray] | None = None
+        for other, oact in acts.items():
+            if other is m.ball:
+                continue
+            os_ = oact.samples
+            q = np.array([np.interp(t_on, os_.t_s, os_.xy_mm[:, 0]), np.interp(t_on, os_.t_s, os_.xy_mm[:, 1])])
+            k = int(np.clip(np.searchsorted(os_.t_s, t_on) - 1, 0, max(len(os_) - 2, 0)))
+            chord = float(np.linalg.norm(os_.xy_mm[min(k + 1, len(os_) - 1)] - os_.xy_mm[k]))
+            d = float(np.linalg.norm(q - p))
+            if d <= D + cfg.contact.ball_detect_mm + chord and (best is None or d < best[0]):
+                best = (d, other, q)
+        if best is not None:
+            mid = 0.5 * (p + best[2])
+            out.append(Collision((best[1], m.ball), t_on, (float(mid[0]), float(mid[1])), 0.25))
+    return out
+
+
+def _last_speed(act: BallActivity, m: Motion, cfg: InferenceConfig) -> float:
+    side = make_side(act, m.i_last, -1, -math.inf, math.inf, cfg.contact)
+    if side.fit is None or side.at_rest:
+        return 0.0
+    return float(np.hypot(*side.fit.vel(float(act.samples.t_s[m.i_last]))))
+
+
+def shot_events(
+    acts: dict[BallId, BallActivity],
+    span: ShotSpan,
+    shot: int,
+    table: TableSpec,
+    cfg: InferenceConfig,
+    frame_at,
+    clip_end_s: float,
+    final: bool,
+) -> list[Event]:
+    """The events of one shot (``final``: the data end here, close the shot if the balls were
+    all but stopped)."""
+    R, D = table.ball_radius_mm, table.ball_diameter_mm
+    starts: list[tuple[float, float, Motion]] = []
+    for m in span.motions:
+        act = acts[m.ball]
+        if m.rest_before is not None and m.i_first > 0:
+            t_on, conf = onset_time(act, m.i_first, cfg.contact)
+        else:
+            t_on, conf = m.t_begin_s(act.samples), 0.3
+        starts.append((t_on, conf, m))
+    t_start, start_conf, cue_motion = min(starts, key=lambda x: x[0])
+    positions: dict[BallId, tuple[float, float]] = {}
+    for ball in sorted(acts, key=lambda b: b.value):
+        p = _position_at(acts[ball], t_start)
+        if p is not None:
+            positions[ball] = p
+    frozen: dict[BallId, Cushion] = {}
+    for ball, p in positions.items():
+        cu, n = nearest_cushion(p, table)
+        if n <= R + cfg.frozen_tol_mm:
+            frozen[ball] = cu
+    touching = tuple(
+        (a, b)
+        for a, b in combinations(list(positions), 2)
+        if math.dist(positions[a], positions[b]) <= D + cfg.touching_tol_mm
+    )
+    events: list[Event] = [
+        ShotStart(t_start, frame_at(t_start), shot, start_conf, cue_motion.ball, positions, frozen, touching)
+    ]
+    collisions, contacts = _contacts(acts, span, t_start, table, cfg)
+    collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
+    for x in collisions:
+        t = max(x.t_s, t_start)
+        events.append(BallBall(t, frame_at(t), shot, x.confidence, x.balls, x.pos_mm))
+    for y in contacts:
+        t = max(y.t_s, t_start)
+        events.append(CushionHit(t, frame_at(t), shot, y.confidence, y.ball, y.cushion, y.pos_mm))
+
+    # balls whose track ends in motion
+    gone: set[BallId] = set()
+    lost: set[BallId] = set()
+    open_motions: list[Motion] = []
+    for m in span.motions:
+        if m.rest_after is not None:
+            continue
+        act = acts[m.ball]
+        s = act.samples
+        t_last = float(s.t_s[m.i_last])
+        t_next = float(s.t_s[m.i_last + 1]) if m.i_last + 1 < len(s) else clip_end_s
+        if t_next - t_last >= cfg.segment.lost_after_s or (m.i_last + 1 < len(s)):
+            ex = ball_exit(act, m, table, cfg.contact, cfg.exit)
+            if ex is None:
+                lost.add(m.ball)
+            else:
+                gone.add(m.ball)
+                t = max(ex.t_s, t_start)
+                if ex.pocket is None:
+                    events.append(OffTable(t, frame_at(t), shot, ex.confidence, m.ball))
+                else:
+                    events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
+        else:
+            open_motions.append(m)
+
+    end_conf = 1.0 if not lost else 0.4
+    if open_motions:
+        if not final or any(_last_speed(acts[m.ball], m, cfg) > cfg.end_speed_mm_s for m in open_motions):
+            return _ordered(events)
+        end_conf = min(end_conf, 0.5)
+    ends = [m.t_end_s(acts[m.ball].samples) for m in span.motions if m.ball not in gone]
+    t_end = max(ends) if ends else span.t_end_s
+    end_positions: dict[BallId, tuple[float, float]] = {}
+    for ball in sorted(acts, key=lambda b: b.value):
+        if ball in gone:
+            continue
+        act = acts[ball]
+        p = _position_at(act, t_end)
+        if p is None:
+            k = int(np.searchsorted(act.samples.t_s, t_end, side="right") - 1)
+            if k < 0:
+                continue
+            p = (float(act.samples.xy_mm[k, 0]), float(act.samples.xy_mm[k, 1]))
+        end_positions[ball] = p
+    events.append(ShotEnd(t_end, frame_at(t_end), shot, end_conf, end_positions))
+    return _ordered(events)
+
+
+_ORDER = {EventKind.SHOT_START: 0, EventKind.SHOT_END: 2}
+
+
+def _ordered(events: list[Event]) -> list[Event]:
+    return sorted(events, key=lambda e: (_ORDER.get(e.kind, 1), e.t_s))

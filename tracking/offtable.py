@@ -1,0 +1,102 @@
+"""A ball that leaves the table (jumps over a cushion) or drops into a pocket during a shot.
+
+Hidden is not gone: a ball under a player's hand or cue is bridged by the tracker and comes back.
+A ball counts as gone only when its track ends in motion and it is not seen again for
+``lost_after_s`` (:mod:`tracking.segment`), and then only if where it was going says so:
+
+- seen with its centre closer to a nose line than a ball on the cloth can be (up on the cushion
+  or the rail), or
+- last seen moving fast (``min_speed_mm_s``) toward a cushion it would reach within
+  ``reach_mm`` (it jumped as it met that cushion), or
+- (tables with pockets) last seen within a pocket's mouth.
+
+Otherwise the ball is *lost* (still on the table somewhere, position unknown), never off-table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.table import TableSpec
+from tracking.cushions import normal_coordinate
+from tracking.ids import Cushion, Pocket
+from tracking.segment import BallActivity, Motion
+from tracking.sides import ContactConfig, make_side
+
+
+@dataclass(frozen=True)
+class ExitConfig:
+    min_speed_mm_s: float = 400.0
+    reach_mm: float = 150.0
+    beyond_nose_mm: float = 15.0
+
+
+@dataclass(frozen=True)
+class Exit:
+    """How a gone ball left: ``pocket`` None means over a cushion (off the table)."""
+
+    t_s: float
+    pocket: Pocket | None
+    confidence: float
+
+
+def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: ContactConfig,
+              cfg: ExitConfig) -> Exit | None:
+    """How the ball of a motion that ended unseen left the table, or None when it is lost."""
+    s = act.samples
+    R = table.ball_radius_mm
+    idx = np.arange(motion.i_first, motion.i_last + 1)
+    for i in idx:  # seen where no ball on the cloth can be
+        for c in Cushion:
+            if normal_coordinate(c, table)(s.xy_mm[i : i + 1])[0] < R - cfg.beyond_nose_mm:
+                return Exit(float(s.t_s[i]), None, 0.8)
+    k = motion.i_last
+    side = make_side(act, k, -1, -math.inf, math.inf, contact)
+    p = s.xy_mm[k]
+    t_last = float(s.t_s[k])
+    if side.fit is None or side.at_rest:
+        return None
+    v = side.fit.vel(t_last)
+    pocket = _pocket_near(p, table)
+    if pocket is not None:
+        return Exit(t_last, pocket, 0.6)
+    speed = float(np.hypot(*v))
+    if speed < cfg.min_speed_mm_s:
+        return None
+    best: tuple[float, Cushion] | None = None
+    for c in Cushion:
+        n = float(normal_coordinate(c, table)(p[None, :])[0])
+        vn = _normal_velocity(c, v)
+        if vn >= 0 or n - R > cfg.reach_mm:
+            continue
+        t_hit = max(n - R, 0.0) / -vn
+        if best is None or t_hit < best[0]:
+            best = (t_hit, c)
+    if best is None:
+        return None
+    return Exit(t_last + best[0], None, 0.6)
+
+
+def _normal_velocity(c: Cushion, v: np.ndarray) -> float:
+    """Rate of change of the distance from cushion ``c``'s nose (negative: approaching)."""
+    if c is Cushion.HEAD:
+        return float(v[0])
+    if c is Cushion.FOOT:
+        return float(-v[0])
+    if c is Cushion.RIGHT:
+        return float(v[1])
+    return float(-v[1])
+
+
+def _pocket_near(p: np.ndarray, table: TableSpec) -> Pocket | None:
+    for ps in table.pockets:
+        try:
+            pocket = Pocket.parse(ps.name)
+        except ValueError:
+            continue
+        if float(np.hypot(p[0] - ps.centre_mm[0], p[1] - ps.centre_mm[1])) <= 0.5 * ps.mouth_mm + table.ball_radius_mm:
+            return pocket
+    return None

@@ -1,0 +1,328 @@
+"""Rest and motion of each ball, and the shots they make (DESIGN.md: a shot starts when a ball
+starts moving after all were at rest, and ends when all are at rest again).
+
+Works on the *observed* samples of each trajectory, with any sampling:
+
+- a ball is at rest over a run of samples that stay within ``rest_tol_mm`` of their mean for at
+  least ``rest_min_s``; or, for sources that report only when a ball moves (another tracking
+  system, DESIGN.md "What real inputs look like"), over a *silence*: no sample at all for
+  ``silent_rest_s``, or for ``silence_ratio`` times longer than the spacing of the reports that
+  follow, after which the ball reappears within ``silent_jump_mm`` (a ball moving through a data
+  gap reappears far away). A gap the tracker bridged (samples marked not observed: a ball hidden
+  by a hand or a cue) is never a silence: a ball that disappears while moving stays moving until
+  it is seen again.
+- motion is what lies between rest runs; a motion of one or two samples that ends where it began
+  is a detection glitch and is dropped.
+- shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart
+  joining one shot (a player needs longer than that to strike again). A lone motion of a single
+  sample (a ball that reappears somewhere else, put back by hand) starts no shot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tracking.ids import BallId
+from tracking.trajectory import Trajectory
+
+
+@dataclass(frozen=True)
+class SegmentConfig:
+    """Thresholds of rest detection and shot grouping (see the module docstring)."""
+
+    rest_tol_mm: float = 3.5
+    rest_min_s: float = 0.25
+    silent_rest_s: float = 1.0
+    shot_gap_s: float = 0.5
+    glitch_samples: int = 2
+    lost_after_s: float = 2.0
+    onset_mm: float = 2.0
+    silent_jump_mm: float = 30.0
+    silent_min_s: float = 0.05
+    silence_ratio: float = 5.0
+
+
+@dataclass(frozen=True)
+class BallSamples:
+    """The observed samples of one ball as arrays (index ``i`` everywhere below refers to these),
+    plus ``bridged_after[i]``: the tracker holds unobserved samples between sample ``i`` and the
+    next observed one (so that interval is an occlusion, not a silence)."""
+
+    ball: BallId
+    t_s: np.ndarray
+    xy_mm: np.ndarray
+    frame: np.ndarray
+    weight: np.ndarray
+    bridged_after: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.t_s.shape[0])
+
+    @staticmethod
+    def from_trajectory(tr: Trajectory) -> "BallSamples":
+        obs = np.flatnonzero(tr.observed)
+        bridged = np.zeros(len(obs), dtype=bool)
+        if len(obs):
+            # unobserved samples strictly after observed sample k and before the next observed one
+            nxt = np.append(obs[1:], len(tr))
+            bridged = (nxt - obs) > 1
+        return BallSamples(
+            ball=tr.ball,
+            t_s=tr.t_s[obs],
+            xy_mm=np.stack([tr.x_mm[obs], tr.y_mm[obs]], axis=1),
+            frame=tr.frame[obs],
+            weight=tr.confidence[obs],
+            bridged_after=bridged,
+        )
+
+
+@dataclass(frozen=True)
+class RestRun:
+    """Samples ``i0..i1`` (inclusive) at rest at ``pos_mm`` (their median)."""
+
+    i0: int
+    i1: int
+    t_first_s: float
+    t_last_s: float
+    pos_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Motion:
+    """One ball moving over samples ``i_first..i_last``, between ``rest_before`` (None when the
+    data start in motion) and ``rest_after`` (None when the data end, or the ball vanishes,
+    in motion). ``t_begin_s`` is the first moving sample's time, ``t_end_s`` the first time the
+    ball is seen at rest again (the last moving sample's time when ``rest_after`` is None)."""
+
+    ball: BallId
+    i_first: int
+    i_last: int
+    rest_before: RestRun | None
+    rest_after: RestRun | None
+
+    def t_begin_s(self, s: BallSamples) -> float:
+        return float(s.t_s[self.i_first])
+
+    def t_end_s(self, s: BallSamples) -> float:
+        if self.rest_after is not None:
+            return float(s.t_s[self.rest_after.i0])
+        return float(s.t_s[self.i_last])
+
+    @property
+    def n_samples(self) -> int:
+        return self.i_last - self.i_first + 1
+
+
+def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[RestRun]:
+    """The ball's rest runs in time order (greedy scan, see the module docstring)."""
+    n = len(s)
+    t, p = s.t_s, s.xy_mm
+    runs: list[RestRun] = []
+    i = 0
+    tol = cfg.rest_tol_mm
+    def near(q: np.ndarray, anchor: np.ndarray, first: np.ndarray) -> bool:
+        return bool(np.hypot(*(q - anchor)) <= tol and np.hypot(*(q - first)) <= tol * 1.5)
+
+    while i < n:
+        j = i
+        acc = p[i].copy()
+        count = 1
+        while j + 1 < n:
+            anchor = acc / count
+            if near(p[j + 1], anchor, p[i]):
+                j += 1
+                acc += p[j]
+                count += 1
+            elif j + 2 < n and near(p[j + 2], anchor, p[i]) and not s.bridged_after[j + 1] \
+                    and t[j + 2] - t[j + 1] < cfg.silent_rest_s:
+                j += 2  # one stray sample (a detection glitch) between two at rest
+                acc += p[j]
+                count += 1
+            else:
+                break
+        duration = t[j] - t[i]
+        trailing = j == n - 1 and count >= 3  # still at the end of the data
+        if duration >= cfg.rest_min_s or _silent_rest(s, j, clip_end_s, cfg) or trailing:
+            med = np.median(p[i : j + 1], axis=0)
+            runs.append(RestRun(i, j, float(t[i]), float(t[j]), (float(med[0]), float(med[1]))))
+            i = j + 1
+        else:
+            i += 1
+    return _trim_onsets(_merge_glitches(runs, s, cfg), s, cfg)
+
+
+def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) -> bool:
+    """Whether the source's silence after sample ``j`` means the ball rested there: no sample
+    (and no bridged occlusion) for ``silent_rest_s``, or for much longer than the spacing of the
+    reports that follow (a resting ball struck), and the ball reappears near where it was (a
+    ball moving through a data gap reappears far away)."""
+    if s.bridged_after[j]:
+        return False
+    n = len(s)
+    t = s.t_s
+    if j + 1 >= n:
+        return float(clip_end_s - t[j]) >= cfg.silent_rest_s
+    silence = float(t[j + 1] - t[j])
+    jump = float(np.hypot(*(s.xy_mm[j + 1] - s.xy_mm[j])))
+    if jump > cfg.silent_jump_mm:
+        return False
+    if silence >= cfg.silent_rest_s:
+        return True
+    if silence < cfg.silent_min_s:
+        return False
+    after = float(t[j + 2] - t[j + 1]) if j + 2 < n else 0.0
+    return silence >= cfg.silence_ratio * after
+
+
+def _merge_glitches(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> list[RestRun]:
+    out: list[RestRun] = []
+    for r in runs:
+        if out:
+            prev = out[-1]
+            gap = r.i0 - prev.i1 - 1
+            d = float(np.hypot(r.pos_mm[0] - prev.pos_mm[0], r.pos_mm[1] - prev.pos_mm[1]))
+            if gap <= cfg.glitch_samples and d <= cfg.rest_tol_mm:
+                med = np.median(s.xy_mm[prev.i0 : r.i1 + 1], axis=0)
+                out[-1] = RestRun(prev.i0, r.i1, prev.t_first_s, r.t_last_s, (float(med[0]), float(med[1])))
+                continue
+        out.append(r)
+    return out
+
+
+def _trim_onsets(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> list[RestRun]:
+    """A slowly starting ball stays within the rest tolerance for a few samples: hand back to the
+    motion the run's last samples that already creep, steadily, toward where the ball goes."""
+    out: list[RestRun] = []
+    n = len(s)
+    for k, r in enumerate(runs):
+        nxt = r.i1 + 1
+        followed_by_motion = nxt < n and (k + 1 >= len(runs) or runs[k + 1].i0 > nxt)
+        if not followed_by_motion or r.i1 == r.i0:
+            out.append(r)
+            continue
+        anchor = np.array(r.pos_mm)
+        d = s.xy_mm[nxt] - anchor
+        norm = float(np.hypot(*d))
+        if norm <= 0:
+            out.append(r)
+            continue
+        u = d / norm
+        i1 = r.i1
+        last = float(d @ u)
+        while i1 > r.i0:
+            proj = float((s.xy_mm[i1] - anchor) @ u)
+            if proj <= cfg.onset_mm or proj >= last:
+                break
+            last = proj
+            i1 -= 1
+        if i1 != r.i1:
+            med = np.median(s.xy_mm[r.i0 : i1 + 1], axis=0)
+            r = RestRun(r.i0, i1, r.t_first_s, float(s.t_s[i1]), (float(med[0]), float(med[1])))
+        out.append(r)
+    return out
+
+
+def motions(s: BallSamples, runs: list[RestRun], cfg: SegmentConfig) -> list[Motion]:
+    """The motions between (and around) the rest runs. A moving ball unseen (bridged) for longer
+    than ``lost_after_s`` was lost: its motion ends there without a rest, and what is seen after
+    is a new start (the ball put back, or found again)."""
+    raw: list[Motion] = []
+    n = len(s)
+    prev: RestRun | None = None
+    start = 0
+    for r in runs:
+        if r.i0 > start:
+            raw.append(Motion(s.ball, start, r.i0 - 1, prev, r))
+        prev = r
+        start = r.i1 + 1
+    if start < n:
+        raw.append(Motion(s.ball, start, n - 1, prev, None))
+
+    def lost_gap(i: int) -> bool:  # between observed samples i and i + 1
+        return bool(s.bridged_after[i]) and i + 1 < n and float(s.t_s[i + 1] - s.t_s[i]) > cfg.lost_after_s
+
+    out: list[Motion] = []
+    for m in raw:
+        first, before = m.i_first, m.rest_before
+        for i in range(m.i_first, m.i_last):
+            if lost_gap(i):
+                out.append(Motion(s.ball, first, i, before, None))
+                first, before = i + 1, None
+        after = m.rest_after
+        if after is not None and lost_gap(m.i_last):
+            after = None
+        out.append(Motion(s.ball, first, m.i_last, before, after))
+    return out
+
+
+@dataclass(frozen=True)
+class BallActivity:
+    samples: BallSamples
+    runs: tuple[RestRun, ...]
+    motions: tuple[Motion, ...]
+
+    def rest_at(self, t_s: float) -> RestRun | None:
+        """The rest run covering ``t_s`` (from its first sample until the next motion begins)."""
+        for k, r in enumerate(self.runs):
+            nxt = next((m for m in self.motions if m.i_first > r.i1), None)
+            t_until = float(self.samples.t_s[nxt.i_first]) if nxt is not None else float("inf")
+            if r.t_first_s <= t_s < t_until:
+                return r
+        return None
+
+    def last_rest_before(self, t_s: float) -> RestRun | None:
+        best = None
+        for r in self.runs:
+            if r.t_first_s <= t_s:
+                best = r
+        return best
+
+
+def ball_activity(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> BallActivity:
+    runs = rest_runs(s, clip_end_s, cfg)
+    return BallActivity(s, tuple(runs), tuple(motions(s, runs, cfg)))
+
+
+@dataclass(frozen=True)
+class ShotSpan:
+    """One shot's motions (all balls), from ``t_begin_s`` (first moving sample) to ``t_end_s``
+    (every ball seen at rest again; ``ended`` False when the data stop before that)."""
+
+    motions: tuple[Motion, ...]
+    t_begin_s: float
+    t_end_s: float
+    ended: bool
+
+
+def group_shots(activity: dict[BallId, BallActivity], cfg: SegmentConfig) -> list[ShotSpan]:
+    """Group every ball's motions into shots (see the module docstring)."""
+    items: list[tuple[float, float, Motion, bool]] = []
+    for act in activity.values():
+        for m in act.motions:
+            items.append((m.t_begin_s(act.samples), m.t_end_s(act.samples), m, m.rest_after is not None))
+    items.sort(key=lambda it: it[0])
+    groups: list[list[tuple[float, float, Motion, bool]]] = []
+    end = -np.inf
+    for it in items:
+        if groups and it[0] <= end + cfg.shot_gap_s:
+            groups[-1].append(it)
+            end = max(end, it[1])
+        else:
+            groups.append([it])
+            end = it[1]
+    out: list[ShotSpan] = []
+    for g in groups:
+        ms = [it[2] for it in g]
+        if len(ms) == 1 and ms[0].n_samples == 1 and ms[0].rest_before is not None:
+            continue  # a ball that reappears elsewhere on its own: relocation, not a stroke
+        out.append(
+            ShotSpan(
+                motions=tuple(ms),
+                t_begin_s=min(it[0] for it in g),
+                t_end_s=max(it[1] for it in g),
+                ended=all(it[3] for it in g),
+            )
+        )
+    return out
