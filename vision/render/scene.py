@@ -226,13 +226,14 @@ class _Grid:
                 + (v[j0 + 1, i0] * (1 - fu) + v[j0 + 1, i0 + 1] * fu) * fv)
 
 
-def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator) -> dict[str, _Grid]:
-    """Cloth weave and mottling, wood grain along each rail, carpet: unit-free relative modulations."""
+def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm_per_px: float) -> dict[str, _Grid]:
+    """Cloth weave and mottling, wood grain along each rail, carpet: unit-free relative modulations,
+    on texels of half a pixel's footprint (1.5 mm at the finest)."""
     import cv2
 
     m = table.cushion_width_mm + table.rail_width_mm + 40.0
     x0 = y0 = -m
-    step = 1.5
+    step = float(np.clip(mm_per_px / 2.0, 1.5, 8.0))
     w = int(np.ceil((table.length_mm + 2 * m) / step)) + 1
     h = int(np.ceil((table.width_mm + 2 * m) / step)) + 1
 
@@ -249,10 +250,11 @@ def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator) ->
         small = cv2.GaussianBlur(small, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101)
         return unit(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC))
 
-    cloth = style.cloth_texture * fine(0.5) + style.cloth_mottle * smooth(w // 50, h // 50)
-    wood_x = unit(0.7 * smooth(max(w // 120, 4), h // 1, 0.6) + 0.3 * smooth(max(w // 12, 4), h // 2, 0.6))
-    wood_y = unit(0.7 * smooth(w // 1, max(h // 120, 4), 0.6) + 0.3 * smooth(w // 2, max(h // 12, 4), 0.6))
-    carpet = 0.08 * fine(1.0) + 0.05 * smooth(w // 100, h // 100)
+    k = 1.5 / step  # the cell counts below were set for 1.5 mm texels
+    cloth = style.cloth_texture * fine(0.5) + style.cloth_mottle * smooth(max(int(w * k / 50), 4), max(int(h * k / 50), 4))
+    wood_x = unit(0.7 * smooth(max(int(w * k / 120), 4), h, 0.6) + 0.3 * smooth(max(int(w * k / 12), 4), max(h // 2, 4), 0.6))
+    wood_y = unit(0.7 * smooth(w, max(int(h * k / 120), 4), 0.6) + 0.3 * smooth(max(w // 2, 4), max(int(h * k / 12), 4), 0.6))
+    carpet = 0.08 * fine(1.0) + 0.05 * smooth(max(int(w * k / 100), 4), max(int(h * k / 100), 4))
     return {
         "cloth": _Grid(cloth, x0, y0, step, False),
         "wood_x": _Grid(0.10 * wood_x, x0, y0, step, False),
@@ -385,7 +387,8 @@ def build_scene(table: TableSpec, camera: CameraModel, style: RenderStyle,
     H, W = camera.image_h_px, camera.image_w_px
     C = camera.centre_mm
     light = Lighting(lamps_of(style, table), table, style.ambient)
-    tex = _textures(table, style, rng)
+    mm_per_px = float(C[2]) / camera.fx
+    tex = _textures(table, style, rng, mm_per_px)
     lmap = _light_maps(table, light)
     img = np.zeros((H, W, 3), np.float32)
     fx = camera.fx

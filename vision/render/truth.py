@@ -92,7 +92,7 @@ def truth_to_dict(tr: ClipTruth) -> dict[str, Any]:
     frames = []
     for f in tr.frames:
         frames.append({
-            "frame": f.frame, "t": round(f.t_s, 6),
+            "frame": f.frame, "t": round(f.t_s, 9),
             "balls": {b.value: {"mm": [round(v.x_mm, 3), round(v.y_mm, 3), round(v.z_mm, 3)],
                                 "px": [round(v.u_px, 3), round(v.v_px, 3)], "r_px": round(v.r_px, 3),
                                 "on_table": True, "visible": round(v.visible, 3)}
