@@ -9,10 +9,10 @@ across them (along the image normal, half-pixel steps, bilinear). On each profil
   of the prediction; then precisely, as the steepest fall of the colour projected on the difference
   between the side's median cushion colour and its median rail colour (a linear channel, so a
   symmetric blur leaves the edge where it was);
-- the **nose line**: the steepest fall, going outward, of the colour projected on (bed − cushion)
-  between the bed and the cloth/wood edge (the cushion is cloth of the bed's hue, but darker).
+- the **nose line**: where the cushion top begins, between the bed and the cloth/wood edge, on
+  brightness (see :func:`_nose` for the two looks it takes).
 
-Each edge's position is the parabolic peak of the derivative. A profile whose step is much weaker
+Each edge's position is the centroid of the derivative around its steepest point. A profile whose step is much weaker
 than the side's median (a ball, a hand, a cue over the edge) is dropped; what is left is returned
 as :class:`~calibration.solve.EdgeObs` for the robust solver, which rejects the rest.
 """
@@ -79,6 +79,20 @@ def _peak(d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np
     return k + np.clip(off, -1.0, 1.0), y1
 
 
+def _centroid_edge(d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the peak of ``d`` within sample indices [lo, hi], then the centroid of ``d``'s
+    positive part within ±2 px of it (sub-sample index), and the peak's value. The centroid, not the
+    parabola through the peak: on a bilinearly sampled profile the parabola's vertex locks to the
+    sampling phase (0.15 px measured), the centroid of a derivative does not."""
+    k, val = _peak(d, lo, hi)
+    rows = np.arange(len(k))
+    kk = np.round(k).astype(int)[:, None] + np.arange(-4, 5)[None, :]
+    kk = np.clip(kk, 0, d.shape[1] - 1)
+    wgt = np.maximum(d[rows[:, None], kk], 0.0)
+    sw = wgt.sum(axis=1)
+    return np.where(sw > 0, (wgt * kk).sum(axis=1) / np.where(sw > 0, sw, 1.0), k), val
+
+
 def _median_colour(prof: np.ndarray, at: np.ndarray, lo_px: float, hi_px: float, t0: float) -> np.ndarray:
     """Median over rows of the mean colour between ``at + lo_px`` and ``at + hi_px`` (px, per row)."""
     m = prof.shape[1]
@@ -105,15 +119,7 @@ def _refine_step(prof: np.ndarray, rough_t: np.ndarray, t0: float, inside: tuple
     d = -_deriv(ch)
     lo = np.floor((rough_t - half_px - t0) / _STEP_PX)
     hi = np.ceil((rough_t + half_px - t0) / _STEP_PX)
-    k, val = _peak(d, lo, hi)
-    # the centroid of the derivative around its peak, not the parabola through the peak: on a
-    # bilinearly sampled profile the parabola's vertex locks to the sampling phase (0.15 px measured)
-    rows = np.arange(len(k))
-    kk = np.round(k).astype(int)[:, None] + np.arange(-4, 5)[None, :]
-    kk = np.clip(kk, 0, d.shape[1] - 1)
-    wgt = np.maximum(d[rows[:, None], kk], 0.0)
-    sw = wgt.sum(axis=1)
-    k = np.where(sw > 0, (wgt * kk).sum(axis=1) / np.where(sw > 0, sw, 1.0), k)
+    k, val = _centroid_edge(d, lo, hi)
     t = t0 + k * _STEP_PX
     med = float(np.median(val)) if len(val) else 0.0
     n = prof.shape[1]
@@ -122,6 +128,31 @@ def _refine_step(prof: np.ndarray, rough_t: np.ndarray, t0: float, inside: tuple
     rows = np.arange(len(t))
     step = ch[rows, ki] - ch[rows, ko]
     ok = (val > min_rel * med) & (step > 0.5) & (step < 1.6)
+    return t, ok
+
+
+def _nose(prof: np.ndarray, t0: float, window_px: float, t_cw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nose-line positions (px along the profiles) and validity. The bed, the cushion and whatever
+    marks the nose share one hue, so the channel is brightness. Where the cushion top begins there is
+    a rise in brightness when the rubber nose catches the light, or when a dark band (a shadow line,
+    or a cushion face a renderer shows) ends there; otherwise the plain fall from the bed to the
+    darker cushion. Which of the two a side shows is decided once, on the side's median profile: the
+    rise where it is at least a third as strong as the fall."""
+    lum = prof.sum(axis=2)
+    d = _deriv(lum)
+    n, m = lum.shape
+    lo = np.full(n, np.floor((-window_px - t0) / _STEP_PX))
+    hi = np.floor((np.minimum(window_px, t_cw - 2.0) - t0) / _STEP_PX)
+    dm = _deriv(np.median(lum, axis=0)[None, :])[0]
+    a, b = int(max(lo[0], 0)), int(min(np.median(hi), m - 1))
+    if b <= a:
+        return np.zeros(n), np.zeros(n, bool)
+    rise, fall = float(dm[a:b + 1].max()), float(-dm[a:b + 1].min())
+    sign = 1.0 if rise >= fall / 3.0 else -1.0
+    k, val = _centroid_edge(sign * d, lo, hi)
+    t = t0 + k * _STEP_PX
+    med = float(np.median(val)) if n else 0.0
+    ok = (val > 0.35 * med) & (val > 8.0) & (t < t_cw - 1.0)
     return t, ok
 
 
@@ -172,16 +203,7 @@ def measure_edges(images: EdgeImages, table: TableSpec, state: CameraState, *, w
         rough_cw = t0 + k * _STEP_PX
         narrow = min(6.0, max(2.5, 0.25 * dcw))
         t_cw, ok_cw = _refine_step(prof, rough_cw, t0, (-narrow - 2.0, -1.5), (1.5, narrow + 2.0), half_px=2.0)
-        # nose: between the bed and the cloth/wood edge, on the bed-vs-cushion channel
-        lum = prof.sum(axis=2)
-        d_lum = -_deriv(lum)
-        lo = np.floor((np.full(len(s), -window_px) - t0) / _STEP_PX)
-        hi = np.floor((np.minimum(window_px, t_cw - 2.0) - t0) / _STEP_PX)
-        k, _ = _peak(d_lum, lo, hi)
-        rough_n = t0 + k * _STEP_PX
-        t_n, ok_n = _refine_step(prof, rough_n, t0, (-narrow - 2.0, -1.5), (1.5, min(narrow + 2.0, 0.6 * dcw)),
-                                 half_px=2.0)
-        ok_n &= t_n < t_cw - 1.0
+        t_n, ok_n = _nose(prof, t0, window_px, t_cw)
         for kind_i, kind, t_e, ok in ((0, "nose", t_n, ok_n), (1, "cloth_wood", t_cw, ok_cw)):
             if kind not in kinds or not ok.any():
                 continue

@@ -79,10 +79,22 @@ class DiamondMatch:
 
 
 @dataclass(frozen=True)
+class CornerMatch:
+    """A playing-surface corner given by hand (``name``: head_right, foot_right, foot_left,
+    head_left), its world point, the pixel given and where the solved camera puts it."""
+
+    name: str
+    world_mm: tuple[float, float, float]
+    pixel_px: tuple[float, float]
+    projected_px: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class CalibrationResult:
     """A solved camera and its evidence. ``reprojection_error_px`` / ``_mm`` are the RMS distances of
-    the inlier observations (edge points to their lines, diamonds to their points) in the image and,
-    back-projected onto each feature's own height, on the table."""
+    the inlier observations (edge points to their lines, diamonds to their points, or the hand-given
+    ``corners`` of a manual calibration) in the image and, back-projected onto each feature's own
+    height, on the table. ``method`` is ``auto`` or ``manual``."""
 
     camera: CameraModel
     lines: tuple[EdgeLine, ...]
@@ -93,6 +105,7 @@ class CalibrationResult:
     reprojection_error_mm: float
     warnings: tuple[str, ...] = ()
     method: str = "auto"
+    corners: tuple[CornerMatch, ...] = ()
 
 
 def check_compatible(camera: CameraModel, table: TableSpec, image_w_px: int, image_h_px: int) -> None:
