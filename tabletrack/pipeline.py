@@ -1,0 +1,265 @@
+"""``analyze``: a video in; tracks, events, calls and an annotated video out.
+
+The order of work, and why:
+1. Everything the user typed is checked first (game, table, referee input, calibration file,
+   the video itself), so a mistake costs nothing and says so in one line.
+2. The camera comes from the calibration file, from four corners, or is solved from the video's
+   first frames (the first frame where the table is found: a player may stand over it at first).
+3. Frames are rectified onto the ball-centre plane, balls detected, identities kept; still frames
+   are skipped while every ball rests (:mod:`tabletrack.still`).
+4. Each time the table comes to rest after a shot, that shot's events are inferred, written to
+   ``events.jsonl``, judged and the call written to ``calls.jsonl`` — so an interrupted run keeps
+   every finished shot (``tracks.csv`` is written as the frames go).
+5. Last, the annotated MP4 is drawn in a second pass from the final tracks and events.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.result import CalibrationError, check_compatible
+from calibration.table import TableSpec, load_table
+from rules import CallWriter, JudgeConfig, engine_for, format_calls_table, load_referee_input, parse_game
+from rules.call import Call
+from tracking.eventlog import EventLogWriter
+from tracking.events import Event, Shot, ShotEnd
+from tracking.identity import BallState, Detection, Tracker
+from tracking.ids import CAROM_BALLS, BallId
+from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
+from tabletrack.outputs import TracksCsvWriter
+from tabletrack.progress import Progress
+from tabletrack.shots import ShotCutter
+from tabletrack.still import StillGate
+from vision.classical import ClassicalDetector
+from vision.detect import BallDetection
+from vision.rectify import Rectifier
+from vision.source import VideoFile
+
+
+@dataclass(frozen=True)
+class AnalyzeOptions:
+    game: str = "three-cushion"
+    table: str = "carom"
+    calibration: str | None = None
+    corners: str | None = None
+    referee_input: str | None = None
+    out_dir: Path = Path("out")
+    annotated_video: bool = True
+    progress: bool = True
+    px_per_mm: float = 0.5
+    skip_still: bool = True
+    calibration_tries: int = 5
+
+
+@dataclass(frozen=True)
+class AnalyzeStats:
+    frames: int
+    frames_analysed: int
+    analysis_s: float
+    calibration_s: float
+    annotate_s: float
+    video_fps: float
+
+
+@dataclass(frozen=True)
+class AnalyzeResult:
+    out_dir: Path
+    events: tuple[Event, ...]
+    calls: tuple[Call, ...]
+    camera: CameraModel
+    stats: AnalyzeStats
+    summary: str
+    tracks: tuple[BallTrack, ...] = field(default=())
+
+
+def _balls_for(table: TableSpec) -> tuple[BallId, ...]:
+    if table.kind != "carom":
+        raise ValueError(f"table {table.name!r} is a {table.kind} table; this release analyzes carom tables only "
+                         "(use --table carom)")
+    return CAROM_BALLS
+
+
+def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
+    """The camera from a file, from corners, or solved from one of the first frames."""
+    w, h = src.info.width_px, src.info.height_px
+    if opts.calibration:
+        cam = CameraModel.load(opts.calibration)
+        check_compatible(cam, table, w, h)
+        return cam
+    if opts.corners:
+        from calibration.manual import calibrate_manual, parse_corners
+
+        return calibrate_manual(parse_corners(opts.corners), table, w, h).camera
+    from calibration.auto import calibrate_frame
+
+    first_error: CalibrationError | None = None
+    tries = 0
+    step = max(1, int(src.info.fps))  # one try a second over the first seconds
+    for fr in src.frames(decode=lambda i: i % step == 0):
+        if fr.image is None:
+            continue
+        try:
+            return calibrate_frame(fr.image, table).camera
+        except CalibrationError as e:
+            first_error = first_error or e
+        tries += 1
+        if tries >= opts.calibration_tries:
+            break
+    raise CalibrationError(f"{src.info.path}: {first_error}" if first_error else
+                           f"{src.info.path}: no frame to calibrate from")
+
+
+def _to_tracker(d: BallDetection) -> Detection:
+    scores = {}
+    for name, s in d.label_scores.items():
+        try:
+            scores[BallId.parse(name)] = float(s)
+        except ValueError:
+            continue
+    return Detection(d.x_mm, d.y_mm, scores, d.score)
+
+
+class _Judge:
+    """Judges each finished shot as it comes and writes its call."""
+
+    def __init__(self, game: str, referee_path: str | None, fps: float, calls_path: Path) -> None:
+        g = parse_game(game)
+        self.ref = load_referee_input(referee_path) if referee_path else None
+        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps))
+        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
+        self.writer = CallWriter(calls_path)
+        self.calls: list[Call] = []
+        self._call_frames: dict[int, int] = {}
+
+    def judge(self, shot: Shot) -> Call:
+        shot_input = self.ref.for_shot(shot.number) if self.ref else None
+        call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
+        self.writer.write(call)
+        self.calls.append(call)
+        end = shot.end
+        self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
+        return call
+
+    def overlays(self) -> list[CallOverlay]:
+        return [CallOverlay(c.shot, self._call_frames.get(c.shot, 0), _call_text(c), c.points > 0) for c in self.calls]
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _call_text(c: Call) -> str:
+    if c.foul:
+        return f"FOUL ({c.foul})"
+    return "POINT" if c.points > 0 else "MISS"
+
+
+def _group(events: list[Event]) -> list[Shot]:
+    from tracking.events import group_shots
+
+    return group_shots(events)
+
+
+def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
+    table = load_table(opts.table)
+    balls = _balls_for(table)
+    parse_game(opts.game)
+    if opts.referee_input:
+        load_referee_input(opts.referee_input)
+    t0 = time.perf_counter()
+    src = VideoFile(video)
+    try:
+        camera = obtain_camera(src, table, opts)
+    finally:
+        src.close()
+    t_cal = time.perf_counter() - t0
+    out = Path(opts.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    camera.save(out / "calibration.json")
+
+    src = VideoFile(video)
+    fps = src.info.fps
+    rect = Rectifier(camera, table, opts.px_per_mm)
+    detector = ClassicalDetector(rect.geometry, table.ball_radius_mm)
+    detector.set_background(rect(src.first_frame()))
+    tracker = Tracker(balls)
+    cutter = ShotCutter(table, balls)
+    gate = StillGate()
+    judge = _Judge(opts.game, opts.referee_input, fps, out / "calls.jsonl")
+    all_events: list[Event] = []
+    samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
+    last_state: dict[BallId, BallState] = {}
+    progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
+    analysed = 0
+    t1 = time.perf_counter()
+    with EventLogWriter(out / "events.jsonl") as ev_writer, TracksCsvWriter(out / "tracks.csv") as tracks:
+
+        def emit(evs: list[Event]) -> None:
+            for e in evs:
+                ev_writer.write(e)
+            all_events.extend(evs)
+            for shot in _group(evs):
+                judge.judge(shot)
+
+        try:
+            for fr in src.frames():
+                at_rest = bool(last_state) and _at_rest(last_state, samples)
+                if opts.skip_still and not gate.analyse(fr.image, fr.t_s, at_rest):
+                    progress.update(fr.index + 1)
+                    continue
+                analysed += 1
+                dets = detector.detect(rect(fr.image))
+                for st in tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets]):
+                    last_state[st.ball] = st
+                    samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+                    cutter.add(st.frame, st.t_s, st.ball, st.x_mm, st.y_mm, st.observed, st.confidence)
+                    tracks.write(st.t_s, st.frame, st.ball.value, st.x_mm, st.y_mm, st.observed, st.confidence)
+                emit(cutter.poll(fr.t_s))
+                progress.update(fr.index + 1, f"shot {cutter.next_shot}")
+            emit(cutter.finish())
+        finally:
+            progress.close()
+            judge.close()
+    t_an = time.perf_counter() - t1
+    frames = src.frames_read
+    src.close()
+    track_list = tuple(
+        BallTrack(b, np.array([s[0] for s in v], np.int64), np.array([s[1] for s in v]), np.array([s[2] for s in v]),
+                  np.array([s[3] for s in v], bool))
+        for b, v in samples.items())
+    t_ann = 0.0
+    if opts.annotated_video:
+        t2 = time.perf_counter()
+        write_annotated_video(Path(video), out / "annotated.mp4", camera, table, track_list, all_events,
+                              judge.overlays())
+        t_ann = time.perf_counter() - t2
+    stats = AnalyzeStats(frames, analysed, t_an, t_cal, t_ann, fps)
+    summary = _summary(judge.calls, out, stats, camera)
+    return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
+
+
+def _at_rest(last: dict[BallId, BallState], samples: dict[BallId, list[tuple[int, float, float, bool]]]) -> bool:
+    """Every ball moved less than 1.5 mm between its last two samples."""
+    for b, v in samples.items():
+        if len(v) < 2:
+            return False
+        (_, x0, y0, _), (_, x1, y1, _) = v[-2], v[-1]
+        if np.hypot(x1 - x0, y1 - y0) > 1.5:
+            return False
+    return True
+
+
+def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraModel) -> str:
+    lines = [format_calls_table(calls) if calls else "no shot found in the video", ""]
+    err = camera.reprojection_error_mm
+    lines.append(f"calibration: {camera.method}" + (f", reprojection error {err:.2f} mm" if err is not None else ""))
+    rate = stats.frames / stats.analysis_s if stats.analysis_s > 0 else float("nan")
+    lines.append(f"frames: {stats.frames} ({stats.frames_analysed} analysed, the rest still), "
+                 f"{rate:.1f} frames/s = {rate / stats.video_fps:.2f}x real time")
+    lines.append(f"written: {out / 'events.jsonl'}, {out / 'calls.jsonl'}, {out / 'tracks.csv'}"
+                 + (f", {out / 'annotated.mp4'}" if stats.annotate_s > 0 else ""))
+    return "\n".join(lines)
