@@ -14,8 +14,10 @@ sample gap are left out (``lo``/``hi`` bounds). Validation: the impulse along th
 combined over both balls, must clear ``min_impulse_mm_s`` and ``significance`` standard
 deviations, and neither ball may show a clearly opposite one.
 
-Order: the striking ball is the one moving faster toward the other just before (a ball at rest
-is always the struck one).
+Order: a ball at rest is the struck one; of two moving balls the faster one just before the
+contact is called the striker (the simulator truth's convention). A ball set moving by the cue at
+that moment (``cue_onset``) gives no evidence of a contact by its own start: the separation of a
+cue ball played away from a ball it touches is not a contact (002 ART 15.8, 003 art. 9).
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class _Option:
     t_s: float
     cost: float
     sides: tuple[Side, Side, Side, Side]  # a_in, a_out, b_in, b_out
+    boundary: bool  # the best time sits on an end of its split: the contact is in a neighbour
     trust: tuple[bool, bool]  # whose velocity change may be read (a, b)
     striker_out: bool  # first pass: place the striker by its path after (its path before may be spoiled)
 
@@ -145,12 +148,14 @@ def refine_pair(
     bounds_b: tuple[float, float] = (-math.inf, math.inf),
     struck_terms_only: bool = False,
     max_splits: int = 12,
+    cue_onset: tuple[BallId, float, float] | None = None,
 ) -> Collision | None:
     """The contact of ``episode``, or None when the paths show no impulse between the balls.
 
     ``bounds_*`` keep each ball's fits inside its neighbouring contacts; ``struck_terms_only``
     (first pass, before the other contacts are known) times a contact on a ball at rest by that
-    ball's own start and the paths after, which no other contact of the striker can spoil."""
+    ball's own start and the paths after, which no other contact of the striker can spoil.
+    ``cue_onset`` (ball, from, to): the cue ball's start of the stroke lies in that interval."""
     sa, sb = act_a.samples, act_b.samples
     ka0 = int(np.searchsorted(sa.t_s, episode.t_min_s, side="right") - 1)
     kb0 = int(np.searchsorted(sb.t_s, episode.t_min_s, side="right") - 1)
@@ -203,9 +208,16 @@ def refine_pair(
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
         cost = robust_cost(act_a, win_a, (a_in, a_out), cfg) + robust_cost(act_b, win_b, (b_in, b_out), cfg) + j
-        trust = (struck_a, struck_b) if only_struck else (True, True)
-        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), trust, only_struck))
-    options.sort(key=lambda o: o.cost)
+        trust = [struck_a, struck_b] if only_struck else [True, True]
+        if cue_onset is not None:
+            for i, (act, x_in) in enumerate(((act_a, a_in), (act_b, b_in))):
+                if act.samples.ball is cue_onset[0] and x_in.at_rest and cue_onset[1] <= t_hi and t_lo <= cue_onset[2]:
+                    trust[i] = False  # the cue started this ball, not the other one
+        trust = tuple(trust)
+        eps = 1e-6 * max(1.0, a_hi - a_lo)
+        boundary = t_c <= a_lo + eps or t_c >= a_hi - eps
+        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck))
+    options.sort(key=lambda o: (o.boundary, o.cost))
     for opt in options[:3]:
         found = _validate(act_a, act_b, opt, diameter_mm, cfg)
         if found is not None:
@@ -235,6 +247,8 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     if abs(d - diameter_mm) > cfg.ball_gap_tol_mm or d < 1e-6:
         return None
     u = (pb - pa) / d
+    if (a_in.at_rest and a_out.at_rest) or (b_in.at_rest and b_out.at_rest):
+        return None  # a ball that did not move was not struck, nor struck anything
     impulses: list[tuple[float, float]] = []
     dva = velocity_change(a_in, a_out, t)
     dvb = velocity_change(b_in, b_out, t)
@@ -254,19 +268,20 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     sd_all = math.sqrt(1.0 / wsum)
     if j_all < max(cfg.min_impulse_mm_s, cfg.significance * sd_all):
         return None
-    # who struck whom: the larger approach speed along the line of centres
-    def approach(side_in: Side, toward: np.ndarray) -> float:
+    # who struck whom: the ball at rest was struck; of two moving balls, the faster one just
+    # before the contact struck (the convention of the simulator's truth, vision.synth)
+    def speed(side_in: Side) -> float:
         if side_in.at_rest:
             return 0.0
         if side_in.usable:
-            return float(side_in.fit.vel(t) @ toward)  # type: ignore[union-attr]
+            return float(np.linalg.norm(side_in.fit.vel(t)))  # type: ignore[union-attr]
         return math.nan
 
-    ua, ub = approach(a_in, u), approach(b_in, -u)
+    ua, ub = speed(a_in), speed(b_in)
     if math.isnan(ua) and math.isnan(ub):
         striking_a = True
     elif math.isnan(ua):
-        striking_a = ub <= 0.0
+        striking_a = ub == 0.0
     elif math.isnan(ub):
         striking_a = ua > 0.0
     else:
@@ -299,27 +314,48 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
 
 def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig) -> tuple[float, float]:
     """When a ball at rest before sample ``first_moving`` started: the time its path after meets
-    its rest position (between its last rest sample and ``first_moving``), and a confidence."""
+    its rest position, and a confidence. The first moving sample may be rest noise that only
+    looked like motion, so the start is also sought one sample later; the split whose fits
+    explain the samples better wins."""
     s = act.samples
-    k = first_moving - 1
-    if k < 0:
+    if first_moving - 1 < 0:
         return float(s.t_s[first_moving]), 0.3
-    rest = make_side(act, k, -1, -math.inf, math.inf, cfg)
-    out = make_side(act, first_moving, +1, -math.inf, math.inf, cfg)
-    if not rest.usable or not out.usable:
+    best: tuple[bool, float, float, float] | None = None  # (boundary, cost, t, confidence)
+    window = np.arange(max(first_moving - cfg.fit_samples, 0), min(first_moving + cfg.fit_samples + 1, len(s)))
+    for k in (first_moving - 1, first_moving):
+        if k + 1 >= len(s):
+            continue
+        rest = make_side(act, k, -1, -math.inf, math.inf, cfg)
+        out = make_side(act, k + 1, +1, -math.inf, math.inf, cfg)
+        if k == first_moving:  # read sample k as rest
+            rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
+            if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):
+                continue
+            from tracking.pathfit import fit_path
+
+            fit = fit_path(s.t_s[rest_idx], s.xy_mm[rest_idx], noise_mm=cfg.noise_mm, stationary=True)
+            rest = Side(fit, True, rest_idx, float(s.t_s[k]))
+        if not rest.usable or not out.usable or out.at_rest:
+            continue
+        t1 = float(s.t_s[k + 1])
+        # the ball was faster before its first moving sample: it left its rest position less than
+        # (distance / speed there) earlier; twice that bounds the search (a long silence before)
+        dist = float(np.linalg.norm(out.fit.pos(t1) - rest.fit.pos(t1)))  # type: ignore[union-attr]
+        speed = float(np.linalg.norm(out.fit.vel(t1)))  # type: ignore[union-attr]
+        lo = float(s.t_s[k])
+        if speed > 1e-6:
+            lo = max(lo, t1 - 2.0 * dist / speed)
+        t, j = solve_time([meet_term(rest.fit, out.fit)], lo, t1)  # type: ignore[arg-type]
+        cost = robust_cost(act, window, (rest, out), cfg) + j
+        boundary = t >= t1 - 1e-9 or t <= float(s.t_s[k]) + 1e-9
+        gap = t1 - float(s.t_s[k])
+        conf = (0.5 + 0.5 * min(1.0, out.n / 3.0)) * (0.4 + 0.6 * score(gap, 0.1, 2.0))
+        cand = (boundary, cost, t, float(np.clip(conf, 0.05, 1.0)))
+        if best is None or cand[:2] < best[:2]:
+            best = cand
+    if best is None:
         return float(s.t_s[first_moving]), 0.5
-    t1 = float(s.t_s[first_moving])
-    # the ball was faster before its first moving sample: it left its rest position less than
-    # (distance / speed there) earlier; twice that bounds the search (a long silence before)
-    dist = float(np.linalg.norm(out.fit.pos(t1) - rest.fit.pos(t1)))  # type: ignore[union-attr]
-    speed = float(np.linalg.norm(out.fit.vel(t1)))  # type: ignore[union-attr]
-    lo = float(s.t_s[k])
-    if speed > 1e-6:
-        lo = max(lo, t1 - 2.0 * dist / speed)
-    t, _ = solve_time([meet_term(rest.fit, out.fit)], lo, t1)  # type: ignore[arg-type]
-    gap = float(s.t_s[first_moving] - s.t_s[k])
-    conf = (0.5 + 0.5 * min(1.0, out.n / 3.0)) * (0.4 + 0.6 * score(gap, 0.1, 2.0))
-    return t, float(np.clip(conf, 0.05, 1.0))
+    return best[2], best[3]
 
 
 def shared_gap(times: Sequence[float], t_s: float, act: BallActivity) -> list[float]:

@@ -34,6 +34,7 @@ from tracking.sides import (
     make_side,
     meet_term,
     robust_cost,
+    segment_of,
     score,
     solve_time,
     value_term,
@@ -153,6 +154,8 @@ def refine_cushion(
         if k < 0 or k + 1 >= len(s):
             continue
         t_k, t_k1 = float(s.t_s[k]), float(s.t_s[k + 1])
+        if segment_of(act, k)[0] == "rest" and segment_of(act, k + 1)[0] == "motion":
+            continue  # leaving a cushion it rested against is no contact (frozen: 003 art. 10)
         t_mid = 0.5 * (t_k + t_k1)
         side_in = make_side(act, k, -1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None],
                             allow_rest=False, t_ref_s=t_mid)
@@ -201,27 +204,30 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
     vertex: list[float] = []
     slack: list[float] = []
     z_scores: list[float] = []
-    if opt.uses_in:
-        f = opt.side_in.fit
+    # each side used must move the right way (toward the nose before, away after), and the turn
+    # as a whole must clear ``significance`` + 1 standard deviations: a slow rebound may be
+    # faint on its own when the approach is clear
+    turn, turn_var = 0.0, 0.0
+    for used, side, sign in ((opt.uses_in, opt.side_in, -1.0), (opt.uses_out, opt.side_out, 1.0)):
+        if not used:
+            continue
+        f = side.fit
         assert f is not None
-        vn, sd = float(f.vel(t)[0]), math.sqrt(f.vel_var(t))
-        if vn > -max(cfg.min_normal_speed_mm_s, cfg.significance * sd):
+        vn, sd = sign * float(f.vel(t)[0]), math.sqrt(f.vel_var(t))
+        if vn < max(cfg.min_normal_speed_mm_s, cfg.side_significance * sd):
             return None
-        vertex.append(float(f.pos(t)[0]))
-        slack.append(3.0 * f.extrapolation_mm(t))
-        z_scores.append(-vn / max(sd, 1e-6))
-        factors.append(score(f.rms_mm / cfg.noise_mm, 2.0, 8.0) * 0.8 + 0.2)
-    if opt.uses_out:
-        f = opt.side_out.fit
-        assert f is not None
-        vn, sd = float(f.vel(t)[0]), math.sqrt(f.vel_var(t))
-        if vn < max(cfg.min_normal_speed_mm_s, cfg.significance * sd):
-            return None
+        turn += vn
+        turn_var += sd * sd
         vertex.append(float(f.pos(t)[0]))
         slack.append(3.0 * f.extrapolation_mm(t))
         z_scores.append(vn / max(sd, 1e-6))
         factors.append(score(f.rms_mm / cfg.noise_mm, 2.0, 8.0) * 0.8 + 0.2)
     if not vertex:
+        return None
+    if opt.uses_in and opt.uses_out:
+        if turn < (cfg.significance + 1.0) * math.sqrt(turn_var):
+            return None
+    elif z_scores[0] < cfg.significance:
         return None
     for v, sl in zip(vertex, slack):
         if not (R - cfg.cushion_penetration_mm - sl <= v <= R + cfg.cushion_reach_mm + sl):
@@ -320,3 +326,95 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
         conf = 0.2 + 0.3 * score(max(closest - R, 0.0), 0.5, cfg.dying_touch_mm)
         return CushionContact(s.ball, cushion, float(t_c), (float(pos[0]), float(pos[1])), conf, motion.i_last)
     return None
+
+
+def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: TableSpec, cfg: ContactConfig,
+                   others_s: Sequence[float] = (), same_s: Sequence[float] = ()) -> list[CushionContact]:
+    """Grazing contacts: a ball meeting the cushion at a shallow angle, its normal speed so low
+    (a few cm/s) that a short fit cannot see the turn through the noise. Where the smoothed
+    centre comes within ``graze_mm`` of R, the normal coordinate over up to ``graze_window_s``
+    each side is fitted by a V (two lines meeting at a knot) and by a parabola (a smooth swerve
+    past the cushion); a contact when the V is significantly better (``graze_test`` noise
+    variances), falls in and rises out significantly, and has its vertex at R.
+    ``others_s``: the ball's other contacts (bounding the window); ``same_s``: contacts with this
+    cushion already found (not repeated)."""
+    R = table.ball_radius_mm
+    s = act.samples
+    idx = np.arange(motion.i_first, motion.i_last + 1)
+    if len(idx) < 8:
+        return []
+    proj = normal_coordinate(cushion, table)
+    ts = s.t_s[idx]
+    n = proj(s.xy_mm[idx])
+    smooth = np.array([n[np.abs(ts - t) <= cfg.dying_smooth_s].mean() for t in ts])
+    out: list[CushionContact] = []
+    taken: list[float] = list(same_s)
+    order = np.argsort(smooth)
+    for j in order:
+        if smooth[j] - R > cfg.graze_mm:
+            break
+        t_m = float(ts[j])
+        if any(abs(t_m - t) < 0.5 * cfg.graze_window_s for t in taken):
+            continue  # one V fit covers this stretch of the cushion already
+        taken.append(t_m)
+        bounds = list(others_s) + list(same_s)
+        lo = max([t for t in bounds if t < t_m - 1e-6] + [t_m - cfg.graze_window_s])
+        hi = min([t for t in bounds if t > t_m + 1e-6] + [t_m + cfg.graze_window_s])
+        sel = (ts > lo) & (ts < hi)
+        tw, nw, w = ts[sel], n[sel], np.clip(s.weight[idx][sel], 0.05, 1.0)
+        if (tw < t_m).sum() < 4 or (tw > t_m).sum() < 4:
+            continue
+        found = _fit_graze(tw, nw, w, t_m, R, cfg)
+        if found is None:
+            continue
+        t_c, conf = found
+        taken.append(t_c)
+        k = int(np.searchsorted(s.t_s, t_c, side="right") - 1)
+        pos = _with_normal(s.xy_mm[max(k, 0)], cushion, R, table)
+        out.append(CushionContact(s.ball, cushion, t_c, (float(pos[0]), float(pos[1])), conf, max(k, 0)))
+    return out
+
+
+def _fit_graze(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float,
+               cfg: ContactConfig) -> tuple[float, float] | None:
+    def v_fit(t_k: float) -> tuple[float, np.ndarray, np.ndarray]:
+        tau = t - t_k
+        a = np.stack([np.ones_like(tau), np.minimum(tau, 0.0), np.maximum(tau, 0.0)], axis=1)
+        aw = a * w[:, None]
+        cov = np.linalg.pinv(a.T @ aw)
+        coef = cov @ (aw.T @ n)
+        r = n - a @ coef
+        return float(np.sum(w * r * r)), coef, cov
+
+    span = 0.5 * cfg.fit_window_s
+    grid = np.linspace(t_m - span, t_m + span, 41)
+    ssr = [v_fit(float(g))[0] for g in grid]
+    k = int(np.argmin(ssr))
+    a, b = float(grid[max(k - 1, 0)]), float(grid[min(k + 1, len(grid) - 1)])
+    gr = (math.sqrt(5.0) - 1.0) / 2.0
+    for _ in range(30):
+        c, d = b - gr * (b - a), a + gr * (b - a)
+        if v_fit(c)[0] < v_fit(d)[0]:
+            b = d
+        else:
+            a = c
+    t_k = 0.5 * (a + b)
+    ssr_v, coef, cov = v_fit(t_k)
+    tau = t - t_m
+    q = np.stack([np.ones_like(tau), tau, tau * tau], axis=1)
+    qc, *_ = np.linalg.lstsq(q * np.sqrt(w)[:, None], n * np.sqrt(w), rcond=None)
+    ssr_q = float(np.sum(w * (n - q @ qc) ** 2))
+    dof = max(len(t) - 3, 1)
+    s2 = (2.0 * cfg.noise_mm**2 + ssr_v) / (2.0 + dof)
+    gain = (ssr_q - ssr_v) / s2
+    if gain < cfg.graze_test:
+        return None
+    vertex, slope_in, slope_out = float(coef[0]), float(coef[1]), float(coef[2])
+    sd_in, sd_out = math.sqrt(s2 * cov[1, 1]), math.sqrt(s2 * cov[2, 2])
+    if slope_in > -cfg.significance * sd_in or slope_out < cfg.significance * sd_out:
+        return None
+    if not (R - cfg.cushion_penetration_mm <= vertex <= R + cfg.graze_mm):
+        return None
+    conf = 0.3 + 0.4 * score(-gain, -4.0 * cfg.graze_test, -cfg.graze_test) * score(abs(vertex - R), 1.0, cfg.graze_mm + 1.0)
+    return t_k, float(conf)
+

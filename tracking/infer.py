@@ -44,6 +44,7 @@ from tracking.cushions import (
     CushionContact,
     cushion_candidates,
     dying_contact,
+    graze_contacts,
     nearest_cushion,
     refine_cushion,
 )
@@ -66,6 +67,7 @@ class InferenceConfig:
     touching_tol_mm: float = 2.0
     end_speed_mm_s: float = 150.0
     dedupe_s: float = 0.02
+    same_cushion_s: float = 0.1
 
 
 class _Clock:
@@ -165,8 +167,8 @@ def _dedupe_collisions(found: list[Collision], dt: float) -> list[Collision]:
     return out
 
 
-def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, table: TableSpec,
-              cfg: InferenceConfig) -> tuple[list[Collision], list[CushionContact]]:
+def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, cue_motion: Motion,
+              table: TableSpec, cfg: InferenceConfig) -> tuple[list[Collision], list[CushionContact]]:
     c = cfg.contact
     D = table.ball_diameter_mm
     moving = {m.ball for m in span.motions}
@@ -178,10 +180,13 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
         if a in moving or b in moving:
             episodes.extend(pair_episodes(acts[a], acts[b], t0, t1, D, c))
 
+    cue_onset = (cue_motion.ball, t_start, t_start)
+
     def collide(ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]], t_ref: float) -> Collision | None:
         ba = _bounds(others.get(ep.a, []), t_ref, t_ref)
         bb = _bounds(others.get(ep.b, []), t_ref, t_ref)
-        return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, ba, bb, struck_terms_only=struck_only)
+        return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, ba, bb, struck_terms_only=struck_only,
+                           cue_onset=cue_onset)
 
     # pass 1: collisions timed by their struck ball where it was at rest
     bb1 = [collide(ep, True, {}, ep.t_min_s) for ep in episodes]
@@ -233,7 +238,13 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
         bb2.append(collide(ep, False, others, t_ref))
     cu3 = cushions(bb_times(bb2), cu2)
     collisions = _dedupe_collisions([x for x in bb2 if x is not None], cfg.dedupe_s)
-    contacts = _dedupe_cushions([x for x in cu3 if x is not None], cfg.dedupe_s)
+    contacts = _dedupe_cushions([x for x in cu3 if x is not None], cfg.same_cushion_s)
+    for m in span.motions:
+        for cu in Cushion:
+            others = [x.t_s for x in collisions if m.ball in x.balls]
+            others += [x.t_s for x in contacts if x.ball is m.ball and x.cushion is not cu]
+            same = [x.t_s for x in contacts if x.ball is m.ball and x.cushion is cu]
+            contacts.extend(graze_contacts(acts[m.ball], m, cu, table, c, others, same))
     for m in span.motions:
         dying = dying_contact(acts[m.ball], m, table, c)
         if dying is None:
@@ -308,8 +319,10 @@ def shot_events(
         starts.append((t_on, conf, m))
     t_start, start_conf, cue_motion = min(starts, key=lambda x: x[0])
     positions: dict[BallId, tuple[float, float]] = {}
+    first_move = {m.ball: float(acts[m.ball].samples.t_s[m.i_first]) for m in reversed(span.motions)}
     for ball in sorted(acts, key=lambda b: b.value):
-        p = _position_at(acts[ball], t_start)
+        t_at = min(t_start, first_move.get(ball, math.inf) - 1e-9)
+        p = _position_at(acts[ball], t_at)
         if p is not None:
             positions[ball] = p
     frozen: dict[BallId, Cushion] = {}
@@ -325,7 +338,7 @@ def shot_events(
     events: list[Event] = [
         ShotStart(t_start, frame_at(t_start), shot, start_conf, cue_motion.ball, positions, frozen, touching)
     ]
-    collisions, contacts = _contacts(acts, span, t_start, table, cfg)
+    collisions, contacts = _contacts(acts, span, t_start, cue_motion, table, cfg)
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
     for x in collisions:
         t = max(x.t_s, t_start)

@@ -412,3 +412,98 @@ def compare(sim: SimResult, events: list) -> Comparison:
     cue_ok = bool(starts) and starts[0].cue_ball == sim.cue_ball
     start_err = (starts[0].t_s - sim.start_s) if starts else math.inf
     return Comparison(ct, cf, pt, pf, errs, cue_ok, start_err)
+
+
+# ----------------------------------------------------------------------------------------------
+# pooltool shots (sample_data/shots/*.npz, vision.synth.trajectory.SimShot)
+
+
+def simshot_result(shot) -> "SimResult":
+    """A :class:`SimResult`-like view of a pooltool :class:`SimShot` (its exact 1 kHz paths and
+    truth events), so the same samplers and comparison apply."""
+    from tracking.events import BallBall, CushionHit, ShotStart
+
+    events: list[TruthEvent] = []
+    for e in shot.events:
+        if isinstance(e, CushionHit):
+            events.append(TruthEvent("cushion", e.t_s, (e.ball,), e.cushion))
+        elif isinstance(e, BallBall):
+            events.append(TruthEvent("ball", e.t_s, tuple(e.balls)))
+    starts = [e for e in shot.events if isinstance(e, ShotStart)]
+    return _SimShotView(shot, events, starts)
+
+
+class _SimShotView(SimResult):
+    def __init__(self, shot, events, starts) -> None:
+        self.shot = shot
+        self.balls = tuple(shot.balls)
+        self.events = events
+        self.t_end_s = float(shot.t_s[-1]) - 1.5
+        self.start_s = starts[0].t_s if starts else 0.0
+        self.cue_ball = starts[0].cue_ball if starts else shot.balls[0]
+        self.starts = starts
+        self.phases = {}
+
+    def pos(self, ball: BallId, t: float) -> np.ndarray:
+        xy, _, _ = self.shot.state_at(t)
+        return xy[self.balls.index(ball)]
+
+    def positions(self, ts: np.ndarray) -> np.ndarray:
+        """(len(ts), B, 2) linearly interpolated exact centres."""
+        out = np.empty((len(ts), len(self.balls), 2))
+        for b in range(len(self.balls)):
+            for c in range(2):
+                out[:, b, c] = np.interp(ts, self.shot.t_s, self.shot.xy_mm[:, b, c])
+        return out
+
+    def rest_time(self, ball: BallId) -> float:
+        b = self.balls.index(ball)
+        v = np.linalg.norm(np.diff(self.shot.xy_mm[:, b], axis=0), axis=1)
+        moving = np.flatnonzero(v > 1e-3)
+        return float(self.shot.t_s[moving[-1] + 1]) if len(moving) else 0.0
+
+
+def sample_video_fast(sim: SimResult, fps: float, noise_mm: float, seed: int) -> dict[BallId, Trajectory]:
+    """:func:`sample_video` for a pooltool shot (vectorised over its 1 kHz arrays), whole clip."""
+    rng = np.random.default_rng(seed)
+    shot = sim.shot  # type: ignore[attr-defined]
+    off = rng.uniform(0, 1.0 / fps)
+    ts = np.arange(off, float(shot.t_s[-1]), 1.0 / fps)
+    xy = sim.positions(ts) + rng.normal(0, noise_mm, (len(ts), len(sim.balls), 2))  # type: ignore[attr-defined]
+    return {b: Trajectory.from_samples(b, ts, xy[:, i, 0], xy[:, i, 1], frame=np.arange(len(ts)))
+            for i, b in enumerate(sim.balls)}
+
+
+def sample_irregular_fast(sim: SimResult, table: TableSpec, seed: int, step_mm: float = 10.0, noise_mm: float = 0.5,
+                          gap_prob: float = 0.3, max_gap_s: float = 1.0) -> dict[BallId, Trajectory]:
+    """:func:`sample_irregular` for a pooltool shot (its own 1 kHz samples)."""
+    rng = np.random.default_rng(seed)
+    shot = sim.shot  # type: ignore[attr-defined]
+    R = table.ball_radius_mm
+    out = {}
+    for i, b in enumerate(sim.balls):
+        xy = shot.xy_mm[:, i]
+        v = np.linalg.norm(np.diff(xy, axis=0), axis=1)
+        moving = np.flatnonzero(v > 1e-3)
+        gap = None
+        if len(moving) and rng.random() < gap_prob:
+            t0, t1 = float(shot.t_s[moving[0]]) + 0.2, float(shot.t_s[moving[-1]])
+            if t1 > t0:
+                g0 = rng.uniform(t0, t1)
+                gap = (g0, g0 + rng.uniform(0.3, max_gap_s))
+        rows = []
+        last = None
+        for k in range(len(shot.t_s)):
+            t = float(shot.t_s[k])
+            if gap and gap[0] <= t <= gap[1]:
+                continue
+            p = xy[k]
+            if last is None or np.hypot(*(p - last)) >= step_mm:
+                q = p + rng.normal(0, noise_mm, 2)
+                q[0] = min(max(q[0], R), table.length_mm - R)
+                q[1] = min(max(q[1], R), table.width_mm - R)
+                rows.append((t, q[0], q[1]))
+                last = p
+        arr = np.array(rows)
+        out[b] = Trajectory.from_samples(b, arr[:, 0], arr[:, 1], arr[:, 2])
+    return out
