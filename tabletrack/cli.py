@@ -139,6 +139,9 @@ def _cmd_events(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # FFmpeg inside OpenCV prints its own complaints ("moov atom not found") on stderr; the user
+    # gets our one-line message instead.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -164,12 +164,22 @@ def _group(events: list[Event]) -> list[Shot]:
     return group_shots(events)
 
 
+def referee_input_for(video: Path, given: str | None) -> str | None:
+    """The referee input to use: the one given, else ``<video>.referee.json`` beside the video
+    (a clip that starts mid-game carries its starting state there), else none."""
+    if given:
+        return given
+    beside = Path(video).with_name(Path(video).stem + ".referee.json")
+    return str(beside) if beside.is_file() else None
+
+
 def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     table = load_table(opts.table)
     balls = _balls_for(table)
     parse_game(opts.game)
-    if opts.referee_input:
-        load_referee_input(opts.referee_input)
+    referee_path = referee_input_for(video, opts.referee_input)
+    if referee_path:
+        load_referee_input(referee_path)
     t0 = time.perf_counter()
     src = VideoFile(video)
     try:
@@ -189,7 +199,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     tracker = Tracker(balls)
     cutter = ShotCutter(table, balls)
     gate = StillGate()
-    judge = _Judge(opts.game, opts.referee_input, fps, out / "calls.jsonl")
+    judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
     all_events: list[Event] = []
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
     last_state: dict[BallId, BallState] = {}
@@ -239,6 +249,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         t_ann = time.perf_counter() - t2
     stats = AnalyzeStats(frames, analysed, t_an, t_cal, t_ann, fps)
     summary = _summary(judge.calls, out, stats, camera)
+    if referee_path and not opts.referee_input:
+        summary += f"\nreferee input: {referee_path} (found beside the video)"
     return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
 
 

@@ -1,0 +1,119 @@
+"""Benchmark: event accuracy and speed on every sample clip, in one run; writes BENCHMARKS.md.
+
+For each clip: the calls against the truth's calls, cushion counts per ball, the median contact-time
+error (ms) over the true contacts found, contacts missed / extra, the median ball-centre error (mm)
+over every observed sample, the calibration error, and speed as ratios measured in this run: analysis
+fps ÷ decode-only fps of the same file (decode-only = reading every frame with OpenCV), and analysis
+fps ÷ the video's own fps (real-time factor). Times are wall-clock on this machine, so the ratios, not
+the absolute rates, are what to compare.
+
+    python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tabletrack.pipeline import AnalyzeOptions, analyze_video  # noqa: E402
+from tabletrack.truth_eval import (  # noqa: E402
+    ClipTruth, call_key, contact_time_errors_ms, cushion_counts, position_errors_mm)
+
+
+def decode_only_fps(video: Path) -> float:
+    cap = cv2.VideoCapture(str(video))
+    n = 0
+    t0 = time.perf_counter()
+    while cap.read()[0]:
+        n += 1
+    dt = time.perf_counter() - t0
+    cap.release()
+    return n / dt
+
+
+def bench_clip(video: Path, work: Path) -> dict:
+    truth = ClipTruth.load(video.with_name(video.stem + ".truth.json"))
+    dec = decode_only_fps(video)
+    res = analyze_video(video, AnalyzeOptions(out_dir=work / video.stem, annotated_video=False, progress=False))
+    an_fps = res.stats.frames / res.stats.analysis_s
+    true_calls = truth.calls()
+    calls_ok = [call_key(c) for c in res.calls] == [call_key(c) for c in true_calls]
+    cush_ok = cushion_counts(res.events) == cushion_counts(truth.events)
+    errs, missed, extra = contact_time_errors_ms(res.events, truth.events)
+    pos = position_errors_mm(res.tracks, truth)
+    return {
+        "clip": video.stem, "fps": truth.fps, "size": f"{res.camera.image_w_px}x{res.camera.image_h_px}",
+        "calls_ok": calls_ok, "calls": " ".join("P" if c.points else ("F" if c.foul else "M") for c in res.calls),
+        "true_calls": " ".join("P" if c.points else ("F" if c.foul else "M") for c in true_calls),
+        "cushions_ok": cush_ok, "contact_ms": float(np.median(errs)) if errs else float("nan"),
+        "contact_p90_ms": float(np.percentile(errs, 90)) if errs else float("nan"),
+        "missed": missed, "extra": extra, "pos_mm": float(np.median(pos)) if pos else float("nan"),
+        "pos_p95_mm": float(np.percentile(pos, 95)) if pos else float("nan"),
+        "calib_mm": res.camera.reprojection_error_mm or float("nan"),
+        "decode_fps": dec, "analysis_fps": an_fps, "ratio_decode": an_fps / dec, "realtime": an_fps / truth.fps,
+        "analysed_frac": res.stats.frames_analysed / max(res.stats.frames, 1), "calib_s": res.stats.calibration_s,
+        "contact_errs": errs, "pos_all": pos,
+    }
+
+
+def table(rows: list[dict]) -> str:
+    head = ("| clip | size | fps | calls (found / truth) | calls ok | cushions ok | contact ms median (p90) | "
+            "missed / extra | centre mm median (p95) | calib mm | frames analysed | analysis÷decode | ×real time |")
+    sep = "|" + "---|" * 13
+    lines = [head, sep]
+    for r in rows:
+        lines.append(
+            f"| {r['clip']} | {r['size']} | {r['fps']:.0f} | {r['calls']} / {r['true_calls']} | {'yes' if r['calls_ok'] else 'NO'} "
+            f"| {'yes' if r['cushions_ok'] else 'NO'} | {r['contact_ms']:.1f} ({r['contact_p90_ms']:.1f}) | {r['missed']} / {r['extra']} "
+            f"| {r['pos_mm']:.2f} ({r['pos_p95_mm']:.2f}) | {r['calib_mm']:.2f} | {100 * r['analysed_frac']:.0f}% "
+            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} |")
+    errs = [e for r in rows for e in r["contact_errs"]]
+    pos = [p for r in rows for p in r["pos_all"]]
+    lines.append("")
+    lines.append(f"All clips: calls right {sum(r['calls_ok'] for r in rows)}/{len(rows)}, cushion counts right "
+                 f"{sum(r['cushions_ok'] for r in rows)}/{len(rows)}, contact-time error median "
+                 f"{np.median(errs):.1f} ms over {len(errs)} contacts (p90 {np.percentile(errs, 90):.1f} ms), "
+                 f"missed {sum(r['missed'] for r in rows)}, extra {sum(r['extra'] for r in rows)}, ball-centre error "
+                 f"median {np.median(pos):.2f} mm over {len(pos)} samples.")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clips", nargs="*", help="clip names (default: every sample clip)")
+    ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
+    args = ap.parse_args()
+    videos = sorted((REPO / "sample_videos").glob("*.mp4"))
+    if args.clips:
+        videos = [v for v in videos if v.stem in set(args.clips)]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for v in videos:
+            r = bench_clip(v, Path(tmp))
+            rows.append(r)
+            print(f"{r['clip']}: calls {'ok' if r['calls_ok'] else 'WRONG'} ({r['calls']} vs {r['true_calls']}), "
+                  f"cushions {'ok' if r['cushions_ok'] else 'WRONG'}, contact {r['contact_ms']:.1f} ms, "
+                  f"centre {r['pos_mm']:.2f} mm, {r['realtime']:.2f}x real time", flush=True)
+    text = table(rows)
+    print(text)
+    md = ["# Benchmarks", "", f"Generated by `python bench/run.py` on {time.strftime('%Y-%m-%d')} "
+          f"({platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads). "
+          "Each row is one sample clip of `sample_videos/`, analysed as `tabletrack analyze` does (no annotated video); "
+          "speed ratios are measured in the same run on the same file.", "", "## Three-cushion sample clips", "", text, ""]
+    Path(args.out).write_text("\n".join(md) + "\n", encoding="utf-8")
+    print(f"written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""``tabletrack calibrate``: solve the camera model from one frame and show what was fitted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from calibration.auto import calibrate_frame
+from calibration.draw import draw_calibration
+from calibration.manual import calibrate_manual, parse_corners
+from calibration.result import CalibrationHints
+from calibration.table import load_table
+from vision.source import read_image_or_first_frame
+
+
+def run_calibrate(source: Path, output: Path, table_name: str, corners: str | None, flip: bool) -> str:
+    """Calibrate from ``source`` (an image, or a video's first frame), write ``output`` (JSON) and
+    ``<output>.png`` (the check image); return the report."""
+    table = load_table(table_name)
+    image = read_image_or_first_frame(source)
+    h, w = image.shape[:2]
+    hints = CalibrationHints(flip=flip)
+    if corners:
+        result = calibrate_manual(parse_corners(corners), table, w, h, hints=hints)
+    else:
+        result = calibrate_frame(image, table, hints=hints)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    result.camera.save(output)
+    check = output.with_suffix(".png")
+    cv2.imwrite(str(check), draw_calibration(image, result, table))
+    cam = result.camera
+    c = cam.centre_mm
+    lines = [
+        f"calibration ({result.method}) of {source} for table {table.name}: written to {output}",
+        f"reprojection error {result.reprojection_error_px:.2f} px = {result.reprojection_error_mm:.2f} mm on the table",
+        f"edge points used {result.n_edge_inliers}, diamonds matched {result.n_diamond_inliers}",
+        f"focal {cam.fx:.0f} px, k1 {cam.k1:+.3f}, camera at x {c[0]:.0f} y {c[1]:.0f} mm, {c[2] / 1000:.2f} m above the cloth",
+        f"check image: {check}",
+    ]
+    lines += [f"warning: {w_}" for w_ in result.warnings]
+    return "\n".join(lines)
