@@ -158,6 +158,19 @@ def ball_plane_sigma_mm(table: TableSpec, run: dict, n: int = 40) -> tuple[float
     return float(np.median(spread)), float(np.max(spread))
 
 
+def _json_safe(v):
+    """``v`` with non-finite floats as None (JSON has no NaN) and numpy scalars as Python numbers."""
+    if isinstance(v, dict):
+        return {str(k): _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    if isinstance(v, (np.floating, float)):
+        return float(v) if np.isfinite(v) else None
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    return v
+
+
 def _camera_model(st: CameraState, table: TableSpec, w: int, h: int, err_px: float, err_mm: float, method: str,
                   extras: dict) -> CameraModel:
     from calibration.lens import rotation_vector
@@ -291,7 +304,7 @@ def _result(table: TableSpec, run: dict, w: int, h: int, hints: CalibrationHints
         "outline_corners_px": [list(p) for p in outline.corners_px],
         "warnings": list(warnings),
     }
-    camera = _camera_model(st, table, w, h, err_px, err_mm, "auto", extras)
+    camera = _camera_model(st, table, w, h, err_px, err_mm, "auto", _json_safe(extras))
     return CalibrationResult(camera=camera, lines=tuple(lines), diamonds=matches, n_edge_inliers=len(edges),
                              n_diamond_inliers=int(keep_p.sum()), reprojection_error_px=err_px,
                              reprojection_error_mm=err_mm, warnings=tuple(warnings), method="auto")

@@ -11,7 +11,8 @@ darker), so it lies near the cloth/wood edge; it is only the starting point of t
 How the cloth is told from the rest: a billiard cloth is one saturated hue over a large, nearly
 convex region. Each peak of the hue histogram of saturated pixels is tried; its largest connected
 region, small holes (balls, marks, hands) filled, scores by area times solidity⁴ (a carpet or a
-lit wall is large but not convex, or has the table as a big hole in it). A frame where no region
+lit wall is large but not convex, or has the table as a big hole in it); the best that also fills
+the quadrilateral of its four lines (and stays inside it) is the table. A frame where no region
 covers ``MIN_AREA_FRACTION`` of the image with solidity ``MIN_SOLIDITY`` and a four-sided outline
 raises :class:`~calibration.result.CalibrationError` with one line saying what was found instead.
 """
@@ -44,7 +45,7 @@ class TableOutline:
     """The table's outline in full-resolution pixels. ``corners_px`` (4, 2) counterclockwise as
     displayed; side ``i`` runs from corner ``i`` to corner ``i + 1`` and lies on ``lines[i]``
     ``(a, b, c)`` with ``a x + b y + c = 0``, ``a² + b² = 1``. ``cut_sides`` lists sides that run
-    along the frame's border (the table is cut off there). ``mask`` (H, W) uint8 is the cloth
+    along the picture's border (the frame's, or a letterbox bar's: the table is cut off there). ``mask`` (H, W) uint8 is the cloth
     region (255 inside)."""
 
     corners_px: tuple[tuple[float, float], ...]
@@ -170,6 +171,111 @@ def _describe(best: tuple | None, frame_area: float) -> str:
             f"with solidity {solidity:.2f}")
 
 
+def _ransac_lines(pts: np.ndarray, tol: float, min_support: int, rng: np.random.Generator,
+                  max_lines: int = 10, iters: int = 400) -> list[np.ndarray]:
+    """Sequential RANSAC: inlier index arrays of the straight runs of ``pts`` (N, 2), biggest first."""
+    left = np.arange(len(pts))
+    found: list[np.ndarray] = []
+    while len(found) < max_lines and len(left) >= min_support:
+        P = pts[left]
+        best = np.zeros(len(P), bool)
+        i = rng.integers(0, len(P), iters)
+        j = rng.integers(0, len(P), iters)
+        for a, b in zip(i, j):
+            d = P[b] - P[a]
+            n = float(np.hypot(*d))
+            if n < 10.0 * tol:
+                continue
+            inl = np.abs((P - P[a]) @ np.array([-d[1], d[0]]) / n) <= tol
+            if inl.sum() > best.sum():
+                best = inl
+        if best.sum() < min_support:
+            break
+        line = _fit_line(P[best])
+        inl = np.abs(P @ np.array(line[:2]) + line[2]) <= tol
+        found.append(left[inl])
+        left = left[~inl]
+    return found
+
+
+def _content_box(val: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the picture inside black letterbox or pillarbox bars (inclusive)."""
+    rows = np.flatnonzero(val.max(axis=1) > 24)
+    cols = np.flatnonzero(val.max(axis=0) > 24)
+    if len(rows) == 0 or len(cols) == 0:
+        return 0, 0, val.shape[1] - 1, val.shape[0] - 1
+    return int(cols[0]), int(rows[0]), int(cols[-1]), int(rows[-1])
+
+
+def _fit_outline(mask: np.ndarray, rng: np.random.Generator) -> tuple | str:
+    """(quad (4, 2) counterclockwise as displayed, lines, inlier counts, inlier points per side) of a
+    region, or a phrase saying why it has no four-sided outline."""
+    import cv2
+
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    quad = _quad_from_hull(hull)
+    if quad is None:
+        return "whose outline has no four clear sides"
+    area_signed = 0.5 * float(np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1]))
+    if area_signed > 0:
+        quad = quad[::-1]
+    quad = np.roll(quad, -int(np.argmax(quad[:, 1] - quad[:, 0])), axis=0)  # nearest the bottom-left first
+
+    # Each side: the longest straight run of the region's boundary along the rough side (RANSAC), so
+    # that a player or a cue across a corner, which the hull would bridge, does not tilt it; where no
+    # run qualifies, the hull's boundary between the corners (bridging notches and pockets).
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    size = float(np.sqrt(cv2.contourArea(hull)))
+    runs = _ransac_lines(pts, tol=2.0, min_support=max(15, int(0.04 * size)), rng=rng)
+    ring = _densify(hull.reshape(-1, 2).astype(np.float64), step=1.0)
+    lines, inliers, on_side = [], [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        u = d / length
+        nrm = np.array([-u[1], u[0]])
+        best = None
+        for run in runs:
+            P = pts[run]
+            la, lb, _ = _fit_line(P)
+            if abs(la * u[0] + lb * u[1]) > np.sin(np.radians(20.0)):
+                continue  # not along this side
+            t = (P - a) @ u / length
+            if np.median(np.abs((P - a) @ nrm)) > 0.12 * size or np.median(t) < -0.1 or np.median(t) > 1.1:
+                continue
+            if best is None or len(run) > len(best):
+                best = run
+        if best is not None and np.ptp((pts[best] - a) @ u) >= 0.3 * length:
+            sel = pts[best]
+        else:
+            t = (ring - a) @ u / length
+            dist = np.abs((ring - a) @ nrm)
+            sel = ring[(t > 0.12) & (t < 0.88) & (dist < max(6.0, 0.08 * length))]
+        if len(sel) < 10:
+            return f"whose side {i} has no straight edge"
+        lines.append(_fit_line(sel))
+        inliers.append(len(sel))
+        on_side.append(sel)
+    corners = []
+    for i in range(4):
+        p = _intersect(lines[i - 1], lines[i])
+        if p is None:
+            return "whose outline has two parallel neighbouring sides"
+        corners.append(p)
+    q = np.array(corners)
+    # the region must fill the quadrilateral and stay inside it: a table does, a shirt or a wall does not
+    qmask = np.zeros_like(mask)
+    cv2.fillPoly(qmask, [np.round(q).astype(np.int32)], 1)
+    inside = float((mask & qmask).sum())
+    if inside < 0.8 * max(float(qmask.sum()), 1.0) or inside < 0.92 * float(mask.sum()):
+        return (f"whose outline is not four-sided (it fills {100 * inside / max(float(qmask.sum()), 1.0):.0f}% "
+                "of its best quadrilateral)")
+    return q, tuple(lines), tuple(inliers), on_side
+
+
 def find_table(image_bgr: np.ndarray) -> TableOutline:
     """The cloth region and its four outline lines; :class:`CalibrationError` if there is no table."""
     import cv2
@@ -185,63 +291,40 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     cand = (hsv[..., 1] >= 60) & (hsv[..., 2] >= 40)
     frame_area = float(sh * sw)
-    best = None  # (score, hue, area, solidity, mask)
+    regions = []  # (score, hue, area, solidity, mask)
     for h0 in _hue_peaks(hsv[..., 0], cand):
         r = _region_for_hue(hsv, h0)
-        if r is None:
-            continue
-        mask, area, solidity = r
-        score = (area / frame_area) * solidity ** 4
-        if best is None or score > best[0]:
-            best = (score, h0, area, solidity, mask)
+        if r is not None:
+            mask, area, solidity = r
+            regions.append(((area / frame_area) * solidity ** 4, h0, area, solidity, mask))
+    regions.sort(key=lambda r: -r[0])
     expectation = (f"no table found in the frame: expected a cloth region covering at least "
                    f"{100 * MIN_AREA_FRACTION:.0f}% of the image, solidity >= {MIN_SOLIDITY:.2f}, "
                    "with a four-sided outline; got ")
-    if best is None or best[2] / frame_area < MIN_AREA_FRACTION or best[3] < MIN_SOLIDITY:
-        raise CalibrationError(expectation + _describe(best, frame_area))
-    _, h0, area, solidity, mask = best
-
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea)
-    hull = cv2.convexHull(contour)
-    quad = _quad_from_hull(hull)
-    if quad is None:
-        raise CalibrationError(expectation + f"a region of hue {h0:.0f} whose outline has no four clear sides")
-    # counterclockwise as displayed (negative shoelace in y-down pixel coordinates)
-    area_signed = 0.5 * float(np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1]))
-    if area_signed > 0:
-        quad = quad[::-1]
-    start = int(np.argmax(quad[:, 1] - quad[:, 0]))  # the corner nearest the bottom-left first
-    quad = np.roll(quad, -start, axis=0)
-
-    # each side: a line through the hull's boundary between two corners (the hull bridges notches
-    # cut by players, cues and pockets), its ends left out where corners round off
-    ring = _densify(hull.reshape(-1, 2).astype(np.float64), step=1.0)
-    lines, inliers, cut = [], [], []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        u = d / length
-        nrm = np.array([-u[1], u[0]])
-        t = (ring - a) @ u / length
-        dist = np.abs((ring - a) @ nrm)
-        sel = ring[(t > 0.12) & (t < 0.88) & (dist < max(6.0, 0.08 * length))]
-        if len(sel) < 10:
-            raise CalibrationError(expectation + f"a region of hue {h0:.0f} whose side {i} has no straight edge")
-        lines.append(_fit_line(sel))
-        inliers.append(len(sel))
-        border = ((sel[:, 0] <= 2) | (sel[:, 0] >= sw - 3) | (sel[:, 1] <= 2) | (sel[:, 1] >= sh - 3)).mean()
-        if border > 0.5:
-            cut.append(i)
-    corners = []
-    for i in range(4):
-        p = _intersect(lines[i - 1], lines[i])
-        if p is None:
-            raise CalibrationError(expectation + "an outline with two parallel neighbouring sides")
-        corners.append(p)
+    usable = [r for r in regions if r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY]
+    if not usable:
+        raise CalibrationError(expectation + _describe(regions[0] if regions else None, frame_area))
+    x0, y0, x1, y1 = _content_box(hsv[..., 2])
+    rng = np.random.default_rng(0)
+    why = ""
+    found = []
+    for _, h0, area, solidity, mask in usable:
+        fitted = _fit_outline(mask, rng)
+        if isinstance(fitted, str):
+            why = why or f"a region of hue {h0:.0f} covering {100 * area / frame_area:.1f}% of the image {fitted}"
+            continue
+        quad, lines, inliers, on_side = fitted
+        e = max(3.0, 0.012 * max(sw, sh))  # the opening leaves the mask a little short of the border
+        cut = tuple(i for i, sel in enumerate(on_side)
+                    if ((sel[:, 0] <= x0 + e) | (sel[:, 0] >= x1 - e) | (sel[:, 1] <= y0 + e) | (sel[:, 1] >= y1 - e)).mean() > 0.5)
+        found.append((len(cut), (h0, area, solidity, mask, quad, lines, inliers, cut)))
+        if not cut:
+            break  # a whole outline: a table's cloth is framed by its rails, a shirt or a carpet runs off the frame
+    if not found:
+        raise CalibrationError(expectation + why)
+    h0, area, solidity, mask, quad, lines, inliers, cut = min(found, key=lambda f: f[0])[1]
     inv = 1.0 / scale
-    corners_full = tuple((x * inv, y * inv) for x, y in corners)
+    corners_full = tuple((float(x) * inv, float(y) * inv) for x, y in quad)
     lines_full = tuple((a, b, c * inv) for a, b, c in lines)
     full_mask = cv2.resize(mask * 255, (w, h), interpolation=cv2.INTER_NEAREST) if scale < 1.0 else mask * 255
     core = (mask > 0) & cand
@@ -249,6 +332,6 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     bgr = np.median(small[core], axis=0) if core.any() else np.zeros(3)
     cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=tuple(float(v) for v in bgr))
     return TableOutline(
-        corners_px=corners_full, lines=lines_full, side_inliers=tuple(inliers), cut_sides=tuple(cut), cloth=cloth,
+        corners_px=corners_full, lines=lines_full, side_inliers=tuple(inliers), cut_sides=cut, cloth=cloth,
         area_fraction=area / frame_area, solidity=solidity, mask=full_mask,
     )

@@ -99,7 +99,7 @@ def _check_corners(pts: np.ndarray, w: int, h: int) -> None:
 def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: int, *,
                      hints: CalibrationHints | None = None) -> CalibrationResult:
     """A camera from the four playing-surface corners (see the module docstring)."""
-    from calibration.auto import _camera_model
+    from calibration.auto import _camera_model, _json_safe
 
     hints = hints or CalibrationHints()
     if isinstance(corners_px, str):
@@ -148,7 +148,7 @@ def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: 
         "mm_per_px_at_corners": [round(v, 3) for v in mm_per_px],
         "warnings": list(warnings),
     }
-    camera = _camera_model(st, table, w, h, err_px, err_mm, "manual", extras)
+    camera = _camera_model(st, table, w, h, err_px, err_mm, "manual", _json_safe(extras))
     proj = st.project(world)
     corners = tuple(CornerMatch(name=k, world_mm=tuple(float(v) for v in world[i]),
                                 pixel_px=(float(pts[i, 0]), float(pts[i, 1])),

@@ -17,7 +17,7 @@ import numpy as np
 
 from calibration import lens
 from calibration.camera import CameraModel
-from calibration.table import TableSpec
+from calibration.table import TableSpec, load_table
 
 CLOTHS_BGR = {"blue": (178.0, 98.0, 28.0), "green": (58.0, 124.0, 30.0)}
 WOOD_BGR = (34.0, 62.0, 112.0)
@@ -134,3 +134,15 @@ def overhead_camera(table: TableSpec, image_w_px: int, image_h_px: int, height_m
     if k1 < 0:  # barrel distortion pulls the corners in: the table may be framed tighter
         fx *= 1.0 - 0.35 * k1
     return CameraModel.look_at(image_w_px, image_h_px, fx, tuple(eye), tuple(centre), up, k1, k2, table.name)
+
+
+def ball_plane_errors_mm(true: CameraModel, solved: CameraModel, z_mm: float | None = None,
+                         inset_mm: float = 0.0) -> np.ndarray:
+    """Distances (mm) between grid points on plane z and where ``solved`` maps ``true``'s pixels of them."""
+    table = load_table(solved.table)
+    z_mm = table.ball_radius_mm if z_mm is None else z_mm
+    gx, gy = np.meshgrid(np.linspace(inset_mm, table.length_mm - inset_mm, 29),
+                         np.linspace(inset_mm, table.width_mm - inset_mm, 15))
+    P = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z_mm)])
+    q = solved.pixel_to_plane(true.project(P), z_mm=z_mm)
+    return np.hypot(*(q - P[:, :2]).T)

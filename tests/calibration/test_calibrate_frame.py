@@ -14,23 +14,13 @@ import functools
 import numpy as np
 import pytest
 
-from calib_frames import overhead_camera, render_frame
+from calib_frames import ball_plane_errors_mm, overhead_camera, render_frame
 from calibration.auto import calibrate_frame
 from calibration.camera import CameraModel
 from calibration.result import CalibrationError, CalibrationHints
 from calibration.table import load_table
 
 TABLE = load_table("carom")
-
-
-def ball_plane_errors_mm(true: CameraModel, solved: CameraModel, z_mm: float = TABLE.ball_radius_mm,
-                         inset_mm: float = 0.0) -> np.ndarray:
-    """Distances (mm) between grid points on plane z and where ``solved`` maps ``true``'s pixels of them."""
-    gx, gy = np.meshgrid(np.linspace(inset_mm, TABLE.length_mm - inset_mm, 29),
-                         np.linspace(inset_mm, TABLE.width_mm - inset_mm, 15))
-    P = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z_mm)])
-    q = solved.pixel_to_plane(true.project(P), z_mm=z_mm)
-    return np.hypot(*(q - P[:, :2]).T)
 
 
 # name: (w, h, camera height mm, tilt deg, tilt axis, roll deg, k1, cloth)
@@ -93,7 +83,7 @@ def test_nearly_vertical_view_warns_that_height_rests_on_the_prior() -> None:
 
 
 def test_measured_camera_height_hint_tightens_the_ball_plane() -> None:
-    """Overhead at 3.0 m: the default prior (3.7 m) costs ~1 mm at the corners; the measured height removes it."""
+    """Overhead at 3.0 m: the default prior (3.6 m) costs ~1 mm at the corners; the measured height removes it."""
     true, img = case_frame("overhead_720_green_barrel")
     base = ball_plane_errors_mm(true, case_result("overhead_720_green_barrel").camera).max()
     hinted = calibrate_frame(img, TABLE, hints=CalibrationHints(camera_height_mm=3000.0))

@@ -1,0 +1,94 @@
+"""find_table: the cloth region and its four outline lines, on synthetic frames and on real footage
+(the billiard-pool COCO test images: broadcast overlays, players and cues over the table, phone and
+hall cameras; pool tables, so only the outline is checked here)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calib_frames import overhead_camera, render_frame
+from calibration.find_table import find_table
+from calibration.result import CalibrationError
+from calibration.table import load_table
+
+TABLE = load_table("carom")
+COCO = Path("/work/shared/data/billiard-pool-coco/test")
+
+
+@pytest.mark.parametrize("tilt, roll, k1, cloth", [(0, 0, 0.0, "blue"), (12, 4, -0.12, "green"), (0, -3, 0.05, "blue")])
+def test_outline_lies_near_the_cloth_wood_corners(tilt, roll, k1, cloth) -> None:
+    cam = overhead_camera(TABLE, 1280, 720, 3500, tilt_deg=tilt, roll_deg=roll, k1=k1)
+    o = find_table(render_frame(cam, TABLE, cloth=cloth, seed=2))
+    c = TABLE.cushion_width_mm
+    L, W = TABLE.length_mm, TABLE.width_mm
+    truth = cam.project(np.array([[-c, -c, 45], [L + c, -c, 45], [L + c, W + c, 45], [-c, W + c, 45]]))
+    found = np.array(o.corners_px)
+    # same corners, in some cyclic order, counterclockwise as displayed
+    d = min(np.max(np.hypot(*(np.roll(found, k, axis=0) - truth).T)) for k in range(4))
+    assert d < 0.015 * 1280
+    assert not o.cut_sides and o.solidity > 0.95
+    assert (o.cloth.hue > 90) == (cloth == "blue")
+
+
+@pytest.mark.parametrize("make", [
+    lambda rng: np.clip(rng.normal(120, 30, (720, 1280, 3)), 0, 255).astype(np.uint8),  # noise
+    lambda rng: np.full((720, 1280, 3), 90, np.uint8),  # a grey wall
+    lambda rng: np.dstack([np.tile(np.linspace(0, 255, 1280), (720, 1)).astype(np.uint8)] * 3),  # a gradient
+])
+def test_no_table_raises_one_clear_line(make) -> None:
+    with pytest.raises(CalibrationError) as e:
+        find_table(make(np.random.default_rng(0)))
+    msg = str(e.value)
+    assert msg.startswith("no table found in the frame: expected a cloth region covering at least")
+    assert "got" in msg and "\n" not in msg
+
+
+def test_a_small_blue_patch_is_not_a_table() -> None:
+    img = np.full((720, 1280, 3), 40, np.uint8)
+    img[300:360, 600:700] = (178, 98, 28)
+    with pytest.raises(CalibrationError, match=r"covering 0\.\d% of the image"):
+        find_table(img)
+
+
+@pytest.mark.skipif(not (COCO / "_annotations.coco.json").is_file(), reason="billiard-pool COCO images not present")
+def test_real_footage_outline_holds_the_balls_or_fails_cleanly() -> None:
+    """Every image gives either one clear line of error or an outline that holds every annotated ball
+    lying within the annotated table, and covers most of that table. Measured on the 74 test images:
+    45 outlines, 29 refusals (the grey-cloth and the rail-less tables; see find_table's limits)."""
+    import cv2
+
+    d = json.loads((COCO / "_annotations.coco.json").read_text())
+    ann = defaultdict(list)
+    for a in d["annotations"]:
+        ann[a["image_id"]].append(a)
+    found = small = 0
+    for im in d["images"]:
+        img = cv2.imread(str(COCO / im["file_name"]))
+        try:
+            o = find_table(img)
+        except CalibrationError as e:
+            assert "\n" not in str(e) and str(e).startswith("no table found in the frame")
+            continue
+        found += 1
+        q = np.array(o.corners_px, np.float32)
+        tables = [a["bbox"] for a in ann[im["id"]] if a["category_id"] == 10]
+        if not tables:
+            continue
+        tx, ty, tw, th = tables[0]
+        for a in ann[im["id"]]:
+            if a["category_id"] in (0, 10, 11):
+                continue
+            x, y, w, h = a["bbox"]
+            c = (x + w / 2, y + h / 2)
+            if tx <= c[0] <= tx + tw and ty <= c[1] <= ty + th:
+                assert cv2.pointPolygonTest(q, c, True) > -8, im["file_name"]
+        bw, bh = np.ptp(q[:, 0]), np.ptp(q[:, 1])
+        small += bw * bh < 0.6 * tw * th
+    print(f"\nCOCO test images: {found} outlines of {len(d['images'])}, {small} covering under 60% of the table")
+    assert found >= 40
+    assert small <= 0.05 * found
