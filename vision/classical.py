@@ -47,6 +47,7 @@ class ClassicalConfig:
     occluder_area_frac: float = 4.0
     saturated_chroma: float = 28.0
     white_lightness: float = 165.0
+    white_above_cloth: float = 55.0
     white_max_chroma: float = 24.0
     hues_deg: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(CAROM_HUES_DEG))
     white_label: str = "white"
@@ -109,8 +110,10 @@ class ClassicalDetector:
             out.extend(self._measure(rectified_bgr[ya:yb, xa:xb], self._bg_full[ya:yb, xa:xb], xa, ya))
         return out
 
-    def _pixel_classes(self, lab: np.ndarray) -> np.ndarray:
-        """Per-pixel class index into ``labels`` (−1: not confidently any ball colour)."""
+    def _pixel_classes(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+        """Per-pixel class index into ``labels`` (−1: not confidently any ball colour). White is
+        told by its lightness above the cloth model as well as by an absolute level, so that a white
+        ball in a dim corner of the table is still white."""
         cfg = self.config
         a = lab[..., 1].astype(np.float32) - 128.0
         b = lab[..., 2].astype(np.float32) - 128.0
@@ -120,7 +123,8 @@ class ClassicalDetector:
         cls = np.full(L.shape, -1, np.int8)
         for k, (lo, hi) in enumerate(cfg.hues_deg.values()):
             cls[(chroma >= cfg.saturated_chroma) & (hue >= lo) & (hue < hi)] = k
-        cls[(L >= cfg.white_lightness) & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
+        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)
+        cls[bright & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
         return cls
 
     def _measure(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int) -> list[BallDetection]:
@@ -128,7 +132,7 @@ class ClassicalDetector:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
         mask = cv2.morphologyEx(self._fg(lab, bg), cv2.MORPH_OPEN, self._open)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        cls = self._pixel_classes(lab)
+        cls = self._pixel_classes(lab, bg)
         out: list[BallDetection] = []
         for c in contours:
             filled = np.zeros(mask.shape, np.uint8)
