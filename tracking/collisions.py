@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from tracking.ids import BallId
-from tracking.segment import BallActivity
+from tracking.segment import BallActivity, RestRun
 from tracking.sides import (
     ContactConfig,
     Side,
@@ -365,3 +365,67 @@ def shared_gap(times: Sequence[float], t_s: float, act: BallActivity) -> list[fl
     lo = s.t_s[k] if k >= 0 else -math.inf
     hi = s.t_s[k + 1] if k + 1 < len(s) else math.inf
     return [t for t in times if lo < t < hi]
+
+
+def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
+           cfg: ContactConfig) -> list[Collision]:
+    """Contacts too light to move ball ``a`` out of its rest tolerance: ``b`` passes within 2R of
+    ``a`` resting, and ``a``'s rest position after differs from before, away from ``b``, by more
+    than ``nudge_min_mm`` and ``nudge_sigmas`` standard errors of the two means. Timed where
+    ``b``'s path reaches 2R from ``a``'s first position; a low confidence (millimetres decide).
+    Sources that report only moves of a centimetre or more cannot show such a contact."""
+    sa, sb = act_a.samples, act_b.samples
+    out: list[Collision] = []
+    if len(sb) < 3:
+        return out
+    spans: list[RestRun] = []  # rest runs that touch (no motion between) are one stay
+    for r in act_a.runs:
+        if spans and r.i0 == spans[-1].i1 + 1:
+            spans[-1] = RestRun(spans[-1].i0, r.i1, spans[-1].t_first_s, r.t_last_s, spans[-1].pos_mm)
+        else:
+            spans.append(r)
+    for r in spans:
+        if r.t_last_s < t0_s or r.t_first_s > t1_s or r.i1 - r.i0 < 5:
+            continue
+        mask = (sb.t_s >= max(r.t_first_s, t0_s)) & (sb.t_s <= min(r.t_last_s, t1_s))
+        kb = np.flatnonzero(mask)
+        if len(kb) < 3:
+            continue
+        ka = np.searchsorted(sa.t_s, sb.t_s[kb], side="right") - 1
+        d = np.linalg.norm(sb.xy_mm[kb] - sa.xy_mm[np.clip(ka, r.i0, r.i1)], axis=1)
+        j = int(np.argmin(d))
+        k = int(kb[j])
+        chord = max(float(np.linalg.norm(sb.xy_mm[min(k + 1, len(sb) - 1)] - sb.xy_mm[k])),
+                    float(np.linalg.norm(sb.xy_mm[k] - sb.xy_mm[max(k - 1, 0)])))
+        if d[j] > diameter_mm + cfg.ball_detect_mm + 0.5 * chord:
+            continue
+        t_star = float(sb.t_s[k])
+        ia = np.arange(r.i0, r.i1 + 1)
+        ta = sa.t_s[ia]
+        before = ia[(ta < t_star - cfg.fit_window_s * 0.25) & (ta >= t_star - cfg.nudge_window_s)]
+        after = ia[(ta > t_star + cfg.fit_window_s * 0.25) & (ta <= t_star + cfg.nudge_window_s)]
+        if len(before) < 3 or len(after) < 3:
+            continue
+        p0, p1 = sa.xy_mm[before].mean(axis=0), sa.xy_mm[after].mean(axis=0)
+        shift = p1 - p0
+        size = float(np.linalg.norm(shift))
+        se = cfg.noise_mm * math.sqrt(1.0 / len(before) + 1.0 / len(after))
+        away = p0 - sb.xy_mm[k]
+        away = away / max(float(np.linalg.norm(away)), 1e-9)
+        if size < max(cfg.nudge_min_mm, cfg.nudge_sigmas * se) or float(shift @ away) < 0.7 * size:
+            continue
+        side = make_side(act_b, k, -1, -math.inf, math.inf, cfg, t_ref_s=t_star)
+        t_c = t_star
+        if side.fit is not None:
+            rest = p0
+
+            def term(t: float, f=side.fit) -> tuple[float, float]:
+                return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2
+
+            lo = float(sb.t_s[max(k - 1, 0)])
+            hi = float(sb.t_s[min(k + 1, len(sb) - 1)])
+            t_c, _ = solve_time([term], lo, hi)
+        mid = p0 + 0.5 * diameter_mm * (-away)
+        conf = 0.25 + 0.3 * score(-size / se, -3.0 * cfg.nudge_sigmas, -cfg.nudge_sigmas)
+        out.append(Collision((sb.ball, sa.ball), float(t_c), (float(mid[0]), float(mid[1])), float(conf)))
+    return out

@@ -61,6 +61,9 @@ class ContactConfig:
     significance: float = 3.0
     side_significance: float = 1.5
     kink_rms: float = 2.5
+    nudge_min_mm: float = 1.0
+    nudge_sigmas: float = 6.0
+    nudge_window_s: float = 0.5
     cap: float = 16.0
     accel_sd_mm_s2: float = 200.0
     dying_touch_mm: float = 2.0

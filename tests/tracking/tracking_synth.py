@@ -507,3 +507,27 @@ def sample_irregular_fast(sim: SimResult, table: TableSpec, seed: int, step_mm: 
         arr = np.array(rows)
         out[b] = Trajectory.from_samples(b, arr[:, 0], arr[:, 1], arr[:, 2])
     return out
+
+
+def detections_for(trajs: dict[BallId, Trajectory], k: int, rng: np.random.Generator, colours: bool = True,
+                   hidden: tuple[BallId, ...] = (), clutter: int = 0, table: TableSpec | None = None) -> list:
+    """What a detector would report at frame ``k``: one detection per visible ball (shuffled),
+    with noisy colour scores (true ball 0.6-0.95, others 0-0.35) when ``colours``, plus
+    ``clutter`` spurious detections anywhere on the table that look like no ball in particular
+    (colour scores all below 0.3: a hand, a chalk cube)."""
+    from tracking.tracker import Detection
+
+    balls = list(trajs)
+    out = []
+    for b in balls:
+        if b in hidden:
+            continue
+        scores = {o: float(rng.uniform(0.6, 0.95) if o == b else rng.uniform(0.0, 0.35)) for o in balls} if colours else {}
+        out.append(Detection(float(trajs[b].x_mm[k]), float(trajs[b].y_mm[k]), colour_scores=scores))
+    for _ in range(clutter):
+        L = table.length_mm if table else 2840.0
+        W = table.width_mm if table else 1420.0
+        out.append(Detection(float(rng.uniform(0, L)), float(rng.uniform(0, W)),
+                             colour_scores={o: float(rng.uniform(0.0, 0.3)) for o in balls}, confidence=0.4))
+    order = rng.permutation(len(out))
+    return [out[i] for i in order]

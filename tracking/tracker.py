@@ -1,0 +1,356 @@
+"""Identities across frames: which detection is which ball, frame after frame.
+
+The ball set is fixed and known (carom: white, yellow, red, :data:`tracking.ids.CAROM_BALLS`; any
+set works), so each track *is* a ball and never needs to be born or to die. Per frame, detections
+(already in table millimetres, on the ball-centre plane) are assigned to balls by
+``scipy.optimize.linear_sum_assignment`` on a cost that adds
+
+- position: the squared distance from the ball's predicted centre, in units of a prediction
+  uncertainty that grows with the ball's speed, with the time it has been unseen, and, for a ball
+  at rest, with the speed of any ball about to reach it (a resting ball may be struck this very
+  frame, and a stun shot swaps the two positions, so then colour must decide); detections beyond
+  the gate are not candidates;
+- colour: ``colour_weight * (1 - score)`` from the detection's ``colour_scores`` for that ball
+  (or its ``colour`` guess); a detection without colour evidence costs the same for every ball.
+
+Prediction is constant velocity, reflected off the cushions (a ball's centre stays R inside the
+nose lines) and slowed by a rolling deceleration. A ball not assigned a detection is *bridged*:
+its predicted position (a ball at rest stays put) is emitted with ``observed=False`` and a
+confidence that falls with the time unseen; after ``max_hidden_s`` it is *lost* (held where it
+was last predicted, confidence 0) until a detection of its colour reappears, anywhere.
+A ball seen for the first time, or found again after a gap, takes only a detection whose colour
+evidence (when it has any) says it may be that ball.
+
+Streaming: :meth:`Tracker.update` takes one frame and returns every ball's state for it, so the
+pipeline can write tracks and feed event inference as it goes; :meth:`Tracker.trajectories`
+hands back everything so far as :class:`tracking.trajectory.Trajectory` values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from calibration.table import TableSpec
+from tracking.ids import CAROM_BALLS, BallId
+from tracking.trajectory import Trajectory
+
+
+class TrackerError(ValueError):
+    """Input the tracker cannot use (a time going backwards, a bad detection)."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One ball candidate in one frame, in table millimetres (ball-centre plane). ``colour`` is
+    the detector's best identity guess (or None), ``colour_scores`` its belief per ball (0..1),
+    ``confidence`` how sure it is that this is a ball at all."""
+
+    x_mm: float
+    y_mm: float
+    colour: BallId | None = None
+    colour_scores: Mapping[BallId, float] = field(default_factory=dict)
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.x_mm) and math.isfinite(self.y_mm)):
+            raise TrackerError(f"detection position must be finite, got ({self.x_mm}, {self.y_mm})")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise TrackerError(f"detection confidence must be in 0..1, got {self.confidence}")
+        for b, v in self.colour_scores.items():
+            if not isinstance(b, BallId) or not 0.0 <= float(v) <= 1.0:
+                raise TrackerError(f"colour_scores must map BallId to 0..1, got {b!r}: {v!r}")
+
+    def colour_score(self, ball: BallId) -> float | None:
+        """This detection's colour evidence for ``ball`` (0..1), or None when it has none."""
+        if self.colour_scores:
+            return float(self.colour_scores.get(ball, 0.0))
+        if self.colour is not None:
+            return 1.0 if self.colour is ball else 0.0
+        return None
+
+
+@dataclass(frozen=True)
+class BallState:
+    """One ball in one frame: where it is (measured when ``observed``, else bridged), its
+    velocity estimate, the sample's confidence and how long it has been unseen."""
+
+    ball: BallId
+    frame: int
+    t_s: float
+    x_mm: float
+    y_mm: float
+    vx_mm_s: float
+    vy_mm_s: float
+    observed: bool
+    confidence: float
+    hidden_s: float
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Assignment and bridging parameters (millimetres, seconds).
+
+    ``sigma_mm``: position uncertainty of a prediction at rest (detector noise, ball jitter).
+    ``speed_sigma``: extra uncertainty per mm the ball moves in the frame interval.
+    ``max_speed_mm_s``: fastest ball, bounds how far an unseen ball may have gone (the gate).
+    ``gate_mm``: the gate of a ball seen in the last frame, before the speed terms.
+    ``colour_weight``: cost of a detection whose colour contradicts the ball fully.
+    ``max_hidden_s``: how long a ball is bridged before it is lost.
+    ``rest_speed_mm_s``: below this a ball is taken to be at rest (its prediction stays put).
+    ``decel_mm_s2``: rolling deceleration used in prediction while unseen.
+    ``min_confidence``: detections below this confidence are ignored.
+    ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
+    moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
+    the last measurement."""
+
+    sigma_mm: float = 4.0
+    speed_sigma: float = 0.35
+    max_speed_mm_s: float = 8000.0
+    gate_mm: float = 60.0
+    colour_weight: float = 6.0
+    max_hidden_s: float = 2.0
+    rest_speed_mm_s: float = 20.0
+    decel_mm_s2: float = 150.0
+    min_confidence: float = 0.05
+    bridged_confidence: float = 0.5
+    velocity_gap_s: float = 0.25
+    position_cap: float = 6.0
+
+
+@dataclass
+class _Track:
+    ball: BallId
+    x: float = math.nan  # current (measured or bridged) centre
+    y: float = math.nan
+    vx: float = 0.0
+    vy: float = 0.0
+    x_seen: float = math.nan  # centre when last measured
+    y_seen: float = math.nan
+    t_seen: float = -math.inf
+    t_last: float = -math.inf
+    seen_last_frame: bool = False
+    velocity_known: bool = False
+    started: bool = False
+
+
+class Tracker:
+    """Keeps the identities of ``balls`` through a clip (see the module docstring)."""
+
+    def __init__(self, balls: Sequence[BallId] = CAROM_BALLS, table: TableSpec | None = None,
+                 config: TrackerConfig = TrackerConfig()) -> None:
+        if len(set(balls)) != len(balls) or not balls:
+            raise TrackerError(f"expected distinct balls to track, got {[b.value for b in balls]}")
+        self.balls = tuple(balls)
+        self.table = table
+        self.config = config
+        self._tracks = {b: _Track(b) for b in self.balls}
+        self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
+        self._t_prev = -math.inf
+
+    # -- prediction ----------------------------------------------------------------------------
+
+    def _predict(self, tr: _Track, t_s: float) -> tuple[float, float, float, float]:
+        """(x, y, vx, vy) of the track at ``t_s``: constant velocity slowed by rolling, reflected
+        off the cushions."""
+        dt = max(t_s - tr.t_last, 0.0)
+        speed = math.hypot(tr.vx, tr.vy)
+        if dt == 0.0:
+            return tr.x, tr.y, tr.vx, tr.vy
+        if speed < self.config.rest_speed_mm_s:
+            return tr.x, tr.y, 0.0, 0.0
+        decel = self.config.decel_mm_s2
+        t_move = min(dt, speed / decel) if decel > 0 else dt
+        dist = speed * t_move - 0.5 * decel * t_move * t_move
+        ux, uy = tr.vx / speed, tr.vy / speed
+        x, y = tr.x + ux * dist, tr.y + uy * dist
+        new_speed = max(speed - decel * dt, 0.0)
+        vx, vy = ux * new_speed, uy * new_speed
+        if self.table is not None:
+            R = self.table.ball_radius_mm
+            x, vx = _reflect(x, vx, R, self.table.length_mm - R)
+            y, vy = _reflect(y, vy, R, self.table.width_mm - R)
+        return x, y, vx, vy
+
+    # -- one frame -----------------------------------------------------------------------------
+
+    def update(self, frame: int, t_s: float, detections: Sequence[Detection]) -> list[BallState]:
+        """Assign this frame's detections, advance every ball, and return each started ball's
+        state (balls not yet seen once are left out)."""
+        if not math.isfinite(t_s) or t_s <= self._t_prev:
+            raise TrackerError(f"frame {frame}: t_s must increase, got {t_s} after {self._t_prev}")
+        cfg = self.config
+        dets = [d for d in detections if d.confidence >= cfg.min_confidence]
+        preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
+        cost = self._cost_matrix(dets, preds, t_s)
+        assigned = self._assign(cost)
+        states: list[BallState] = []
+        for i, ball in enumerate(self.balls):
+            tr = self._tracks[ball]
+            j = assigned.get(i)
+            if j is not None:
+                d = dets[j]
+                self._observe(tr, d, t_s, preds[ball])
+                conf = d.confidence
+                observed = True
+            else:
+                if not tr.started:
+                    continue
+                p = preds[ball]
+                assert p is not None
+                hidden = t_s - tr.t_seen
+                if hidden <= cfg.max_hidden_s:
+                    tr.x, tr.y, tr.vx, tr.vy = p
+                    at_rest = math.hypot(tr.vx, tr.vy) < cfg.rest_speed_mm_s
+                    conf = cfg.bridged_confidence * (1.0 if at_rest else max(0.0, 1.0 - hidden / cfg.max_hidden_s))
+                else:
+                    tr.vx = tr.vy = 0.0  # lost: held where it was last predicted
+                    conf = 0.0
+                tr.t_last = t_s
+                tr.seen_last_frame = False
+                observed = False
+            hidden_s = 0.0 if observed else t_s - tr.t_seen
+            states.append(BallState(ball, int(frame), float(t_s), tr.x, tr.y, tr.vx, tr.vy, observed,
+                                    float(conf), float(hidden_s)))
+            self._rows[ball].append((float(t_s), int(frame), tr.x, tr.y, observed, float(conf)))
+        self._t_prev = t_s
+        return states
+
+    def _observe(self, tr: _Track, d: Detection, t_s: float, pred: tuple[float, float, float, float] | None) -> None:
+        gap = t_s - tr.t_seen
+        if tr.started and 0.0 < gap <= self.config.velocity_gap_s:
+            # velocity from the last measurement (over a short occlusion too: a straight-line
+            # average, refined at the next frame)
+            vx, vy = (d.x_mm - tr.x_seen) / gap, (d.y_mm - tr.y_seen) / gap
+            if math.hypot(d.x_mm - tr.x_seen, d.y_mm - tr.y_seen) < self.config.sigma_mm:
+                vx = vy = 0.0  # jitter of a ball at rest
+            tr.vx, tr.vy = vx, vy
+            tr.velocity_known = tr.seen_last_frame
+        else:
+            tr.vx = tr.vy = 0.0  # first sight, or back after a long gap: direction unknown
+            tr.velocity_known = False
+        tr.x = tr.x_seen = d.x_mm
+        tr.y = tr.y_seen = d.y_mm
+        tr.t_seen = tr.t_last = t_s
+        tr.seen_last_frame = True
+        tr.started = True
+
+    def _sigma(self, ball: BallId, preds: Mapping[BallId, tuple[float, float, float, float] | None], t_s: float) -> tuple[float, float]:
+        """(sigma, gate) of a ball's predicted position this frame."""
+        cfg = self.config
+        tr = self._tracks[ball]
+        dt = max(t_s - tr.t_last, 1e-6)
+        hidden = max(t_s - tr.t_seen, 0.0)
+        speed = math.hypot(tr.vx, tr.vy)
+        sigma = cfg.sigma_mm + cfg.speed_sigma * speed * dt
+        reach = speed * dt
+        # a ball about to be reached by another may be sent off at that ball's speed
+        p = preds[ball]
+        if p is not None and self.table is not None:
+            D = self.table.ball_diameter_mm
+            for other, q in preds.items():
+                if other is ball or q is None:
+                    continue
+                o = self._tracks[other]
+                o_speed = math.hypot(o.vx, o.vy)
+                if o_speed < cfg.rest_speed_mm_s:
+                    continue
+                if _segment_distance((o.x, o.y), (q[0], q[1]), (p[0], p[1])) <= D + cfg.gate_mm:
+                    sigma = max(sigma, cfg.sigma_mm + o_speed * dt)
+                    reach = max(reach, 1.5 * o_speed * dt)
+        gate = cfg.gate_mm + 2.0 * reach
+        if not tr.velocity_known:
+            # just found again: it may be moving anywhere within the fastest speed
+            sigma += cfg.speed_sigma * cfg.max_speed_mm_s * dt * 0.5
+            gate += cfg.max_speed_mm_s * dt
+        if not tr.seen_last_frame:
+            sigma += cfg.speed_sigma * cfg.max_speed_mm_s * min(hidden, cfg.max_hidden_s) * 0.25
+            gate += cfg.max_speed_mm_s * hidden
+        return sigma, gate
+
+    def _cost_matrix(self, dets: Sequence[Detection], preds, t_s: float) -> np.ndarray:
+        cfg = self.config
+        nb, nd = len(self.balls), len(dets)
+        big = 1e6
+        cost = np.full((nb, nd), big)
+        for i, ball in enumerate(self.balls):
+            p = preds[ball]
+            tr = self._tracks[ball]
+            lost = tr.started and (t_s - tr.t_seen) > cfg.max_hidden_s
+            sigma, gate = self._sigma(ball, preds, t_s) if p is not None else (0.0, math.inf)
+            for j, d in enumerate(dets):
+                score = d.colour_score(ball)
+                col = cfg.colour_weight * (1.0 - score) if score is not None else 0.5 * cfg.colour_weight
+                if p is None or lost:
+                    # not yet seen, or lost: only colour says which detection it is; without
+                    # colour evidence it takes what the other balls leave
+                    if score is not None and score < 0.5:
+                        continue
+                    cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
+                    continue
+                if not tr.seen_last_frame and score is not None and score < 0.5:
+                    continue  # found again after a gap: only by a detection that looks like it
+                dist = math.hypot(d.x_mm - p[0], d.y_mm - p[1])
+                if dist > gate:
+                    continue
+                # inside the gate a far detection costs no more than a capped amount: better
+                # taken (colour permitting) than the ball marked unseen
+                cost[i, j] = min(0.5 * (dist / sigma) ** 2, cfg.position_cap) + col
+        return cost
+
+    def _assign(self, cost: np.ndarray) -> dict[int, int]:
+        from scipy.optimize import linear_sum_assignment
+
+        nb, nd = cost.shape
+        if nd == 0:
+            return {}
+        # each ball may also stay unassigned (hidden) at a fixed cost: pad with one dummy per ball
+        miss = 0.5 * 3.5**2 + self.config.colour_weight
+        pad = np.full((nb, nb), 1e6)
+        np.fill_diagonal(pad, miss)
+        full = np.concatenate([cost, pad], axis=1)
+        rows, cols = linear_sum_assignment(full)
+        out: dict[int, int] = {}
+        for r, c in zip(rows, cols):
+            if c < nd and full[r, c] < 1e5:
+                out[int(r)] = int(c)
+        return out
+
+    # -- results -------------------------------------------------------------------------------
+
+    def trajectories(self) -> dict[BallId, Trajectory]:
+        """Every ball's samples so far (balls never seen have none and are left out)."""
+        out: dict[BallId, Trajectory] = {}
+        for ball, rows in self._rows.items():
+            if not rows:
+                continue
+            a = np.array([(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows], dtype=float)
+            out[ball] = Trajectory(ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool), a[:, 5])
+        return out
+
+
+def _reflect(x: float, v: float, lo: float, hi: float) -> tuple[float, float]:
+    """Fold a coordinate back inside [lo, hi] as a specular bounce."""
+    if hi <= lo:
+        return x, v
+    for _ in range(4):
+        if x < lo:
+            x, v = 2 * lo - x, -v
+        elif x > hi:
+            x, v = 2 * hi - x, -v
+        else:
+            break
+    return min(max(x, lo), hi), v
+
+
+def _segment_distance(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]) -> float:
+    ax, ay = a
+    bx, by = b
+    px, py = p
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    u = 0.0 if L2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+    return math.hypot(ax + u * dx - px, ay + u * dy - py)

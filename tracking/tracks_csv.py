@@ -1,0 +1,193 @@
+"""Ball trajectories as CSV: another tracking system's input, and the pipeline's ``tracks.csv``.
+
+Reading (the ``events`` command): a header row naming at least ``t,ball,x_mm,y_mm`` (any order;
+other columns ignored), then one row per sample: ``t`` seconds, ``ball`` a ball id of DESIGN.md
+(``white``, ``yellow``, ``red``, ``cue``, ``1`` …), ``x_mm``/``y_mm`` the centre in the table
+frame. Any sampling: rows need not be evenly spaced, balls need not share times, a ball may have
+a single row while it rests. Rows may interleave balls; per ball, time must increase.
+Two optional columns are honoured when present: ``frame`` (an integer, the sample's video frame;
+otherwise a sample's frame is its data-row index, 0-based) and ``observed`` (``1``/``0``,
+``true``/``false``: a tracker's bridged guess rather than a measurement).
+
+Any fault gives :class:`TracksCsvError` with one line naming the row and what was wrong.
+
+Writing: ``t,frame,ball,x_mm,y_mm,observed,confidence`` (the first five as the pipeline's
+``tracks.csv`` contract, then whether the sample was measured and its confidence), rows in time
+order; :class:`TracksCsvWriter` flushes every frame so an interrupted analysis keeps its tracks.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import IO, Iterable, Mapping
+
+import numpy as np
+
+from tracking.ids import BallId
+from tracking.trajectory import Trajectory
+
+REQUIRED = ("t", "ball", "x_mm", "y_mm")
+WRITE_COLUMNS = ("t", "frame", "ball", "x_mm", "y_mm", "observed", "confidence")
+
+
+class TracksCsvError(ValueError):
+    """A tracks CSV that is not what the module docstring describes."""
+
+
+def _number(text: str, column: str, where: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise TracksCsvError(f"{where}: column {column!r} must be a number, got {text!r}") from None
+    if not math.isfinite(v):
+        raise TracksCsvError(f"{where}: column {column!r} must be finite, got {text!r}")
+    return v
+
+
+_TRUE = {"1", "true", "yes", "y", "t"}
+_FALSE = {"0", "false", "no", "n", "f"}
+
+
+def read_tracks_csv(path: str | Path) -> dict[BallId, Trajectory]:
+    """Every ball's trajectory from a tracks CSV file; :class:`TracksCsvError` on any fault."""
+    p = Path(path)
+    try:
+        with p.open("r", encoding="utf-8", newline="") as f:
+            return parse_tracks_csv(f, p.name)
+    except OSError as e:
+        raise TracksCsvError(f"{p}: cannot read the tracks file ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise TracksCsvError(f"{p.name}: not a text file; expected CSV with a header t,ball,x_mm,y_mm") from None
+
+
+def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> dict[BallId, Trajectory]:
+    """:func:`read_tracks_csv` on an open text stream or lines (``name`` for messages)."""
+    reader = csv.reader(stream)
+    header: list[str] | None = None
+    line = 0
+    for row in reader:
+        line = reader.line_num
+        if row and any(c.strip() for c in row):
+            header = [c.strip() for c in row]
+            break
+    if header is None:
+        raise TracksCsvError(f"{name}: empty file; expected a header row t,ball,x_mm,y_mm")
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise TracksCsvError(
+            f"{name}:{line}: header lacks column {', '.join(repr(c) for c in missing)}; "
+            f"expected at least t,ball,x_mm,y_mm, got {','.join(header)}"
+        )
+    col = {c: header.index(c) for c in header}
+    i_frame = col.get("frame")
+    i_obs = col.get("observed")
+    rows: dict[BallId, list[tuple[float, int, float, float, bool]]] = {}
+    data_index = 0
+    for row in reader:
+        line = reader.line_num
+        if not row or not any(c.strip() for c in row):
+            continue
+        where = f"{name}:{line}"
+        if len(row) < len(header):
+            raise TracksCsvError(f"{where}: expected {len(header)} columns like the header, got {len(row)}")
+        t = _number(row[col["t"]].strip(), "t", where)
+        try:
+            ball = BallId.parse(row[col["ball"]].strip())
+        except ValueError as e:
+            raise TracksCsvError(f"{where}: {e}") from None
+        x = _number(row[col["x_mm"]].strip(), "x_mm", where)
+        y = _number(row[col["y_mm"]].strip(), "y_mm", where)
+        frame = data_index
+        if i_frame is not None and row[i_frame].strip():
+            fv = _number(row[i_frame].strip(), "frame", where)
+            if fv != int(fv):
+                raise TracksCsvError(f"{where}: column 'frame' must be an integer, got {row[i_frame].strip()!r}")
+            frame = int(fv)
+        observed = True
+        if i_obs is not None and row[i_obs].strip():
+            o = row[i_obs].strip().lower()
+            if o in _TRUE:
+                observed = True
+            elif o in _FALSE:
+                observed = False
+            else:
+                raise TracksCsvError(f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}")
+        prev = rows.get(ball)
+        if prev and t <= prev[-1][0]:
+            raise TracksCsvError(
+                f"{where}: time goes backwards for ball {ball.value}: t={t!r} after t={prev[-1][0]!r}"
+                if t < prev[-1][0]
+                else f"{where}: ball {ball.value} has two samples at t={t!r}"
+            )
+        rows.setdefault(ball, []).append((t, frame, x, y, observed))
+        data_index += 1
+    if not rows:
+        raise TracksCsvError(f"{name}: no samples after the header")
+    out: dict[BallId, Trajectory] = {}
+    for ball, rs in rows.items():
+        a = np.array([(r[0], r[2], r[3]) for r in rs], dtype=float)
+        out[ball] = Trajectory(
+            ball=ball,
+            t_s=a[:, 0],
+            frame=np.array([r[1] for r in rs], dtype=np.int64),
+            x_mm=a[:, 1],
+            y_mm=a[:, 2],
+            observed=np.array([r[4] for r in rs], dtype=bool),
+            confidence=np.ones(len(rs)),
+        )
+    return out
+
+
+def _row(t: float, frame: int, ball: BallId, x: float, y: float, observed: bool, conf: float) -> list[str]:
+    return [f"{t:.6f}", str(int(frame)), ball.value, f"{x:.2f}", f"{y:.2f}", "1" if observed else "0", f"{conf:.3f}"]
+
+
+class TracksCsvWriter:
+    """Writes samples as they come (``write`` one, ``write_states`` a frame's), flushing after
+    each call, under the header ``t,frame,ball,x_mm,y_mm,observed,confidence``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8", newline="")
+        self._w = csv.writer(self._f, lineterminator="\n")
+        self._w.writerow(WRITE_COLUMNS)
+        self._f.flush()
+
+    def write(self, t_s: float, frame: int, ball: BallId, x_mm: float, y_mm: float,
+              observed: bool = True, confidence: float = 1.0) -> None:
+        self._w.writerow(_row(t_s, frame, ball, x_mm, y_mm, observed, confidence))
+        self._f.flush()
+
+    def write_states(self, states: Iterable) -> None:
+        """One frame of :class:`tracking.tracker.BallState` values."""
+        for s in states:
+            self._w.writerow(_row(s.t_s, s.frame, s.ball, s.x_mm, s.y_mm, s.observed, s.confidence))
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> "TracksCsvWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def write_tracks_csv(path: str | Path, trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory]) -> None:
+    """All samples of ``trajectories`` in time order (ties by ball id)."""
+    from tracking.trajectory import as_trajectory_map
+
+    trajs = as_trajectory_map(trajectories)
+    rows = []
+    for ball, tr in trajs.items():
+        for k in range(len(tr)):
+            rows.append((float(tr.t_s[k]), ball.value, k, ball))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    with TracksCsvWriter(path) as w:
+        for t, _, k, ball in rows:
+            tr = trajs[ball]
+            w._w.writerow(_row(t, int(tr.frame[k]), ball, float(tr.x_mm[k]), float(tr.y_mm[k]),
+                               bool(tr.observed[k]), float(tr.confidence[k])))
+
