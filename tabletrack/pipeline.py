@@ -222,7 +222,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                     progress.update(fr.index + 1)
                     continue
                 analysed += 1
-                dets = detector.detect(rect(fr.image))
+                dets = detector.detect_frame(fr.image, rect)
                 for st in tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets]):
                     last_state[st.ball] = st
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))

@@ -55,6 +55,10 @@ class ShotCutter:
         self._next_shot = 1
         self._moved_since_cut = False
         self._last_t = 0.0
+        # per ball: where it was when it last moved, and when (incremental, O(1) per sample)
+        self._anchor: dict[BallId, tuple[float, float]] = {}
+        self._last_move_t: dict[BallId, float] = {}
+        self._next_try_t = -np.inf
 
     @property
     def next_shot(self) -> int:
@@ -72,29 +76,28 @@ class ShotCutter:
         s.observed.append(observed)
         s.confidence.append(confidence)
         self._last_t = max(self._last_t, t_s)
+        if not observed:
+            return
+        a = self._anchor.get(ball)
+        if a is None:
+            self._anchor[ball] = (x_mm, y_mm)
+            self._last_move_t[ball] = -np.inf
+        elif np.hypot(x_mm - a[0], y_mm - a[1]) > self.still_mm:
+            self._anchor[ball] = (x_mm, y_mm)
+            self._last_move_t[ball] = t_s
+            self._moved_since_cut = True
 
     def _table_still(self, now_s: float) -> bool:
-        """Every ball's observed samples of the last ``rest_confirm_s`` stay within ``still_mm``;
-        also notes whether anything moved since the window began."""
-        for s in self._s.values():
-            if not s.t_s:
-                continue
-            t = np.asarray(s.t_s)
-            sel = (t >= now_s - self.rest_confirm_s) & np.asarray(s.observed)
-            if sel.sum() < 2:
-                if t[-1] < now_s - self.rest_confirm_s:
-                    continue  # no recent sample: a ball skipped while still, or hidden
-                return False
-            x, y = np.asarray(s.x_mm)[sel], np.asarray(s.y_mm)[sel]
-            if np.hypot(x - x.mean(), y - y.mean()).max() > self.still_mm:
-                self._moved_since_cut = True
-                return False
-        return True
+        """No observed ball has moved more than ``still_mm`` from where it last stopped for the
+        last ``rest_confirm_s``."""
+        last = max(self._last_move_t.values(), default=-np.inf)
+        return now_s - last >= self.rest_confirm_s
 
     def poll(self, now_s: float) -> list[Event]:
         """The events of shots finished by ``now_s`` (empty most of the time)."""
-        if not self._table_still(now_s) or not self._moved_since_cut:
+        if not self._table_still(now_s) or not self._moved_since_cut or now_s < self._next_try_t:
             return []
+        self._next_try_t = now_s + 0.5  # the inference may still see a ball creeping: retry later
         return self._cut(final=False)
 
     def finish(self) -> list[Event]:

@@ -77,7 +77,7 @@ class ClassicalDetector:
         med = cv2.medianBlur(q, k)
         full = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
         self._bg_full = cv2.cvtColor(full, cv2.COLOR_BGR2LAB).astype(np.int16)
-        self._bg_small = self._bg_full[::2, ::2].copy()
+        self._bg_small = cv2.resize(self._bg_full, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
 
     @property
     def has_background(self) -> bool:
@@ -90,24 +90,46 @@ class ClassicalDetector:
         return fg.astype(np.uint8) * 255
 
     # -- detection -----------------------------------------------------------------------------
-    def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
-        if self._bg_full is None:
-            self.set_background(rectified_bgr)
-        small = rectified_bgr[::2, ::2]
-        lab_s = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2LAB)
-        mask_s = cv2.morphologyEx(self._fg(lab_s, self._bg_small), cv2.MORPH_OPEN, self._open)
+    def _candidates(self, small_bgr: np.ndarray, full_w: int, full_h: int) -> list[tuple[int, int, int, int]]:
+        """Full-resolution windows (u0, v0, u1, v1) around the foreground blobs of the
+        half-resolution view."""
+        lab_s = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
+        bg = self._bg_small
+        if bg.shape[:2] != lab_s.shape[:2]:
+            bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
+        mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
-        H, W = rectified_bgr.shape[:2]
         pad = int(np.ceil(self.r_px * 0.5)) + 2
         min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
-        out: list[BallDetection] = []
+        boxes = []
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
             if area < min_small_area:
                 continue
-            xa, ya = max(0, 2 * x0 - pad), max(0, 2 * y0 - pad)
-            xb, yb = min(W, 2 * (x0 + bw) + pad), min(H, 2 * (y0 + bh) + pad)
-            out.extend(self._measure(rectified_bgr[ya:yb, xa:xb], self._bg_full[ya:yb, xa:xb], xa, ya))
+            boxes.append((max(0, 2 * x0 - pad), max(0, 2 * y0 - pad),
+                          min(full_w, 2 * (x0 + bw) + pad), min(full_h, 2 * (y0 + bh) + pad)))
+        return boxes
+
+    def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
+        """Balls in a whole full-resolution rectified view."""
+        if self._bg_full is None:
+            self.set_background(rectified_bgr)
+        H, W = rectified_bgr.shape[:2]
+        out: list[BallDetection] = []
+        for u0, v0, u1, v1 in self._candidates(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H):
+            out.extend(self._measure(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0))
+        return out
+
+    def detect_frame(self, frame_bgr: np.ndarray, rectifier) -> list[BallDetection]:
+        """Balls in a raw frame: candidates in the rectifier's half-resolution view, each measured
+        in a full-resolution window remapped on its own (about four times cheaper than remapping
+        the whole view at full resolution)."""
+        if self._bg_full is None:
+            self.set_background(rectifier(frame_bgr))
+        H, W = self._bg_full.shape[:2]
+        out: list[BallDetection] = []
+        for u0, v0, u1, v1 in self._candidates(rectifier.coarse(frame_bgr), W, H):
+            out.extend(self._measure(rectifier.patch(frame_bgr, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
         return out
 
     def _pixel_classes(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:

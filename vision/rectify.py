@@ -49,7 +49,11 @@ class RectifiedGeometry:
 
 
 class Rectifier:
-    """Remaps a raw frame into the rectified view (one ``cv2.remap`` with fixed-point maps)."""
+    """Remaps a raw frame into the rectified view (one ``cv2.remap`` with fixed-point maps).
+
+    ``__call__`` gives the whole view; :meth:`coarse` the view at half resolution (for finding
+    candidates cheaply) and :meth:`patch` one window of the full-resolution view (for measuring a
+    candidate), so a frame need not be remapped whole at full resolution."""
 
     def __init__(self, camera: CameraModel, table: TableSpec, px_per_mm: float = 0.5,
                  margin_mm: float | None = None) -> None:
@@ -63,8 +67,22 @@ class Rectifier:
         mx = px[:, 0].reshape(h, w)
         my = px[:, 1].reshape(h, w)
         self._m1, self._m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        # half resolution: pixel (i, j) of the coarse view is the centre of full pixels 2i..2i+1
+        mxc = cv2.resize(mx, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        myc = cv2.resize(my, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        self._c1, self._c2 = cv2.convertMaps(mxc, myc, cv2.CV_16SC2)
         self.camera = camera
 
     def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
         return cv2.remap(frame_bgr, self._m1, self._m2, interpolation=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def coarse(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The view at half resolution (each pixel the mean position of a 2x2 block)."""
+        return cv2.remap(frame_bgr, self._c1, self._c2, interpolation=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def patch(self, frame_bgr: np.ndarray, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
+        """Full-resolution view pixels [v0:v1, u0:u1]."""
+        return cv2.remap(frame_bgr, self._m1[v0:v1, u0:u1], self._m2[v0:v1, u0:u1], interpolation=cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
