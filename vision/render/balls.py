@@ -20,6 +20,7 @@ at both ends of one diameter, turned with the ball by its ``orientation``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
@@ -58,6 +59,13 @@ class BallsState:
             if ball not in BALL_BGR:
                 raise RenderError(f"no look for ball {ball.value!r}: the renderer draws "
                                   f"{', '.join(b.value for b in BALL_BGR)}")
+
+    @staticmethod
+    def at_rest(positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float) -> "BallsState":
+        """Balls resting on the cloth at table positions {ball: (x_mm, y_mm)} (a test frame)."""
+        balls = tuple(positions_mm)
+        centres = np.array([[*positions_mm[b], radius_mm] for b in balls], dtype=np.float64).reshape(-1, 3)
+        return BallsState(balls, centres, np.ones(len(balls), bool))
 
 
 def rolling_orientations(xy_mm: np.ndarray, radius_mm: float) -> np.ndarray:
@@ -178,19 +186,47 @@ def _sprite(scene: StaticScene, S: np.ndarray, ball: BallId, orient: np.ndarray 
     return _Sprite(box, alpha.reshape(h, w), premul.reshape(h, w, 3), depth_c)
 
 
-def _motion_kernel(offsets_px: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, int]:
-    """Correlation kernel that sums copies of an image shifted by each offset (bilinear splats)."""
-    R = int(np.ceil(np.abs(offsets_px).max())) + 1 if len(offsets_px) else 1
-    k = np.zeros((2 * R + 1, 2 * R + 1), np.float32)
-    for (dx, dy), wgt in zip(offsets_px, weights):
-        fx, fy = R - dx, R - dy  # correlation: a shift by +delta reads the source at -delta
-        ix, iy = int(np.floor(fx)), int(np.floor(fy))
-        ax, ay = fx - ix, fy - iy
-        k[iy, ix] += wgt * (1 - ax) * (1 - ay)
-        k[iy, ix + 1] += wgt * ax * (1 - ay)
-        k[iy + 1, ix] += wgt * (1 - ax) * ay
-        k[iy + 1, ix + 1] += wgt * ax * ay
-    return k, R
+def _smear(arr: np.ndarray, offsets_px: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Sum of copies of ``arr`` (h, w[, c]) shifted by each offset (bilinear), with weights.
+
+    Returns the result on a canvas large enough for every copy and the canvas origin relative to
+    ``arr``'s (dx0, dy0 <= 0)."""
+    fl = np.floor(offsets_px).astype(int)
+    dx0, dy0 = int(fl[:, 0].min()), int(fl[:, 1].min())
+    dx1, dy1 = int(fl[:, 0].max()) + 1, int(fl[:, 1].max()) + 1
+    h, w = arr.shape[:2]
+    out = np.zeros((h + dy1 - dy0, w + dx1 - dx0) + arr.shape[2:], np.float32)
+    for (ox, oy), (ix, iy), wgt in zip(offsets_px, fl, weights):
+        ax, ay = float(ox - ix), float(oy - iy)
+        x, y = ix - dx0, iy - dy0
+        for ddx, ddy, f in ((0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)):
+            if f > 0.0:
+                out[y + ddy:y + ddy + h, x + ddx:x + ddx + w] += (wgt * f) * arr
+    return out, dx0, dy0
+
+
+def _paste_box(scene: StaticScene, box: tuple[int, int, int, int], dx0: int, dy0: int,
+               shape: tuple[int, int]) -> tuple[tuple[int, int, int, int], tuple[slice, slice]] | None:
+    """Frame box of a smeared canvas, clipped to the frame, and the matching slice of the canvas."""
+    H, W = scene.shape
+    cx0, cy0 = box[0] + dx0, box[1] + dy0
+    cx1, cy1 = cx0 + shape[1], cy0 + shape[0]
+    fx0, fy0, fx1, fy1 = max(cx0, 0), max(cy0, 0), min(cx1, W), min(cy1, H)
+    if fx0 >= fx1 or fy0 >= fy1:
+        return None
+    return (fx0, fy0, fx1, fy1), (slice(fy0 - cy0, fy1 - cy0), slice(fx0 - cx0, fx1 - cx0))
+
+
+def _exposure(scene: StaticScene, centres: np.ndarray, on: np.ndarray) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """The reference instant (the middle one on the table) and, for every instant on the table,
+    its image offset from the reference and its weight (1/K of the exposure)."""
+    ks = np.nonzero(on)[0]
+    if not len(ks):
+        return None
+    ref = int(ks[len(ks) // 2])
+    px = scene.camera.project(centres[ks])
+    offs = px - scene.camera.project(centres[ref][None, :])
+    return ref, offs, np.full(len(ks), 1.0 / len(on))
 
 
 def _blurred_sprite(scene: StaticScene, centres: np.ndarray, on: np.ndarray, ball: BallId,
@@ -199,26 +235,23 @@ def _blurred_sprite(scene: StaticScene, centres: np.ndarray, on: np.ndarray, bal
 
     Over one exposure a ball moves a few centimetres 3.5 m from the lens, so its image moves
     without changing shape (to far below 0.01 px): the exact silhouette is ray-cast once at the
-    middle instant and shifted to the projection of every sub-frame centre (a motion kernel)."""
-    K = len(centres)
-    ks = np.nonzero(on)[0]
-    if not len(ks):
+    middle instant and shifted to the projection of every sub-frame centre."""
+    ex = _exposure(scene, centres, on)
+    if ex is None:
         return None
-    ref = ks[len(ks) // 2]
-    px = scene.camera.project(centres[ks])
-    offs = px - scene.camera.project(centres[ref][None, :])
-    weights = np.full(len(ks), 1.0 / K)
-    if np.abs(offs).max() < 0.02 and len(ks) == K:
-        return _sprite(scene, centres[ref], ball, orient, 0)
-    kern, R = _motion_kernel(offs, weights)
-    sp = _sprite(scene, centres[ref], ball, orient, R)
+    ref, offs, weights = ex
+    sp = _sprite(scene, centres[ref], ball, orient, 0)
     if sp is None:
         return None
-    import cv2
-
-    alpha = cv2.filter2D(sp.alpha, -1, kern, borderType=cv2.BORDER_CONSTANT)
-    premul = cv2.filter2D(sp.premul, -1, kern, borderType=cv2.BORDER_CONSTANT)
-    return _Sprite(sp.box, alpha, premul, sp.depth_mm)
+    if np.abs(offs).max() < 0.02 and len(offs) == len(on):
+        return sp
+    alpha, dx0, dy0 = _smear(sp.alpha, offs, weights)
+    premul, _, _ = _smear(sp.premul, offs, weights)
+    got = _paste_box(scene, sp.box, dx0, dy0, alpha.shape)
+    if got is None:
+        return None
+    box, sl = got
+    return _Sprite(box, np.ascontiguousarray(alpha[sl]), np.ascontiguousarray(premul[sl]), sp.depth_mm)
 
 
 # -- shadows ----------------------------------------------------------------------------------
@@ -236,21 +269,16 @@ class _Shade:
     factor: np.ndarray
 
 
-def _shadow(scene: StaticScene, centres: np.ndarray, on: np.ndarray, max_instants: int = 3) -> _Shade | None:
-    """The ball's soft shadow and contact darkening on the bed, averaged over the exposure."""
+def _darkening(scene: StaticScene, S: np.ndarray) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
+    """1 - brightness factor (h, w) of the bed round a ball at S: its soft shadow (the part of each
+    lamp's disc it hides, with penumbra) and its contact darkening (the sky it hides)."""
     cam = scene.camera
     r = scene.table.ball_radius_mm
-    ks = np.nonzero(on)[0]
-    if not len(ks):
-        return None
-    pick = ks[np.unique(np.round(np.linspace(0, len(ks) - 1, min(max_instants, len(ks)))).astype(int))]
-    reach = max(_shadow_reach(centres[k], r) for k in pick)
-    corners = []
-    for k in pick:
-        x, y = centres[k][:2]
-        corners += [(x - reach, y - reach, 0.0), (x + reach, y - reach, 0.0),
-                    (x + reach, y + reach, 0.0), (x - reach, y + reach, 0.0)]
-    px = cam.project(np.array(corners))
+    reach = _shadow_reach(S, r)
+    x, y = S[:2]
+    corners = np.array([(x - reach, y - reach, 0.0), (x + reach, y - reach, 0.0),
+                        (x + reach, y + reach, 0.0), (x - reach, y + reach, 0.0)])
+    px = cam.project(corners)
     box = _clip_box(scene, int(np.floor(px[:, 0].min())) - 1, int(np.floor(px[:, 1].min())) - 1,
                     int(np.ceil(px[:, 0].max())) + 2, int(np.ceil(px[:, 1].max())) + 2)
     if box is None:
@@ -259,17 +287,13 @@ def _shadow(scene: StaticScene, centres: np.ndarray, on: np.ndarray, max_instant
     # soft shadows vary over several pixels: evaluate on every other pixel and interpolate
     step = 2 if (x1 - x0) * (y1 - y0) > 900 else 1
     ys, xs = np.arange(y0, y1, step), np.arange(x0, x1, step)
-    bed = scene.bed[np.ix_(ys, xs)].reshape(-1)
-    ib = np.nonzero(bed)[0]
+    ib = np.nonzero(scene.bed[np.ix_(ys, xs)].reshape(-1))[0]
     if not len(ib):
         return None
-    factor = np.ones(len(ys) * len(xs), np.float64)
     C = scene.centre_mm
     d = scene.rays[np.ix_(ys, xs)].reshape(-1, 3)[ib].astype(np.float64)
     P = C[None, :] + (-C[2] / d[:, 2])[:, None] * d
-    near = np.zeros(len(ib), bool)
-    for k in pick:
-        near |= np.hypot(P[:, 0] - centres[k][0], P[:, 1] - centres[k][1]) < _shadow_reach(centres[k], r)
+    near = np.hypot(P[:, 0] - x, P[:, 1] - y) < reach
     ib, P = ib[near], P[near]
     if not len(ib):
         return None
@@ -279,22 +303,17 @@ def _shadow(scene: StaticScene, centres: np.ndarray, on: np.ndarray, max_instant
     u = light.pos_mm[None, :, :] - P[:, None, :]
     du = np.linalg.norm(u, axis=2)
     alpha_l = np.arctan(light.radius_mm[None, :] / du)
-    mean_f = np.zeros(len(P))
-    for k in pick:
-        S = centres[k]
-        v = S[None, :] - P
-        D = np.linalg.norm(v, axis=1)
-        ao = 1.0 - np.clip(v[:, 2] / D, 0.0, 1.0) * np.minimum(r / D, 1.0) ** 2
-        alpha_s = np.arcsin(np.minimum(r / D, 1.0))[:, None]
-        beta = np.arccos(np.clip(np.einsum("nk,nlk->nl", v, u) / (D[:, None] * du), -1.0, 1.0))
-        lo = np.minimum(alpha_s, alpha_l)
-        hidden = np.clip((alpha_s + alpha_l - beta) / (2.0 * lo), 0.0, 1.0) * np.minimum(1.0, (alpha_s / alpha_l) ** 2)
-        f = (light.ambient * ao + (w * (1.0 - hidden)).sum(axis=1)) / base
-        mean_f += 1.0 - scene.style.shadow_strength * (1.0 - f)
-    # the instants off the table cast nothing
-    mean_f = (mean_f / len(pick)) * (len(ks) / len(on)) + (1.0 - len(ks) / len(on))
-    factor[ib] = mean_f
-    factor = factor.reshape(len(ys), len(xs)).astype(np.float32)
+    v = S[None, :] - P
+    D = np.linalg.norm(v, axis=1)
+    ao = 1.0 - np.clip(v[:, 2] / D, 0.0, 1.0) * np.minimum(r / D, 1.0) ** 2
+    alpha_s = np.arcsin(np.minimum(r / D, 1.0))[:, None]
+    beta = np.arccos(np.clip(np.einsum("nk,nlk->nl", v, u) / (D[:, None] * du), -1.0, 1.0))
+    lo = np.minimum(alpha_s, alpha_l)
+    hidden = np.clip((alpha_s + alpha_l - beta) / (2.0 * lo), 0.0, 1.0) * np.minimum(1.0, (alpha_s / alpha_l) ** 2)
+    f = (light.ambient * ao + (w * (1.0 - hidden)).sum(axis=1)) / base
+    dark = np.zeros(len(ys) * len(xs), np.float32)
+    dark[ib] = scene.style.shadow_strength * (1.0 - f)
+    dark = dark.reshape(len(ys), len(xs))
     if step > 1:
         import cv2
 
@@ -302,13 +321,32 @@ def _shadow(scene: StaticScene, centres: np.ndarray, on: np.ndarray, max_instant
         gx = ((np.arange(x0, x1) - x0) / step).astype(np.float32)
         gy = ((np.arange(y0, y1) - y0) / step).astype(np.float32)
         mx, my = np.meshgrid(gx, gy)
-        factor = cv2.remap(factor, mx, my, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    bed_full = scene.bed[y0:y1, x0:x1]
-    factor = np.where(bed_full, factor, 1.0).astype(np.float32)
-    return _Shade(box, factor)
+        dark = cv2.remap(dark, mx, my, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return box, np.where(scene.bed[y0:y1, x0:x1], dark, 0.0).astype(np.float32)
 
 
-# -- the frame --------------------------------------------------------------------------------
+def _shadow(scene: StaticScene, centres: np.ndarray, on: np.ndarray) -> _Shade | None:
+    """The ball's shadow on the bed integrated over the exposure (cast at the middle instant and
+    shifted along the path, as the sprite is; instants off the table cast nothing)."""
+    ex = _exposure(scene, centres, on)
+    if ex is None:
+        return None
+    ref, offs, weights = ex
+    got = _darkening(scene, centres[ref])
+    if got is None:
+        return None
+    box, dark = got
+    if np.abs(offs).max() < 0.02 and len(offs) == len(on):
+        return _Shade(box, 1.0 - dark)
+    sm, dx0, dy0 = _smear(dark, offs, weights)
+    pasted = _paste_box(scene, box, dx0, dy0, sm.shape)
+    if pasted is None:
+        return None
+    pbox, sl = pasted
+    x0, y0, x1, y1 = pbox
+    fac = 1.0 - sm[sl]
+    return _Shade(pbox, np.where(scene.bed[y0:y1, x0:x1], fac, 1.0).astype(np.float32))
+
 
 class BallPainter:
     """Draws the balls of successive frames of one scene; remembers the last frame's work so that a

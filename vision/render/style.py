@@ -94,7 +94,7 @@ class RenderStyle:
     shadow_strength: float = 0.85         # how much of a lamp's light a ball can take away
     white_marked: bool = False            # RFEB ART 2.8: marking dots at both ends of a diameter
     vignette: float = 0.10                # lens fall-off at the frame corners
-    noise_sigma: float = 1.2              # sensor noise, 8-bit levels
+    noise_sigma: float = 2.0              # sensor noise, 8-bit levels (CRF <= 21 keeps some of it)
     shutter_fraction: float = 0.5
     blur_step_px: float = 1.5
     max_subframes: int = 16

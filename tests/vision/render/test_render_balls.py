@@ -83,3 +83,17 @@ def test_state_shapes_are_checked():
         BallsState(BALLS, np.zeros((2, 3)), np.ones(3, bool))
     with pytest.raises(RenderError, match="no look for ball"):
         BallsState((BallId.B8,), np.zeros((1, 3)), np.ones(1, bool))
+
+
+@pytest.mark.parametrize("marked", [True, False])
+def test_white_carries_the_art_2_8_marking_dots_only_when_asked(marked):
+    """RFEB ART 2.8: of two ivory balls one is marked with a dot at both ends of a diameter."""
+    cam = overhead_camera(960, 540, k1=0.0)
+    sc = build_scene(table(), cam, RenderStyle(static_supersample=1, white_marked=marked), np.random.default_rng(0))
+    r = table().ball_radius_mm
+    # the marking axis pointing at the camera: a dot right in the middle of the ball's image
+    sp = _sprite(sc, np.array([1420.0, 710.0, r]), BallId.WHITE, np.eye(3), 0)
+    col = sp.premul / np.maximum(sp.alpha[..., None], 1e-6)
+    inside = sp.alpha > 0.99
+    redness = col[..., 2] - col[..., 1]  # ink is red; ivory is neutral
+    assert (redness[inside].max() > 60) == marked
