@@ -45,10 +45,18 @@ from calibration.table import TableSpec
 
 DEFAULT_HEIGHT_MM = 3600.0
 DEFAULT_HEIGHT_REL_SIGMA = 0.20
-NOSE_SIGMA_MM = 1.5
+NOSE_SIGMA_MM = 3.0
 CUSHION_SIGMA_MM = 6.0
 SETBACK_SIGMA_MM = 6.0
 K_SIGMA = 0.5
+# Observation weights. A dot's centroid is good to ~0.05 px (measured on rendered and generated
+# frames); an edge point's scatter is ~0.3 px, but the points of one line share its appearance
+# biases (lamps, the nose's highlight or shadow, compression), so together they carry far less than
+# independent points would: weighted at 1.5 px, a line of ~150 points counts as ~6 independent ones.
+# (Weighted as independent, those shared biases pulled the focal length 20% off on the rendered
+# sample clips; see the report in tests/calibration.)
+SIGMA_POINT_PX = 0.15
+SIGMA_EDGE_PX = 1.5
 
 
 @dataclass(frozen=True)
@@ -281,9 +289,10 @@ class _Problem:
 
 def refine(table: TableSpec, start: CameraState, edges: EdgeObs, points: PointObs, *,
            prior: FocalPrior | None = FocalPrior(), fit_f: bool = True, fit_k1: bool = True, fit_k2: bool = False,
-           fit_offsets: bool = False, fit_setback: bool = False, sigma_edge_px: float = 0.5,
-           sigma_point_px: float = 0.7, robust_scale: float = 3.0) -> Fit:
-    """Robust (soft-L1) least squares of all observations and priors from ``start``."""
+           fit_offsets: bool = False, fit_setback: bool = False, sigma_edge_px: float = SIGMA_EDGE_PX,
+           sigma_point_px: float = SIGMA_POINT_PX, robust_scale: float = 3.0) -> Fit:
+    """Robust (soft-L1) least squares of all observations and priors from ``start``; residuals are
+    divided by their sigmas, the robust scale is in sigmas."""
     from scipy.optimize import least_squares
 
     prob = _Problem(table, start, edges, points, prior, fit_f, fit_k1, fit_k2, fit_offsets, fit_setback,

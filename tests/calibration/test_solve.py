@@ -1,6 +1,9 @@
-"""The solver on exact geometric observations (no images): it recovers the camera, and the focal
-prior's effect on the ball-centre plane, for a vertical view where the focal length cannot be
-measured, stays below a millimetre for cameras 3-4.5 m above the cloth (solve.py's docstring)."""
+"""The solver on exact geometric observations (no images): it recovers the camera; and the focal
+prior's effect on the ball-centre plane for a vertical view, where the focal length cannot be
+measured, for cameras 3-4.5 m above the cloth (solve.py's docstring): about
+``dz · d · |1/H - 1/H_prior|`` with dz = 45 - 30.75 mm (the diamonds hold the frame at rail height)
+and d = 1588 mm at the corners: 1.2 mm at the corners for 3.0 or 4.5 m, 0.2-0.6 mm for 3.5-4 m;
+a measured camera height (``CalibrationHints.camera_height_mm``) takes it to ~0.1 mm."""
 
 from __future__ import annotations
 
@@ -70,10 +73,10 @@ def test_recovers_an_off_axis_camera_from_exact_observations(tilt: float, k1: fl
 
 
 @pytest.mark.parametrize("height_mm", [3000.0, 3500.0, 4000.0, 4500.0])
-def test_focal_prior_costs_under_a_millimetre_at_the_table_edge(height_mm: float) -> None:
+def test_focal_prior_cost_at_the_table_corners(height_mm: float) -> None:
     """A camera straight above the table centre: f is unmeasurable, the prior (3.6 m ± 20%) picks the
-    height. Measured effect on the ball plane at the table edge (exact features, detector-level noise):
-    printed per height; asserted below 1 mm."""
+    height. Measured effect on the ball plane (exact features, detector-level noise), printed per
+    height: at most the parallax formula of the module docstring (+0.15 mm of noise)."""
     true = overhead_camera(TABLE, 1920, 1080, height_mm, k1=-0.05)
     rng = np.random.default_rng(int(height_mm))
     edges, pts = observations(true, 0.2, rng)
@@ -85,7 +88,10 @@ def test_focal_prior_costs_under_a_millimetre_at_the_table_edge(height_mm: float
     e_known = ball_plane_errors_mm(true, camera_of(known.state, true))
     print(f"\ncamera {height_mm / 1000:.1f} m: solved height {fit.state.centre_mm[2]:.0f} mm, ball-plane max "
           f"{e_edge.max():.2f} mm (median {np.median(e_edge):.2f}); with the height known: max {e_known.max():.2f} mm")
-    assert e_edge.max() < 1.0
+    parallax_mm = (TABLE.rail_height_mm - TABLE.ball_radius_mm) * np.hypot(TABLE.length_mm / 2, TABLE.width_mm / 2) \
+        * abs(1 / height_mm - 1 / FocalPrior().height_mm)
+    assert e_edge.max() < parallax_mm + 0.15
+    assert e_edge.max() < 1.3
     assert e_known.max() < 0.2
 
 
