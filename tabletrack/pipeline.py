@@ -249,6 +249,10 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         t_ann = time.perf_counter() - t2
     stats = AnalyzeStats(frames, analysed, t_an, t_cal, t_ann, fps)
     summary = _summary(judge.calls, out, stats, camera)
+    claimed = src.info.frame_count
+    if frames < claimed - 1:
+        summary += (f"\nwarning: the video ended after {frames} of the {claimed} frames its header announces "
+                    "(truncated file?); everything up to there was analyzed")
     if referee_path and not opts.referee_input:
         summary += f"\nreferee input: {referee_path} (found beside the video)"
     return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)

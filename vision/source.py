@@ -54,7 +54,7 @@ class VideoFile:
             raise VideoSourceError(f"{p}: the file is empty; expected a video file")
         cap = cv2.VideoCapture(str(p))
         if not cap.isOpened():
-            raise VideoSourceError(f"{p}: OpenCV cannot open it as video; expected an MP4/AVI/MKV file it can decode")
+            raise VideoSourceError(f"{p}: cannot be opened as video (not a video file, or truncated); expected an MP4/AVI/MKV file")
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
         h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
