@@ -66,10 +66,12 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
         cw_off = offsets.get(side + "cloth_wood", table.cushion_width_mm)
         _polyline(img, cam, fr.points(s, nose_off, table.cushion_nose_height_mm), YELLOW, th)
         _polyline(img, cam, fr.points(s, cw_off, table.rail_height_mm), CYAN, th)
-        mid = cam.project(fr.points(np.array([fr.length_mm / 2]),
-                                    table.cushion_width_mm + 0.75 * table.rail_width_mm, table.rail_height_mm))[0]
-        if np.all(np.isfinite(mid)):
-            _text(img, side.upper(), (int(mid[0]) - int(30 * scale), int(mid[1]) + int(8 * scale)), 0.7 * scale)
+        # the side's name beyond the rail, or on the rail's inner part if that is out of the frame
+        for off in (table.cushion_width_mm + table.rail_width_mm + 60.0, table.cushion_width_mm + 0.25 * table.rail_width_mm):
+            mid = cam.project(fr.points(np.array([0.4 * fr.length_mm]), off, table.rail_height_mm))[0]
+            if np.all(np.isfinite(mid)) and 20 <= mid[0] < w - 60 and 20 <= mid[1] < h - 10:
+                _text(img, side.upper(), (int(mid[0]) - int(25 * scale), int(mid[1]) + int(8 * scale)), 0.7 * scale)
+                break
     for ln in result.lines:
         for x, y in ln.points_px[::3]:
             cv2.circle(img, (int(round(x)), int(round(y))), 1, YELLOW if ln.kind == "nose" else CYAN, -1)
@@ -101,9 +103,15 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
         f"{result.method} calibration: {result.reprojection_error_px:.2f} px / {result.reprojection_error_mm:.2f} mm RMS,"
         f" {result.n_edge_inliers} edge points, {result.n_diamond_inliers} diamonds",
         f"f = {cam.fx:.0f} px, k1 = {cam.k1:+.4f}, camera at ({C[0]:.0f}, {C[1]:.0f}, {C[2]:.0f}) mm",
+        "yellow: nose line, cyan: cloth/wood edge, red +: diamonds as solved, green o: dots found, grey: ball plane",
     ] + [f"! {wn}" for wn in result.warnings]
+    width = max(40, int(w / (11.0 * scale)))  # characters that fit across the frame
     y = int(28 * scale)
     for line in lines:
-        _text(img, line[:140], (int(10 * scale), y), 0.55 * scale, WHITE if not line.startswith("!") else ORANGE)
-        y += int(24 * scale)
+        colour = ORANGE if line.startswith("!") else WHITE
+        while line:
+            cut = line if len(line) <= width else line[:line.rfind(" ", 0, width) if " " in line[:width] else width]
+            _text(img, cut, (int(10 * scale), y), 0.55 * scale, colour)
+            line = line[len(cut):].lstrip()
+            y += int(24 * scale)
     return img

@@ -162,3 +162,28 @@ def test_table_cut_by_the_frame_raises() -> None:
 def test_not_an_image_raises() -> None:
     with pytest.raises(CalibrationError, match="8-bit BGR"):
         calibrate_frame(np.zeros((10, 10), np.float32), TABLE)
+
+
+@pytest.mark.parametrize("roll_deg, expect_flipped", [(90.0, True), (-90.0, False), (178.0, True), (-2.0, False)])
+def test_orientation_follows_the_image_whatever_the_camera_roll(roll_deg: float, expect_flipped: bool) -> None:
+    """+x runs to the image right (head at the left), or up when the table's length runs up and down
+    the image; the truth camera of a rolled frame may be the other of the two symmetric choices."""
+    true = overhead_camera(TABLE, 1280, 720, 3500, roll_deg=roll_deg)
+    cam = calibrate_frame(render_frame(true, TABLE, seed=3), TABLE).camera
+    r = TABLE.ball_radius_mm
+    a, b = cam.project(np.array([[0.25 * TABLE.length_mm, 710.0, r], [0.75 * TABLE.length_mm, 710.0, r]]))
+    d = b - a
+    assert d[0] - d[1] > 0  # right-and-up
+    P = np.array([[400.0, 300.0, r], [2500.0, 1200.0, r], [1420.0, 710.0, r]])
+    q = cam.pixel_to_plane(true.project(P), z_mm=r)
+    want = np.column_stack([TABLE.length_mm - P[:, 0], TABLE.width_mm - P[:, 1]]) if expect_flipped else P[:, :2]
+    np.testing.assert_allclose(q, want, atol=1.0)
+
+
+def test_frame_without_diamonds_rests_on_the_nose_lines() -> None:
+    true = overhead_camera(TABLE, 1280, 720, 3500, tilt_deg=6.0, k1=-0.06)
+    res = calibrate_frame(render_frame(true, TABLE, seed=3, diamond_diameter_mm=0.0), TABLE)
+    e = ball_plane_errors_mm(true, res.camera)
+    print(f"\nno diamonds: median {np.median(e):.2f} mm, max {e.max():.2f} mm")
+    assert res.n_diamond_inliers == 0 and any("diamonds were found" in w for w in res.warnings)
+    assert e.max() <= 1.0
