@@ -28,10 +28,10 @@ from rules import CallWriter, JudgeConfig, engine_for, format_calls_table, load_
 from rules.call import Call
 from tracking.eventlog import EventLogWriter
 from tracking.events import Event, Shot, ShotEnd
-from tracking.identity import BallState, Detection, Tracker
+from tracking.tracker import BallState, Detection, Tracker
+from tracking.tracks_csv import TracksCsvWriter
 from tracking.ids import CAROM_BALLS, BallId
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
-from tabletrack.outputs import TracksCsvWriter
 from tabletrack.progress import Progress
 from tabletrack.shots import ShotCutter
 from tabletrack.still import StillGate
@@ -121,7 +121,8 @@ def _to_tracker(d: BallDetection) -> Detection:
             scores[BallId.parse(name)] = float(s)
         except ValueError:
             continue
-    return Detection(d.x_mm, d.y_mm, scores, d.score)
+    colour = BallId.parse(d.label) if d.label in {b.value for b in BallId} else None
+    return Detection(d.x_mm, d.y_mm, colour=colour, colour_scores=scores, confidence=float(min(max(d.score, 0.0), 1.0)))
 
 
 class _Judge:
@@ -196,7 +197,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     rect = Rectifier(camera, table, opts.px_per_mm)
     detector = ClassicalDetector(rect.geometry, table.ball_radius_mm)
     detector.set_background(rect(src.first_frame()))
-    tracker = Tracker(balls)
+    tracker = Tracker(balls, table)
     cutter = ShotCutter(table, balls)
     gate = StillGate()
     judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
@@ -216,6 +217,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 judge.judge(shot)
 
         try:
+            frame_states: list[BallState] = []
             for fr in src.frames():
                 at_rest = bool(last_state) and _at_rest(last_state, samples)
                 if opts.skip_still and not gate.analyse(fr.image, fr.t_s, at_rest):
@@ -223,11 +225,12 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                     continue
                 analysed += 1
                 dets = detector.detect_frame(fr.image, rect)
-                for st in tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets]):
+                frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets])
+                for st in frame_states:
                     last_state[st.ball] = st
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
                     cutter.add(st.frame, st.t_s, st.ball, st.x_mm, st.y_mm, st.observed, st.confidence)
-                    tracks.write(st.t_s, st.frame, st.ball.value, st.x_mm, st.y_mm, st.observed, st.confidence)
+                tracks.write_states(frame_states)
                 emit(cutter.poll(fr.t_s))
                 progress.update(fr.index + 1, f"shot {cutter.next_shot}")
             emit(cutter.finish())
