@@ -19,6 +19,8 @@ points up. Formally: +x's image direction has a positive component along (1, -1)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from calibration.camera import CameraModel
@@ -96,7 +98,7 @@ class _Solver:
             fit = self._fit(fit.state, edges, points, fit_offsets=fit_offsets, fit_setback=fit_setback)
         return fit, edges, points, keep_p
 
-    def run(self, state: CameraState) -> dict:
+    def run(self, state: CameraState) -> "_Run":
         table = self.table
         wide = max(12.0, 0.02 * max(self.w, self.h))
         e0 = measure_edges(self.images, table, state, window_px=wide, kinds=("cloth_wood",))
@@ -114,26 +116,40 @@ class _Solver:
             fit_setback = len(diamonds) >= 6
             fit, edges_in, _, keep_p = self._fit_rejecting(fit.state, edges, diamonds.as_points(),
                                                            fit_offsets=True, fit_setback=fit_setback)
-        return dict(fit=fit, edges_all=edges, edges=edges_in, diamonds=diamonds, diamond_inliers=keep_p,
+        return _Run(fit=fit, edges_all=edges, edges=edges_in, diamonds=diamonds, diamond_inliers=keep_p,
                     flags=dict(self.flags), start=self.start)
 
 
-def _score(run: dict) -> float:
-    """Higher is better: inlier observations, discounted by their spread."""
-    fit = run["fit"]
-    r = np.abs(fit.edge_residual_px)
-    spread = float(np.sqrt(np.mean(r ** 2))) if len(r) else 10.0
-    return (len(run["edges"]) + 15.0 * int(run["diamond_inliers"].sum())) / (0.3 + spread)
+@dataclass(frozen=True)
+class _Run:
+    """One hypothesis carried through: the last fit, the edge points measured (``edges_all``) and kept
+    (``edges``), the diamonds found and which the fit kept, and the start and flags the fit's
+    parameters refer to (for sampling its covariance)."""
+
+    fit: Fit
+    edges_all: EdgeObs
+    edges: EdgeObs
+    diamonds: DiamondFinds
+    diamond_inliers: np.ndarray
+    flags: dict
+    start: CameraState
+
+    def score(self) -> float:
+        """Higher is better: inlier observations (a diamond worth 15 edge points), discounted by the
+        edge points' spread; used to choose which outline sides are the long ones."""
+        r = np.abs(self.fit.edge_residual_px)
+        spread = float(np.sqrt(np.mean(r ** 2))) if len(r) else 10.0
+        return (len(self.edges) + 15.0 * int(self.diamond_inliers.sum())) / (0.3 + spread)
 
 
 def _errors_mm(table: TableSpec, st: CameraState, edges: EdgeObs, points: PointObs) -> np.ndarray:
-    from calibration.solve import _side_arrays, edge_world_points
+    from calibration.solve import edge_world_points, side_arrays
 
     out = []
     if len(edges):
         P = edge_world_points(table, edges, st)
         q = st.backproject(edges.u_px, P[:, 2])
-        _, _, outward = _side_arrays(table)
+        _, _, outward = side_arrays(table)
         out.append(np.abs(np.sum((q - P[:, :2]) * outward[edges.side], axis=1)))
     if len(points):
         P = points.P_mm + (st.setback_mm - table.diamond_setback_mm) * points.shift_dir
@@ -142,15 +158,15 @@ def _errors_mm(table: TableSpec, st: CameraState, edges: EdgeObs, points: PointO
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def ball_plane_sigma_mm(table: TableSpec, run: dict, n: int = 40) -> tuple[float, float]:
+def ball_plane_sigma_mm(table: TableSpec, run: _Run, n: int = 40) -> tuple[float, float]:
     """(median, max) over a grid on the ball-centre plane of the spread of table mm that the fit's
     parameter uncertainty gives one pixel."""
-    fit = run["fit"]
+    fit = run.fit
     st = fit.state
     gx, gy = np.meshgrid(np.linspace(0, table.length_mm, 9), np.linspace(0, table.width_mm, 5))
     P = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, table.ball_radius_mm)])
     u = st.project(P)
-    samples = sample_states(table, fit, run["start"], n, np.random.default_rng(1), **run["flags"])
+    samples = sample_states(table, fit, run.start, n, np.random.default_rng(1), **run.flags)
     if not samples:
         return float("inf"), float("inf")
     q = np.stack([s.backproject(u, table.ball_radius_mm) for s in samples])
@@ -227,17 +243,14 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
             errors.append(str(e))
     if not runs:
         raise CalibrationError(errors[0])
-    run = max(runs, key=_score)
+    run = max(runs, key=_Run.score)
     return _result(table, run, w, h, hints, outline)
 
 
-def _result(table: TableSpec, run: dict, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
-    fit: Fit = run["fit"]
+def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
+    fit = run.fit
     st = fit.state
-    edges: EdgeObs = run["edges"]
-    edges_all: EdgeObs = run["edges_all"]
-    diamonds: DiamondFinds = run["diamonds"]
-    keep_p = run["diamond_inliers"]
+    edges, edges_all, diamonds, keep_p = run.edges, run.edges_all, run.diamonds, run.diamond_inliers
     pts_in = diamonds.as_points().subset(keep_p)
     r_e = fit.edge_residual_px
     r_p = np.hypot(*fit.point_residual_px.T) if len(pts_in) else np.zeros(0)

@@ -154,7 +154,8 @@ class Fit:
     success: bool
 
 
-def _side_arrays(table: TableSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def side_arrays(table: TableSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(origin, tangent, outward) (4, 2) of the sides in :data:`SIDES` order (see :mod:`calibration.features`)."""
     fr = [side_frame(table, s) for s in SIDES]
     origin = np.array([f.origin for f in fr])
     tangent = np.array([f.tangent for f in fr])
@@ -170,7 +171,7 @@ def edge_offsets(obs: EdgeObs, nose_mm, cushion_mm) -> np.ndarray:
 
 def edge_world_points(table: TableSpec, obs: EdgeObs, state: "CameraState") -> np.ndarray:
     """World points of the edge observations' lines at their ``s``."""
-    origin, tangent, outward = _side_arrays(table)
+    origin, tangent, outward = side_arrays(table)
     off = edge_offsets(obs, state.nose_mm, state.cushion_mm)
     z = np.where(obs.kind == 1, table.rail_height_mm, table.cushion_nose_height_mm)
     s = obs.s_mm
@@ -192,7 +193,7 @@ class _Problem:
         self.se, self.sp = sigma_edge_px, sigma_point_px
         self.centre = np.array([table.length_mm / 2, table.width_mm / 2, 0.0])
         self.D = float(np.hypot(start.cx, start.cy))  # half-diagonal of the frame, px
-        origin, tangent, outward = _side_arrays(table)
+        origin, tangent, outward = side_arrays(table)
         if len(edges):
             self.e_origin = origin[edges.side]
             self.e_tan = np.column_stack([tangent[edges.side], np.zeros(len(edges))])
