@@ -83,6 +83,7 @@ def _add_events(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom)")
     p.add_argument("-o", "--output", metavar="EVENTS.jsonl", help="write the events here (default: print them)")
     p.add_argument("--game", help="also judge the events with this game and print the calls")
+    p.add_argument("--input", metavar="REFEREE.json", help="referee input for --game (starting state, fouls seen)")
     p.set_defaults(func=_cmd_events)
 
 
@@ -134,7 +135,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 def _cmd_events(args: argparse.Namespace) -> int:
     from tabletrack.events_cmd import run_events
 
-    print(run_events(Path(args.tracks), args.table, args.output, args.game))
+    print(run_events(Path(args.tracks), args.table, args.output, args.game, args.input))
     return 0
 
 

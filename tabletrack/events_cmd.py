@@ -1,0 +1,44 @@
+"""``tabletrack events``: the event log from another tracking system's trajectories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from calibration.table import load_table
+from rules import format_calls_table, judge_events, load_referee_input, parse_game
+from tracking.eventlog import EventLogWriter, event_to_dict
+from tracking.events import CushionHit, ShotStart
+from tracking.infer import infer_events
+from tracking.tracks_csv import read_tracks_csv
+
+
+def run_events(tracks_path: Path, table_name: str, output: str | None, game: str | None,
+               referee_path: str | None = None) -> str:
+    """Infer events from ``tracks_path``; write them to ``output`` (JSONL) or return them, with a
+    per-shot cushion count of each shot's cue ball, and the calls when ``game`` is given."""
+    table = load_table(table_name)
+    g = parse_game(game) if game else None
+    ref = load_referee_input(referee_path) if referee_path else None
+    if not tracks_path.exists():
+        raise ValueError(f"{tracks_path}: no such file; expected a CSV with columns t,ball,x_mm,y_mm")
+    trajectories = read_tracks_csv(tracks_path)
+    events = infer_events(trajectories, table)
+    lines: list[str] = []
+    if output:
+        with EventLogWriter(output) as w:
+            for e in events:
+                w.write(e)
+    else:
+        lines += [json.dumps(event_to_dict(e)) for e in events]
+    cue = {e.shot: e.cue_ball for e in events if isinstance(e, ShotStart)}
+    summary = []
+    for shot, ball in cue.items():
+        n = sum(1 for e in events if isinstance(e, CushionHit) and e.shot == shot and e.ball == ball)
+        summary.append(f"shot {shot}: cue ball {ball.value}, {n} cushion contacts")
+    lines += ["", *summary, f"{len(events)} events from {sum(len(t) for t in trajectories.values())} samples"
+              + (f", written to {output}" if output else "")]
+    if g is not None:
+        calls, _ = judge_events(events, g, ref)
+        lines += ["", format_calls_table(calls)]
+    return "\n".join(lines)
