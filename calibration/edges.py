@@ -12,9 +12,11 @@ across them (along the image normal, half-pixel steps, bilinear). On each profil
 - the **nose line**: where the cushion top begins, between the bed and the cloth/wood edge, on
   brightness (see :func:`_nose` for the two looks it takes).
 
-Each edge's position is the centroid of the derivative around its steepest point. A profile whose step is much weaker
-than the side's median (a ball, a hand, a cue over the edge) is dropped; what is left is returned
-as :class:`~calibration.solve.EdgeObs` for the robust solver, which rejects the rest.
+Each edge's position is the centroid of the derivative around its steepest point. A profile whose
+step is much weaker than the side's median (a ball, a hand, a cue over the edge) is dropped; what is
+left is returned as :class:`~calibration.solve.EdgeObs` for the robust solver, which rejects the
+rest. The sides' ends (``corner_margin_mm``) are left out, where the corners' geometry, pockets and
+the other side's cushion mix in.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class EdgeImages:
 
 
 def edge_images(image_bgr: np.ndarray, cloth_hue: float, cloth_sat: float, cloth_val: float) -> EdgeImages:
+    """The frame as float BGR and its cloth-likeness: 1 within 8 hue steps of the cloth's hue (OpenCV
+    0..179), fading to 0 at 16; times a ramp on saturation (0 below 30% of the cloth's, 1 above 50%)
+    and on brightness (0 below 12% of the cloth's, 1 above 22%: the dark cushion stays cloth, the
+    noise-hued near-black does not)."""
     import cv2
 
     hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV).astype(np.float32)

@@ -72,7 +72,7 @@ def _hue_peaks(hue: np.ndarray, cand: np.ndarray, max_peaks: int = 4) -> list[fl
     work = hist.copy()
     while len(peaks) < max_peaks:
         i = int(np.argmax(work))
-        if work[i] < 0.02 * total / 10.0:
+        if work[i] < 0.002 * total:  # a fifth of a percent of the saturated pixels per hue step
             break
         peaks.append(float(i))
         for d in range(-12, 13):
@@ -161,6 +161,18 @@ def _intersect(l1: tuple[float, float, float], l2: tuple[float, float, float]) -
     if abs(p[2]) < 1e-12:
         return None
     return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _grey_hint(hsv: np.ndarray) -> str:
+    """A note for frames whose middle is an unsaturated (grey, white, black) surface: such a cloth
+    has no hue to find it by."""
+    h, w = hsv.shape[:2]
+    mid = hsv[int(0.35 * h):int(0.65 * h), int(0.35 * w):int(0.65 * w)]
+    v = mid[..., 2].astype(np.float32)
+    if mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(np.abs(v - np.median(v)))) < 20:
+        return ("; the middle of the frame is an even unsaturated surface: a grey or white cloth is not found "
+                "automatically, give the playing surface's corners instead")
+    return ""
 
 
 def _describe(best: tuple | None, frame_area: float) -> str:
@@ -303,7 +315,7 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
                    "with a four-sided outline; got ")
     usable = [r for r in regions if r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY]
     if not usable:
-        raise CalibrationError(expectation + _describe(regions[0] if regions else None, frame_area))
+        raise CalibrationError(expectation + _describe(regions[0] if regions else None, frame_area) + _grey_hint(hsv))
     x0, y0, x1, y1 = _content_box(hsv[..., 2])
     rng = np.random.default_rng(0)
     why = ""
