@@ -169,7 +169,8 @@ def _grey_hint(hsv: np.ndarray) -> str:
     h, w = hsv.shape[:2]
     mid = hsv[int(0.35 * h):int(0.65 * h), int(0.35 * w):int(0.65 * w)]
     v = mid[..., 2].astype(np.float32)
-    if mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(np.abs(v - np.median(v)))) < 20:
+    if (mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(v)) > 40
+            and float(np.median(np.abs(v - np.median(v)))) < 20):
         return ("; the middle of the frame is an even unsaturated surface: a grey or white cloth is not found "
                 "automatically, give the playing surface's corners instead")
     return ""

@@ -7,7 +7,9 @@ Contract: :func:`parse_corners` reads the corners from the command line's text
 foot-right, foot-left, head-left**: the corners (0, 0), (L, 0), (L, W), (0, W) of the table frame,
 at the cushion nose (where the cushions meet the cloth, seen from above); going round that way is
 counterclockwise on the screen for every camera above the table, which :func:`calibrate_manual`
-checks. Which short end is the head is the user's choice here (the table alone cannot tell).
+checks. Which short end is the head is the user's choice here (the table alone cannot tell);
+``CalibrationHints(flip=True)`` swaps it (the corners are then read as foot-left, head-left,
+head-right, foot-right).
 
 :func:`calibrate_manual` solves the focal length (with the same height prior as the automatic
 solve, :mod:`calibration.solve`) and the pose from those four points; it knows no lens distortion
@@ -112,6 +114,8 @@ def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: 
         raise CalibrationError(f"image size: expected positive width and height in px, got {w}x{h}")
     _check_corners(pts, w, h)
     world = np.array(table.nose_corners_mm(), np.float64)
+    if hints.flip:
+        world = np.roll(world, 2, axis=0)  # the same rectangle turned 180 degrees: head <-> foot
     prior = FocalPrior(hints.camera_height_mm, hints.camera_height_rel_sigma) if hints.camera_height_mm else FocalPrior()
     try:
         start, _ = init_from_corners(pts, world, w, h, table=table, prior=prior, fixed_f=hints.fx_px)
@@ -141,7 +145,8 @@ def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: 
     extras = {
         "table_size_mm": [table.length_mm, table.width_mm],
         "ball_diameter_mm": table.ball_diameter_mm,
-        "corners_px": {k: [float(x), float(y)] for k, (x, y) in zip(CORNER_ORDER, pts)},
+        "corners_px": {k: [float(x), float(y)] for k, (x, y) in
+                       zip(CORNER_ORDER[2:] + CORNER_ORDER[:2] if hints.flip else CORNER_ORDER, pts)},
         "camera_centre_mm": [float(v) for v in st.centre_mm],
         "focal": "fixed by the user" if hints.fx_px else
                  "prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma),
@@ -150,10 +155,11 @@ def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: 
     }
     camera = _camera_model(st, table, w, h, err_px, err_mm, "manual", _json_safe(extras))
     proj = st.project(world)
+    names = CORNER_ORDER[2:] + CORNER_ORDER[:2] if hints.flip else CORNER_ORDER
     corners = tuple(CornerMatch(name=k, world_mm=tuple(float(v) for v in world[i]),
                                 pixel_px=(float(pts[i, 0]), float(pts[i, 1])),
                                 projected_px=(float(proj[i, 0]), float(proj[i, 1])))
-                    for i, k in enumerate(CORNER_ORDER))
+                    for i, k in enumerate(names))
     return CalibrationResult(camera=camera, lines=(), diamonds=(), n_edge_inliers=0, n_diamond_inliers=0,
                              reprojection_error_px=err_px, reprojection_error_mm=err_mm, warnings=tuple(warnings),
                              method="manual", corners=corners)

@@ -95,3 +95,12 @@ def test_crossed_or_degenerate_corners_are_refused() -> None:
         calibrate_manual(np.array([[0, 0], [100, 0], [200, 0], [0, 100.0]]), TABLE, 1920, 1080)
     with pytest.raises(CalibrationError, match="in or near the 1920x1080"):
         calibrate_manual(c * 10, TABLE, 1920, 1080)
+
+
+def test_flip_hint_turns_the_manual_frame() -> None:
+    true = overhead_camera(TABLE, 1920, 1080, 3500, tilt_deg=8)
+    cam = calibrate_manual(true_corners(true), TABLE, 1920, 1080, hints=CalibrationHints(flip=True)).camera
+    P = np.array([[300.0, 200.0, TABLE.ball_radius_mm], [2500.0, 1300.0, TABLE.ball_radius_mm]])
+    q = cam.pixel_to_plane(true.project(P), z_mm=TABLE.ball_radius_mm)
+    np.testing.assert_allclose(q, np.column_stack([TABLE.length_mm - P[:, 0], TABLE.width_mm - P[:, 1]]), atol=1.0)
+    assert set(cam.extras["corners_px"]) == {"head_right", "foot_right", "foot_left", "head_left"}
