@@ -1,6 +1,6 @@
 """calibrate_frame on the project's sample clips (``sample_videos/``: the renderer's frames through
 H.264, with the true camera in each ``.truth.json``), and on a frame of the renderer straight from
-``render_background`` (slow). The solved camera must map the ball-centre plane to within a
+``render_background``. The solved camera must map the ball-centre plane to within a
 millimetre of the truth everywhere on the playing surface."""
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ def test_sample_clip_camera_within_a_millimetre(clip: str) -> None:
     assert e.max() <= 1.0
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("tilt, roll, k1, cloth", [(13.0, 2.0, -0.08, "green"), (0.0, -4.0, 0.03, "blue")])
 def test_renderer_background_frame(tilt: float, roll: float, k1: float, cloth: str) -> None:
     from vision.render.scene import render_background
