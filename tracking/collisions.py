@@ -312,11 +312,12 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
                      confidence=float(np.clip(conf, 0.05, 1.0)))
 
 
-def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig) -> tuple[float, float]:
+def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: float = math.inf) -> tuple[float, float]:
     """When a ball at rest before sample ``first_moving`` started: the time its path after meets
     its rest position, and a confidence. The first moving sample may be rest noise that only
     looked like motion, so the start is also sought one sample later; the split whose fits
-    explain the samples better wins."""
+    explain the samples better wins. ``hi_t``: the ball's next contact (the path after it is
+    another path)."""
     s = act.samples
     if first_moving - 1 < 0:
         return float(s.t_s[first_moving]), 0.3
@@ -326,7 +327,7 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig) -> tupl
         if k + 1 >= len(s):
             continue
         rest = make_side(act, k, -1, -math.inf, math.inf, cfg)
-        out = make_side(act, k + 1, +1, -math.inf, math.inf, cfg)
+        out = make_side(act, k + 1, +1, -math.inf, hi_t, cfg)
         if k == first_moving:  # read sample k as rest
             rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
             if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):

@@ -354,7 +354,8 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
         if smooth[j] - R > cfg.graze_mm:
             break
         t_m = float(ts[j])
-        if any(abs(t_m - t) < 0.5 * cfg.graze_window_s for t in taken):
+        if any(abs(t_m - t) < 0.5 * cfg.graze_window_s and not any(min(t, t_m) < o < max(t, t_m) for o in others_s)
+               for t in taken):
             continue  # one V fit covers this stretch of the cushion already
         taken.append(t_m)
         bounds = list(others_s) + list(same_s)

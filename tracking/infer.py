@@ -20,8 +20,8 @@ over. Both run the same per-shot inference:
 6. ``ShotEnd`` when every ball is at rest, with their positions.
 
 Sampling: any. Times come from the samples, never from a frame rate; ``frame`` of an event is
-the ``frame`` value of the last sample (of any ball) at or before the event's time, so for video
-it is the frame the event falls in, and for data without frames (CSV tracks) it is what the
+the highest ``frame`` value among the samples (of any ball) at or before the event's time, so for
+video it is the frame the event falls in, and for data without frames (CSV tracks) it is what the
 reader put there (:mod:`tracking.tracks_csv`: a ``frame`` column, else the row index).
 Confidence of each event (0..1) comes from its fits' residuals, how many samples support each
 side, the sample gap and occlusion at the time, and how clearly the velocity changed; it is a
@@ -71,7 +71,7 @@ class InferenceConfig:
 
 
 class _Clock:
-    """Frame of a time: the frame of the last sample at or before it."""
+    """Frame of a time: the highest frame among the samples at or before it."""
 
     def __init__(self, trajectories: Iterable[Trajectory]) -> None:
         ts, fs = [], []
@@ -80,8 +80,8 @@ class _Clock:
             fs.append(tr.frame)
         t = np.concatenate(ts) if ts else np.zeros(0)
         f = np.concatenate(fs) if fs else np.zeros(0, dtype=np.int64)
-        order = np.argsort(t, kind="stable")
-        self._t, self._f = t[order], f[order]
+        order = np.lexsort((f, t))
+        self._t, self._f = t[order], np.maximum.accumulate(f[order]) if len(f) else f
 
     def frame_at(self, t_s: float) -> int:
         if len(self._t) == 0:
@@ -354,6 +354,14 @@ def shot_events(
     ]
     collisions, contacts = _contacts(acts, span, t_start, cue_motion, table, cfg)
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
+    if cue_motion.rest_before is not None and cue_motion.i_first > 0:
+        # the stroke's start again, the cue ball's path after it kept short of its first contact
+        cue = cue_motion.ball
+        later = [x.t_s for x in collisions if cue in x.balls and x.t_s > t_start]
+        later += [y.t_s for y in contacts if y.ball is cue and y.t_s > t_start]
+        if later:
+            t_start, start_conf = onset_time(acts[cue], cue_motion.i_first, cfg.contact, hi_t=min(later))
+    events[0] = ShotStart(t_start, frame_at(t_start), shot, start_conf, cue_motion.ball, positions, frozen, touching)
     for x in collisions:
         t = max(x.t_s, t_start)
         events.append(BallBall(t, frame_at(t), shot, x.confidence, x.balls, x.pos_mm))

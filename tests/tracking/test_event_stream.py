@@ -1,0 +1,55 @@
+"""Streaming event inference: the pipeline writes each shot's events as soon as it is over, and
+they are the events the whole-clip inference finds."""
+
+from __future__ import annotations
+
+import pytest
+
+from calibration.table import load_table
+from tracking.eventlog import event_to_dict
+from tracking.events import ShotEnd
+from tracking.infer import EventStream, infer_events
+from tracking_synth import R_, W_, Y_, concatenate, final_positions, sample_irregular, sample_video, scenarios, simulate, with_row_frames
+
+TABLE = load_table("carom")
+
+
+def _stream(trajs, poll_every: int = 1):
+    stream = EventStream(TABLE)
+    rows = sorted((float(t), b.value, b, k) for b, tr in trajs.items() for k, t in enumerate(tr.t_s))
+    got, when = [], []
+    for i, (t, _, b, k) in enumerate(rows):
+        tr = trajs[b]
+        stream.add(b, t, int(tr.frame[k]), float(tr.x_mm[k]), float(tr.y_mm[k]), bool(tr.observed[k]), float(tr.confidence[k]))
+        if i % poll_every == 0:
+            new = stream.poll()
+            got += new
+            when += [t] * len(new)
+    tail = stream.finish()
+    return got + tail, when + [None] * len(tail)
+
+
+@pytest.mark.parametrize("name", ["around_table", "stun_collision", "cushion_then_ball_same_frame"])
+@pytest.mark.parametrize("sampling", ["60fps", "irregular"])
+def test_stream_equals_batch(name: str, sampling: str) -> None:
+    sim = next(s for s in scenarios(TABLE) if s.name == name).run(TABLE)
+    trajs = sample_video(sim, 60, 1.0, seed=1) if sampling == "60fps" else with_row_frames(sample_irregular(sim, TABLE, seed=1))
+    batch = [event_to_dict(e) for e in infer_events(trajs, TABLE)]
+    streamed, _ = _stream(trajs)
+    assert [event_to_dict(e) for e in streamed] == batch
+
+
+def test_first_shot_is_handed_back_while_the_second_is_played() -> None:
+    first = simulate(TABLE, {W_: (700.0, 500.0), Y_: (2000.0, 1100.0), R_: (2300.0, 300.0)}, W_, (-1400.0, 350.0))
+    second = simulate(TABLE, final_positions(first), Y_, (-900.0, -700.0), start_s=2.5)
+    a, b = sample_video(first, 60, 1.0, seed=1), sample_video(second, 60, 1.0, seed=2)
+    offset = float(a[W_].t_s[-1]) + 1.0 / 60.0
+    trajs = concatenate([a, b], [0.0, offset])
+    events, when = _stream(trajs, poll_every=3)
+    assert [event_to_dict(e) for e in events] == [event_to_dict(e) for e in infer_events(trajs, TABLE)]
+    end1 = next(i for i, e in enumerate(events) if isinstance(e, ShotEnd))
+    stream = EventStream(TABLE)
+    # shot 1 came out during the data, within settle_s (+ the poll interval) of its end
+    assert when[end1] is not None and when[end1] - events[end1].t_s <= stream.settle_s + 0.3
+    assert when[end1] < offset + 2.5  # before the second stroke even started
+    assert all(e.shot == 1 for e in events[: end1 + 1]) and all(e.shot == 2 for e in events[end1 + 1:])
