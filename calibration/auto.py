@@ -290,13 +290,14 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
     prior = _prior(hints)
     f_note = "fixed by the user" if hints.fx_px is not None else None
     f_rel_sigma = float("nan")
+    sig_med, sig_max = ball_plane_sigma_mm(table, run)
     if "log_f" in names:
         f_rel_sigma = float(np.sqrt(max(fit.param_cov[names.index("log_f"), names.index("log_f")], 0.0)))
         if f_rel_sigma > 0.5 * prior.rel_sigma:
             warnings.append(f"the view is nearly vertical, so the camera height ({st.centre_mm[2] / 1000:.2f} m) rests "
-                            f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}%; "
-                            "give the measured camera height for the best ball-height correction")
-    sig_med, sig_max = ball_plane_sigma_mm(table, run)
+                            f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}% "
+                            f"(ball positions uncertain by up to {sig_max:.1f} mm at the corners); give the measured "
+                            "camera height to remove that")
     if err_px > 1.0:
         warnings.append(f"the fit leaves {err_px:.2f} px RMS: check the overlay of the calibration image")
     extras = {
