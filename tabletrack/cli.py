@@ -41,6 +41,8 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom match table)")
     p.add_argument("--calibration", metavar="FILE", help="calibration JSON from `tabletrack calibrate` (default: calibrate from the video)")
     p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual calibration: the four playing-surface corners in px")
+    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
+                   "(sharpens the calibration of a camera straight over the table)")
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: ./out)")
     p.add_argument("--no-video", action="store_true", help="do not write the annotated MP4")
@@ -59,6 +61,8 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual fallback: playing-surface corners in px, "
                    "or a JSON file holding them")
     p.add_argument("--flip", action="store_true", help="take the other end of the table as the head")
+    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
+                   "(sharpens the calibration of a camera straight over the table)")
     p.set_defaults(func=_cmd_calibrate)
 
 
@@ -111,7 +115,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     opts = AnalyzeOptions(
         game=args.game, table=args.table, calibration=args.calibration, corners=args.corners,
         referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
-        progress=not args.quiet,
+        progress=not args.quiet, camera_height_mm=args.camera_height,
     )
     result = analyze_video(video, opts)
     print(result.summary)
@@ -121,7 +125,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from tabletrack.calibrate_cmd import run_calibrate
 
-    print(run_calibrate(Path(args.source), Path(args.output), args.table, args.corners, args.flip))
+    print(run_calibrate(Path(args.source), Path(args.output), args.table, args.corners, args.flip,
+                        args.camera_height))
     return 0
 
 
@@ -143,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # FFmpeg inside OpenCV prints its own complaints ("moov atom not found") on stderr; the user
     # gets our one-line message instead.
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+    # The numerical work here is many small problems; threaded BLAS only adds contention (an SVD
+    # measured 100x slower threaded on a busy 2-core machine). Must be set before numpy loads.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -54,6 +54,7 @@ class AnalyzeOptions:
     px_per_mm: float = 0.5
     skip_still: bool = True
     calibration_tries: int = 5
+    camera_height_mm: float | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ def _balls_for(table: TableSpec) -> tuple[BallId, ...]:
 def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
     """The camera from a file, from corners, or solved from one of the first frames."""
     w, h = src.info.width_px, src.info.height_px
+    from calibration.result import CalibrationHints
+
+    hints = CalibrationHints(camera_height_mm=opts.camera_height_mm)
     if opts.calibration:
         cam = CameraModel.load(opts.calibration)
         check_compatible(cam, table, w, h)
@@ -94,7 +98,7 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
     if opts.corners:
         from calibration.manual import calibrate_manual, parse_corners
 
-        return calibrate_manual(parse_corners(opts.corners), table, w, h).camera
+        return calibrate_manual(parse_corners(opts.corners), table, w, h, hints=hints).camera
     from calibration.auto import calibrate_frame
 
     first_error: CalibrationError | None = None
@@ -104,7 +108,7 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
         if fr.image is None:
             continue
         try:
-            return calibrate_frame(fr.image, table).camera
+            return calibrate_frame(fr.image, table, hints=hints).camera
         except CalibrationError as e:
             first_error = first_error or e
         tries += 1
