@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from tracking.ids import BallId
+from tracking.pathfit import fit_path
 from tracking.segment import BallActivity, RestRun
 from tracking.sides import (
     ContactConfig,
@@ -332,8 +332,6 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
             rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
             if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):
                 continue
-            from tracking.pathfit import fit_path
-
             fit = fit_path(s.t_s[rest_idx], s.xy_mm[rest_idx], noise_mm=cfg.noise_mm, stationary=True)
             rest = Side(fit, True, rest_idx, float(s.t_s[k]))
         if not rest.usable or not out.usable or out.at_rest:
@@ -357,15 +355,6 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
     if best is None:
         return float(s.t_s[first_moving]), 0.5
     return best[2], best[3]
-
-
-def shared_gap(times: Sequence[float], t_s: float, act: BallActivity) -> list[float]:
-    """Those of ``times`` that fall between the same two samples of ``act``'s ball as ``t_s``."""
-    s = act.samples
-    k = int(np.searchsorted(s.t_s, t_s, side="right") - 1)
-    lo = s.t_s[k] if k >= 0 else -math.inf
-    hi = s.t_s[k + 1] if k + 1 < len(s) else math.inf
-    return [t for t in times if lo < t < hi]
 
 
 def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,

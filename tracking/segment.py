@@ -259,25 +259,11 @@ def motions(s: BallSamples, runs: list[RestRun], cfg: SegmentConfig) -> list[Mot
 
 @dataclass(frozen=True)
 class BallActivity:
+    """One ball's samples with their rest runs and motions, in time order."""
+
     samples: BallSamples
     runs: tuple[RestRun, ...]
     motions: tuple[Motion, ...]
-
-    def rest_at(self, t_s: float) -> RestRun | None:
-        """The rest run covering ``t_s`` (from its first sample until the next motion begins)."""
-        for k, r in enumerate(self.runs):
-            nxt = next((m for m in self.motions if m.i_first > r.i1), None)
-            t_until = float(self.samples.t_s[nxt.i_first]) if nxt is not None else float("inf")
-            if r.t_first_s <= t_s < t_until:
-                return r
-        return None
-
-    def last_rest_before(self, t_s: float) -> RestRun | None:
-        best = None
-        for r in self.runs:
-            if r.t_first_s <= t_s:
-                best = r
-        return best
 
 
 def ball_activity(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> BallActivity:
