@@ -7,9 +7,9 @@ The order of work, and why:
    first frames (the first frame where the table is found: a player may stand over it at first).
 3. Frames are rectified onto the ball-centre plane, balls detected, identities kept; still frames
    are skipped while every ball rests (:mod:`tabletrack.still`).
-4. Each time the table comes to rest after a shot, that shot's events are inferred, written to
-   ``events.jsonl``, judged and the call written to ``calls.jsonl`` — so an interrupted run keeps
-   every finished shot (``tracks.csv`` is written as the frames go).
+4. Each time the table has settled after a shot (:class:`tracking.infer.EventStream`), that
+   shot's events are written to ``events.jsonl``, judged, and the call written to ``calls.jsonl``
+   — so an interrupted run keeps every finished shot (``tracks.csv`` is written as frames go).
 5. Last, the annotated MP4 is drawn in a second pass from the final tracks and events.
 """
 
@@ -27,13 +27,13 @@ from calibration.table import TableSpec, load_table
 from rules import CallWriter, JudgeConfig, engine_for, format_calls_table, load_referee_input, parse_game
 from rules.call import Call
 from tracking.eventlog import EventLogWriter
+from tracking.infer import EventStream
 from tracking.events import Event, Shot, ShotEnd
 from tracking.tracker import BallState, Detection, Tracker
 from tracking.tracks_csv import TracksCsvWriter
 from tracking.ids import CAROM_BALLS, BallId
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
 from tabletrack.progress import Progress
-from tabletrack.shots import ShotCutter
 from tabletrack.still import StillGate
 from vision.classical import ClassicalDetector
 from vision.detect import BallDetection
@@ -202,7 +202,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     detector = ClassicalDetector(rect.geometry, table.ball_radius_mm)
     detector.set_background(rect(src.first_frame()))
     tracker = Tracker(balls, table)
-    cutter = ShotCutter(table, balls)
+    stream = EventStream(table)
     gate = StillGate()
     judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
     all_events: list[Event] = []
@@ -233,11 +233,10 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 for st in frame_states:
                     last_state[st.ball] = st
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
-                    cutter.add(st.frame, st.t_s, st.ball, st.x_mm, st.y_mm, st.observed, st.confidence)
                 tracks.write_states(frame_states)
-                emit(cutter.poll(fr.t_s))
-                progress.update(fr.index + 1, f"shot {cutter.next_shot}")
-            emit(cutter.finish())
+                emit(stream.add_states(frame_states))
+                progress.update(fr.index + 1, f"{len(judge.calls)} shots judged")
+            emit(stream.finish())
         finally:
             progress.close()
             judge.close()

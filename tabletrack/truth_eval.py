@@ -61,6 +61,12 @@ def call_key(c: Call) -> tuple[int, int, str | None]:
     return (c.shot, c.points, c.foul)
 
 
+def cue_cushion_key(c: Call) -> tuple:
+    """What the three-cushion count of a shot is: the cue ball, its cushion impacts before the
+    second object ball and in all, as the rules count them (003 art. 3, 10)."""
+    return (c.shot, c.cue_ball, c.cushions_before_second_ball, c.cushions_total)
+
+
 def _contact_key(e: Event) -> tuple | None:
     if isinstance(e, CushionHit):
         return ("cushion", e.shot, e.ball, e.cushion)
