@@ -10,15 +10,14 @@ from calibration.auto import calibrate_frame
 from calibration.draw import draw_calibration
 from calibration.manual import calibrate_manual, parse_corners
 from calibration.result import CalibrationHints
-from calibration.table import load_table
+from calibration.table import TableSpec
 from vision.source import read_image_or_first_frame
 
 
-def run_calibrate(source: Path, output: Path, table_name: str, corners: str | None, flip: bool,
+def run_calibrate(source: Path, output: Path, table: TableSpec, corners: str | None, flip: bool,
                   camera_height_mm: float | None = None) -> str:
     """Calibrate from ``source`` (an image, or a video's first frame), write ``output`` (JSON) and
     ``<output>.png`` (the check image); return the report."""
-    table = load_table(table_name)
     image = read_image_or_first_frame(source)
     h, w = image.shape[:2]
     hints = CalibrationHints(flip=flip, camera_height_mm=camera_height_mm)

@@ -30,6 +30,41 @@ def default_sample_video() -> Path:
 GAMES_HELP = "three-cushion or one-cushion"
 
 
+def _add_table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom match table)")
+    p.add_argument("--table-size", metavar="LxW", help="playing surface in mm, e.g. 2840x1420, if it differs from the spec")
+    p.add_argument("--ball-mm", type=float, metavar="D", help="ball diameter in mm, if it differs from the spec")
+
+
+def table_from_args(args: argparse.Namespace):
+    """The table spec named by --table, with --table-size and --ball-mm applied."""
+    from calibration.table import TableSpecError, load_table
+
+    table = load_table(args.table)
+    length = width = None
+    if getattr(args, "table_size", None):
+        try:
+            length, width = (float(v) for v in args.table_size.lower().split("x"))
+        except ValueError:
+            raise TableSpecError(f"--table-size: expected LENGTHxWIDTH in mm such as 2840x1420, got {args.table_size!r}") from None
+        if not (length > 0 and width > 0):
+            raise TableSpecError(f"--table-size: expected positive sizes, got {args.table_size!r}")
+    ball = getattr(args, "ball_mm", None)
+    if ball is not None and not 20.0 <= ball <= 120.0:
+        raise TableSpecError(f"--ball-mm: expected a ball diameter of 20-120 mm, got {ball}")
+    return table.with_size(length, width, ball)
+
+
+def _add_camera_options(p: argparse.ArgumentParser) -> None:
+    """The table and what the user knows of the camera: shared by analyze and calibrate."""
+    _add_table_options(p)
+    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual calibration: the four playing-surface corners "
+                   "in px (head-right, foot-right, foot-left, head-left), or a JSON file holding them")
+    p.add_argument("--flip", action="store_true", help="take the other end of the table as the head")
+    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
+                   "(sharpens the calibration of a camera straight over the table)")
+
+
 def _add_analyze(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "analyze", help="analyze a video: events, calls, tracks and an annotated video",
@@ -38,11 +73,8 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
                     "the bundled sample clip.")
     p.add_argument("video", nargs="?", help="video file (default: the bundled sample clip)")
     p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
-    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom match table)")
     p.add_argument("--calibration", metavar="FILE", help="calibration JSON from `tabletrack calibrate` (default: calibrate from the video)")
-    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual calibration: the four playing-surface corners in px")
-    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
-                   "(sharpens the calibration of a camera straight over the table)")
+    _add_camera_options(p)
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: ./out)")
     p.add_argument("--no-video", action="store_true", help="do not write the annotated MP4")
@@ -57,12 +89,7 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
                     "write it as JSON, with an image of the fitted table beside it.")
     p.add_argument("source", help="image or video file")
     p.add_argument("-o", "--output", default="calib.json", help="calibration JSON to write (default calib.json)")
-    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom)")
-    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual fallback: playing-surface corners in px, "
-                   "or a JSON file holding them")
-    p.add_argument("--flip", action="store_true", help="take the other end of the table as the head")
-    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
-                   "(sharpens the calibration of a camera straight over the table)")
+    _add_camera_options(p)
     p.set_defaults(func=_cmd_calibrate)
 
 
@@ -84,7 +111,7 @@ def _add_events(sub: argparse._SubParsersAction) -> None:
         description="Read TRACKS.csv (columns t,ball,x_mm,y_mm; any sampling rate) and write the event log, "
                     "so three-cushion counts can be verified without video.")
     p.add_argument("tracks", help="tracks CSV with columns t,ball,x_mm,y_mm")
-    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom)")
+    _add_table_options(p)
     p.add_argument("-o", "--output", metavar="EVENTS.jsonl", help="write the events here (default: print them)")
     p.add_argument("--game", help="also judge the events with this game and print the calls")
     p.add_argument("--input", metavar="REFEREE.json", help="referee input for --game (starting state, fouls seen)")
@@ -113,9 +140,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     video = Path(args.video) if args.video else default_sample_video()
     opts = AnalyzeOptions(
-        game=args.game, table=args.table, calibration=args.calibration, corners=args.corners,
+        game=args.game, table=table_from_args(args), calibration=args.calibration, corners=args.corners,
         referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
-        progress=not args.quiet, camera_height_mm=args.camera_height,
+        progress=not args.quiet, camera_height_mm=args.camera_height, flip=args.flip,
     )
     result = analyze_video(video, opts)
     print(result.summary)
@@ -125,7 +152,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from tabletrack.calibrate_cmd import run_calibrate
 
-    print(run_calibrate(Path(args.source), Path(args.output), args.table, args.corners, args.flip,
+    print(run_calibrate(Path(args.source), Path(args.output), table_from_args(args), args.corners, args.flip,
                         args.camera_height))
     return 0
 
@@ -140,7 +167,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 def _cmd_events(args: argparse.Namespace) -> int:
     from tabletrack.events_cmd import run_events
 
-    print(run_events(Path(args.tracks), args.table, args.output, args.game, args.input))
+    print(run_events(Path(args.tracks), table_from_args(args), args.output, args.game, args.input))
     return 0
 
 

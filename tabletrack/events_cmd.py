@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from calibration.table import load_table
+from calibration.table import TableSpec
 from rules import format_calls_table, judge_events, load_referee_input, parse_game
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, ShotStart
@@ -13,11 +13,10 @@ from tracking.infer import infer_events
 from tracking.tracks_csv import read_tracks_csv
 
 
-def run_events(tracks_path: Path, table_name: str, output: str | None, game: str | None,
+def run_events(tracks_path: Path, table: TableSpec, output: str | None, game: str | None,
                referee_path: str | None = None) -> str:
     """Infer events from ``tracks_path``; write them to ``output`` (JSONL) or return them, with a
     per-shot cushion count of each shot's cue ball, and the calls when ``game`` is given."""
-    table = load_table(table_name)
     g = parse_game(game) if game else None
     ref = load_referee_input(referee_path) if referee_path else None
     if not tracks_path.exists():

@@ -44,7 +44,7 @@ from vision.source import VideoFile
 @dataclass(frozen=True)
 class AnalyzeOptions:
     game: str = "three-cushion"
-    table: str = "carom"
+    table: TableSpec | str = "carom"
     calibration: str | None = None
     corners: str | None = None
     referee_input: str | None = None
@@ -55,6 +55,7 @@ class AnalyzeOptions:
     skip_still: bool = True
     calibration_tries: int = 5
     camera_height_mm: float | None = None
+    flip: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
     w, h = src.info.width_px, src.info.height_px
     from calibration.result import CalibrationHints
 
-    hints = CalibrationHints(camera_height_mm=opts.camera_height_mm)
+    hints = CalibrationHints(flip=opts.flip, camera_height_mm=opts.camera_height_mm)
     if opts.calibration:
         cam = CameraModel.load(opts.calibration)
         check_compatible(cam, table, w, h)
@@ -179,7 +180,7 @@ def referee_input_for(video: Path, given: str | None) -> str | None:
 
 
 def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
-    table = load_table(opts.table)
+    table = opts.table if isinstance(opts.table, TableSpec) else load_table(opts.table)
     balls = _balls_for(table)
     parse_game(opts.game)
     referee_path = referee_input_for(video, opts.referee_input)
