@@ -103,7 +103,7 @@ def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_
         lo = int(np.searchsorted(frames, idx - trail_frames, side="left"))
         if j - lo >= 2:
             cv2.polylines(img, [np.round(px[lo:j]).astype(np.int32).reshape(-1, 1, 2)], False, colour, 2, cv2.LINE_AA)
-        if j > 0 and frames[j - 1] >= idx - 2:
+        if j > 0:  # the last sample: while a ball rests, still frames are skipped
             u, v = px[j - 1]
             thick = 2 if observed[j - 1] else 1
             cv2.circle(img, (int(round(u)), int(round(v))), r_px, colour, thick, cv2.LINE_AA)

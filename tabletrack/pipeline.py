@@ -160,8 +160,12 @@ class _Judge:
 
 def _call_text(c: Call) -> str:
     if c.foul:
-        return f"FOUL ({c.foul})"
-    return "POINT" if c.points > 0 else "MISS"
+        text = f"FOUL ({c.foul.replace('_', ' ')})"
+    elif c.points > 0:
+        text = f"POINT {c.carom_case}" if c.carom_case else "POINT"
+    else:
+        text = "MISS"
+    return text + ("  - needs review" if c.needs_review else "")
 
 
 def _group(events: list[Event]) -> list[Shot]:
