@@ -62,6 +62,8 @@ def bench_clip(video: Path, work: Path) -> dict:
         "pos_p95_mm": float(np.percentile(pos, 95)) if pos else float("nan"),
         "calib_mm": res.camera.reprojection_error_mm or float("nan"),
         "decode_fps": dec, "analysis_fps": an_fps, "ratio_decode": an_fps / dec, "realtime": an_fps / truth.fps,
+        "moving_realtime": res.stats.moving_fps / truth.fps, "resting_realtime": res.stats.resting_fps / truth.fps,
+        "moving_ratio_decode": res.stats.moving_fps / dec,
         "analysed_frac": res.stats.frames_analysed / max(res.stats.frames, 1), "calib_s": res.stats.calibration_s,
         "contact_errs": errs, "pos_all": pos,
     }
@@ -70,15 +72,15 @@ def bench_clip(video: Path, work: Path) -> dict:
 def table(rows: list[dict]) -> str:
     head = ("| clip | size | fps | calls (found / truth) | calls ok | cue-ball cushions ok | every ball's cushions ok "
             "| contact ms median (p90) | missed / extra | centre mm median (p95) | calib mm | frames analysed "
-            "| analysis÷decode | ×real time |")
-    sep = "|" + "---|" * 14
+            "| analysis÷decode | ×real time | ×real time, moving / resting |")
+    sep = "|" + "---|" * 15
     lines = [head, sep]
     for r in rows:
         lines.append(
             f"| {r['clip']} | {r['size']} | {r['fps']:.0f} | {r['calls']} / {r['true_calls']} | {'yes' if r['calls_ok'] else 'NO'} "
             f"| {'yes' if r['cushions_ok'] else 'NO'} | {'yes' if r['all_cushions_ok'] else 'no'} | {r['contact_ms']:.1f} ({r['contact_p90_ms']:.1f}) | {r['missed']} / {r['extra']} "
             f"| {r['pos_mm']:.2f} ({r['pos_p95_mm']:.2f}) | {r['calib_mm']:.2f} | {100 * r['analysed_frac']:.0f}% "
-            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} |")
+            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} | {r['moving_realtime']:.2f} / {r['resting_realtime']:.2f} |")
     errs = [e for r in rows for e in r["contact_errs"]]
     pos = [p for r in rows for p in r["pos_all"]]
     lines.append("")
