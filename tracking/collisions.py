@@ -199,11 +199,11 @@ def refine_pair(
         only_struck = struck_terms_only and (struck_a != struck_b)
         for x_in, x_out, struck in ((a_in, a_out, struck_a), (b_in, b_out, struck_b)):
             if x_in.usable and x_out.usable and (not only_struck or struck):
-                terms.append(meet_term(x_in.fit, x_out.fit))
+                terms.append(meet_term(x_in.path, x_out.path))
         if a_in.usable and b_in.usable and not only_struck:
-            terms.append(distance_term(a_in.fit, b_in.fit, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(a_in.path, b_in.path, diameter_mm, cfg.diameter_sigma_mm))
         if a_out.usable and b_out.usable:
-            terms.append(distance_term(a_out.fit, b_out.fit, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(a_out.path, b_out.path, diameter_mm, cfg.diameter_sigma_mm))
         if not terms:
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
@@ -227,11 +227,11 @@ def refine_pair(
 
 def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> np.ndarray | None:
     if prefer_out and side_out.usable:
-        return side_out.fit.pos(t)  # type: ignore[union-attr]
+        return side_out.path.pos(t)  # type: ignore[union-attr]
     if side_in.usable:
-        return side_in.fit.pos(t)  # type: ignore[union-attr]
+        return side_in.path.pos(t)  # type: ignore[union-attr]
     if side_out.usable:
-        return side_out.fit.pos(t)  # type: ignore[union-attr]
+        return side_out.path.pos(t)  # type: ignore[union-attr]
     return None
 
 
@@ -344,7 +344,7 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
         lo = float(s.t_s[k])
         if speed > 1e-6:
             lo = max(lo, t1 - 2.0 * dist / speed)
-        t, j = solve_time([meet_term(rest.fit, out.fit)], lo, t1)  # type: ignore[arg-type]
+        t, j = solve_time([meet_term(rest.path, out.path)], lo, t1)  # type: ignore[arg-type]
         cost = robust_cost(act, window, (rest, out), cfg) + j
         boundary = t >= t1 - 1e-9 or t <= float(s.t_s[k]) + 1e-9
         gap = t1 - float(s.t_s[k])

@@ -167,22 +167,22 @@ def refine_cushion(
         if not inside:
             terms = []
             if side_in.usable and side_out.usable:
-                terms.append(meet_term(side_in.fit, side_out.fit))
+                terms.append(meet_term(side_in.path, side_out.path))
             if side_in.usable:
-                terms.append(value_term(side_in.fit, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(side_in.path, R, cfg.cushion_sigma_mm))
             if side_out.usable:
-                terms.append(value_term(side_out.fit, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(side_out.path, R, cfg.cushion_sigma_mm))
             if terms:
                 plans.append((terms, t_k, t_k1, side_in.usable, side_out.usable))
         else:
             if side_in.usable:
-                plans.append(([value_term(side_in.fit, R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False))
+                plans.append(([value_term(side_in.path, R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False))
             if side_out.usable:
-                plans.append(([value_term(side_out.fit, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
+                plans.append(([value_term(side_out.path, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
         for terms, a, b, ui, uo in plans:
             t_c, j = solve_time(terms, a, b)
             eps = 1e-6 * max(1.0, b - a)
-            boundary = bool(inside) and (t_c <= a + eps or t_c >= b - eps)
+            boundary = t_c <= a + eps or t_c >= b - eps
             options.append(_Option(t_c, base + j, boundary, ui, uo, k, side_in, side_out))
     if not options:
         return None
@@ -218,7 +218,7 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
             return None
         turn += vn
         turn_var += sd * sd
-        vertex.append(float(f.pos(t)[0]))
+        vertex.append(float(side.path.pos(t)[0]))  # type: ignore[union-attr]
         slack.append(3.0 * f.extrapolation_mm(t))
         z_scores.append(vn / max(sd, 1e-6))
         factors.append(score(f.rms_mm / cfg.noise_mm, 2.0, 8.0) * 0.8 + 0.2)
@@ -321,7 +321,7 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
                          project=lambda xy: proj(xy)[:, None], allow_rest=False)
         t_c = float(ts[j])
         if side.fit is not None and float(side.fit.vel(t_last)[0]) < 0.0:
-            t_c, _ = solve_time([value_term(side.fit, R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
+            t_c, _ = solve_time([value_term(side.path, R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
         pos = _with_normal(s.xy_mm[idx[j]], cushion, max(closest, R), table)
         conf = 0.2 + 0.3 * score(max(closest - R, 0.0), 0.5, cfg.dying_touch_mm)
         return CushionContact(s.ball, cushion, float(t_c), (float(pos[0]), float(pos[1])), conf, motion.i_last)

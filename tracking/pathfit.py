@@ -75,10 +75,12 @@ class PathFit:
         return float(self.sigma_mm**2 * (b @ self.cov @ b)) + (self.accel_sd_mm_s2 * self.outside_s(t_s)) ** 2
 
 
-def _lsq(tau: np.ndarray, y: np.ndarray, w: np.ndarray, deg: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _lsq(tau: np.ndarray, y: np.ndarray, w: np.ndarray, deg: int, ridge: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
     a = np.vander(tau, deg + 1, increasing=True)
     aw = a * w[:, None]
     m = a.T @ aw
+    if deg >= 2 and ridge > 0.0:
+        m[2, 2] += ridge
     cov = np.linalg.pinv(m)
     coef = cov @ (aw.T @ y)
     r = y - a @ coef
@@ -98,6 +100,7 @@ def fit_path(
     outlier_sigmas: float = 4.0,
     curvature_test: float = 6.0,
     accel_sd_mm_s2: float = 0.0,
+    accel_prior_mm_s2: float = 0.0,
 ) -> PathFit:
     """Fit ``y`` ((N,) or (N, d) millimetres) over ``t_s`` (N,) with a polynomial of degree
     <= ``max_deg`` (a constant when ``stationary`` or with one sample; else a line, raised one
@@ -123,6 +126,10 @@ def fit_path(
         tau, ym, wm = t[mask] - t0, yy[mask], w[mask]
         m = int(mask.sum())
         top = 0 if (stationary or m == 1) else min(max_deg, m - 1)
+        if accel_prior_mm_s2 > 0.0 and top >= 2 and m >= 3:
+            ridge = (sigma0 / (0.5 * accel_prior_mm_s2)) ** 2
+            coef, cov, ssr = _lsq(tau, ym, wm, 2, ridge)
+            return 2, coef, cov, ssr
         deg = min(top, 1)
         coef, cov, ssr = _lsq(tau, ym, wm, deg)
         while deg < top and m >= deg + 3:

@@ -42,7 +42,18 @@ class ContactConfig:
     ``min_impulse_mm_s``: smallest velocity change along the line of centres that is a contact.
     ``significance``: how many standard deviations a velocity change must clear.
     ``accel_sd_mm_s2``: acceleration a short fit cannot see (rolling deceleration, swerve), which
-    makes a fit extrapolated across a gap in the data less certain the longer the gap."""
+    makes a fit extrapolated across a gap in the data less certain the longer the gap.
+    ``accel_prior_mm_s2``: the spread of a ball's acceleration, as a prior on the quadratic term
+    of each moving side's *timing* fit (0: no timing fit). A ball decelerates all the time
+    (rolling resistance ~0.1 m/s^2, up to mu_s * g ~ 2 m/s^2 while it slides after a contact);
+    a straight line through the samples before a contact, extrapolated to it, runs ahead of the
+    decelerating ball and places the contact early by a good part of a frame at 30 fps (the
+    bias grows with the square of the fit's time span). The timing fit removes that bias; the
+    model-selected ``fit`` (lower variance) still decides whether the path turned at all.
+    ``accel_max_mm_s2``: a timing fit that needs more acceleration than this (well above what
+    cloth friction can give) has a kink or clamped centres in it and is not used; nor is one
+    whose contact lies further from its samples than they span (a gap in the data: there the
+    line and its ``accel_sd_mm_s2`` say as much, with less variance)."""
 
     noise_mm: float = 1.0
     fit_samples: int = 6
@@ -66,6 +77,8 @@ class ContactConfig:
     nudge_window_s: float = 0.5
     cap: float = 16.0
     accel_sd_mm_s2: float = 200.0
+    accel_prior_mm_s2: float = 2000.0
+    accel_max_mm_s2: float = 5000.0
     dying_touch_mm: float = 2.0
     dying_smooth_s: float = 0.04
     graze_mm: float = 2.5
@@ -82,6 +95,12 @@ class Side:
     at_rest: bool
     idx: np.ndarray
     edge_t_s: float | None
+    timing: PathFit | None = None
+
+    @property
+    def path(self) -> PathFit | None:
+        """The fit that times a contact: ``timing`` where made, else ``fit``."""
+        return self.timing if self.timing is not None else self.fit
 
     @property
     def usable(self) -> bool:
@@ -178,7 +197,22 @@ def make_side(
         if at_rest or len(arr) <= 3 or fit.rms_mm <= cfg.kink_rms * cfg.noise_mm:
             break
         arr = arr[1:] if direction < 0 else arr[:-1]
-    return Side(fit, at_rest, arr, float(s.t_s[edge]))
+    timing = None
+    span = float(s.t_s[arr[-1]] - s.t_s[arr[0]])
+    near = t_ref_s is None or abs(float(s.t_s[edge]) - t_ref_s) <= span
+    if not at_rest and cfg.accel_prior_mm_s2 > 0.0 and len(arr) >= 3 and near:
+        timing = fit_path(
+            s.t_s[arr],
+            y,
+            noise_mm=cfg.noise_mm,
+            t0_s=float(s.t_s[edge]),
+            weights=s.weight[arr],
+            accel_sd_mm_s2=cfg.accel_sd_mm_s2,
+            accel_prior_mm_s2=cfg.accel_prior_mm_s2,
+        )
+        if timing.deg < 2 or 2.0 * float(np.linalg.norm(timing.coef[2])) > cfg.accel_max_mm_s2:
+            timing = None  # more than friction can do: a kink or clamped centres, not a curve
+    return Side(fit, at_rest, arr, float(s.t_s[edge]), timing)
 
 
 def robust_cost(act: BallActivity, window: np.ndarray, sides: Sequence[Side], cfg: ContactConfig,
