@@ -31,6 +31,7 @@ from tracking.ids import BallId
 from tracking.pathfit import fit_path
 from tracking.segment import BallActivity, RestRun
 from tracking.sides import (
+    EMPTY_SIDE,
     ContactConfig,
     Side,
     distance_term,
@@ -38,6 +39,7 @@ from tracking.sides import (
     meet_term,
     robust_cost,
     score,
+    segment_of,
     solve_time,
     velocity_change,
 )
@@ -136,6 +138,7 @@ class _Option:
     boundary: bool  # the best time sits on an end of its split: the contact is in a neighbour
     trust: tuple[bool, bool]  # whose velocity change may be read (a, b)
     striker_out: bool  # first pass: place the striker by its path after (its path before may be spoiled)
+    started: tuple[bool, bool] = (False, False)  # (a, b) at rest before the split, moving from its next sample
 
 
 def refine_pair(
@@ -193,6 +196,12 @@ def refine_pair(
         a_out = make_side(act_a, ka + 1, +1, *bounds_a, cfg, t_ref_s=t_mid)
         b_in = make_side(act_b, kb, -1, *bounds_b, cfg, t_ref_s=t_mid)
         b_out = make_side(act_b, kb + 1, +1, *bounds_b, cfg, t_ref_s=t_mid)
+        if cue_onset is not None and a_lo >= cue_onset[2]:
+            # the cue ball was already moving: its rest before the stroke is not where it was
+            if act_a.samples.ball is cue_onset[0] and _rest_ended_by(act_a, a_in, cue_onset[1]):
+                a_in = EMPTY_SIDE
+            if act_b.samples.ball is cue_onset[0] and _rest_ended_by(act_b, b_in, cue_onset[1]):
+                b_in = EMPTY_SIDE
         terms = []
         struck_a = a_in.at_rest and a_in.usable and a_out.usable and not a_out.at_rest
         struck_b = b_in.at_rest and b_in.usable and b_out.usable and not b_out.at_rest
@@ -204,6 +213,11 @@ def refine_pair(
             terms.append(distance_term(a_in.path, b_in.path, diameter_mm, cfg.diameter_sigma_mm))
         if a_out.usable and b_out.usable:
             terms.append(distance_term(a_out.path, b_out.path, diameter_mm, cfg.diameter_sigma_mm))
+        # a ball with one side spoiled (another contact, or the stroke, in the same sample gap):
+        # its clean side against the other ball's side that is left
+        for x, y in ((a_in, b_out), (a_out, b_in)):
+            if x.usable and y.usable and not (a_in.usable and b_in.usable) and not (a_out.usable and b_out.usable):
+                terms.append(distance_term(x.path, y.path, diameter_mm, cfg.diameter_sigma_mm))
         if not terms:
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
@@ -216,13 +230,29 @@ def refine_pair(
         trust = tuple(trust)
         eps = 1e-6 * max(1.0, a_hi - a_lo)
         boundary = t_c <= a_lo + eps or t_c >= a_hi - eps
-        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck))
+        started = tuple(x_in.at_rest and x_in.usable and k + 1 < len(act.samples)
+                        and segment_of(act, k + 1)[:2] == ("motion", k + 1)
+                        for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb)))
+        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started))
     options.sort(key=lambda o: (o.boundary, o.cost))
     for opt in options[:3]:
         found = _validate(act_a, act_b, opt, diameter_mm, cfg)
         if found is not None:
             return found
     return None
+
+
+def _rest_ended_by(act: BallActivity, side: Side, t_s: float) -> bool:
+    """Whether ``side`` is a rest run that ends with a start at ``t_s`` (the start falls between
+    its second-last sample and the first moving one: the stroke's onset is sought there)."""
+    if not (side.usable and side.at_rest):
+        return False
+    s = act.samples
+    i1 = int(side.idx[-1])
+    run = next((r for r in act.runs if r.i0 <= i1 <= r.i1), None)
+    if run is None or run.i1 + 1 >= len(s):
+        return False
+    return float(s.t_s[max(run.i1 - 1, run.i0)]) <= t_s <= float(s.t_s[run.i1 + 1])
 
 
 def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> np.ndarray | None:
@@ -261,12 +291,22 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         if j < -cfg.significance * math.sqrt(var) - cfg.min_impulse_mm_s:
             return None  # this ball was pushed toward the other: not a contact between them
         impulses.append((j, var))
-    if not impulses:
-        return None
-    wsum = sum(1.0 / v for _, v in impulses)
-    j_all = sum(j / v for j, v in impulses) / wsum
-    sd_all = math.sqrt(1.0 / wsum)
-    if j_all < max(cfg.min_impulse_mm_s, cfg.significance * sd_all):
+    if impulses:
+        wsum = sum(1.0 / v for _, v in impulses)
+        j_all = sum(j / v for j, v in impulses) / wsum
+        sd_all = math.sqrt(1.0 / wsum)
+        if j_all < max(cfg.min_impulse_mm_s, cfg.significance * sd_all):
+            return None
+        strength = 0.4 + 0.6 * score(-j_all / sd_all, -8.0, -cfg.significance)
+    elif any(st and tr and any(x.usable and not x.at_rest for x in other)
+             for st, tr, other in ((opt.started[0], opt.trust[0], (b_in, b_out)),
+                                   (opt.started[1], opt.trust[1], (a_in, a_out)))):
+        # no velocity change can be read (each ball's other side is spoiled by another contact
+        # in the same gap), but one ball left its rest in this gap with the other, moving, 2R
+        # from it (and not the cue ball by its stroke): that start is the evidence, weaker than
+        # a measured impulse
+        strength = 0.5
+    else:
         return None
     # who struck whom: the ball at rest was struck; of two moving balls, the faster one just
     # before the contact struck (the convention of the simulator's truth, vision.synth)
@@ -289,7 +329,6 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     sa, sb = act_a.samples, act_b.samples
     balls = (sa.ball, sb.ball) if striking_a else (sb.ball, sa.ball)
     mid = 0.5 * (pa + pb)
-    z = j_all / sd_all
     n_sides = sum(1 for sd in opt.sides if sd.usable)
     gaps = []
     for s in (sa, sb):
@@ -302,7 +341,7 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         for s in (sa, sb)
     )
     conf = (
-        (0.4 + 0.6 * score(-z, -8.0, -cfg.significance))
+        strength
         * (0.4 + 0.6 * score(abs(d - diameter_mm), 3.0, cfg.ball_gap_tol_mm))
         * (0.5 + 0.5 * min(1.0, n_sides / 4.0))
         * (0.4 + 0.6 * score(gap, 0.1, 1.5))

@@ -104,7 +104,9 @@ def cushion_candidates(act: BallActivity, motion: Motion, cushion: Cushion, tabl
         if n[k - 1] < n[k] or n[k + 2] < n[k + 1]:
             continue  # not approaching before, or not leaving after
         dt = float(t[k + 1] - t[k])
-        reach = max(speed(k - 1, k), speed(k + 1, k + 2)) * dt
+        # the fastest of two chords each side: one chord's speed is as noisy as two centres
+        # (a blurred fast ball is measured worst along its path)
+        reach = max(speed(k - 1, k), speed(k - 2, k - 1), speed(k + 1, k + 2), speed(k + 2, k + 3)) * dt
         if (n[k] - R) + (n[k + 1] - R) <= reach + cfg.cushion_detect_mm:
             splits.append(k)
     groups: list[list[int]] = []
@@ -155,7 +157,10 @@ def refine_cushion(
             continue
         t_k, t_k1 = float(s.t_s[k]), float(s.t_s[k + 1])
         if segment_of(act, k)[0] == "rest" and segment_of(act, k + 1)[0] == "motion":
-            continue  # leaving a cushion it rested against is no contact (frozen: 003 art. 10)
+            if float(proj(s.xy_mm[k : k + 1])[0]) <= R + cfg.cushion_reach_mm:
+                continue  # leaving a cushion it rested against is no contact (frozen: 003 art. 10)
+            # else struck from rest and into this cushion before the next sample (a gap in the
+            # data): only the path after shows the contact
         t_mid = 0.5 * (t_k + t_k1)
         side_in = make_side(act, k, -1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None],
                             allow_rest=False, t_ref_s=t_mid)
