@@ -27,6 +27,7 @@ import numpy as np
 
 from calibration.table import TableSpec
 from tracking.ids import BallId, Cushion
+from tracking.pathfit import fit_path
 from tracking.segment import BallActivity, Motion
 from tracking.sides import (
     ContactConfig,
@@ -368,7 +369,24 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
         hi = min([t for t in bounds if t > t_m + 1e-6] + [t_m + cfg.graze_window_s])
         sel = (ts > lo) & (ts < hi)
         tw, nw, w = ts[sel], n[sel], np.clip(s.weight[idx][sel], 0.05, 1.0)
-        if (tw < t_m).sum() < 4 or (tw > t_m).sum() < 4:
+        n_in, n_out = int((tw < t_m).sum()), int((tw > t_m).sum())
+        # the centre does not jump at a contact: where the window stops at another contact of
+        # the ball, its path beyond that contact says where the ball was when it began
+        for t_b, side, beyond in ((lo, -1, (ts < lo) & (ts > max([t for t in bounds if t < lo - 1e-6] + [-math.inf]))),
+                                  (hi, +1, (ts > hi) & (ts < min([t for t in bounds if t > hi + 1e-6] + [math.inf])))):
+            if not any(abs(t_b - b) < 1e-9 for b in bounds):
+                continue
+            anchor = _anchor(ts[beyond], n[beyond], s.weight[idx][beyond], t_b, side, cfg)
+            if anchor is None:
+                continue
+            a_n, a_w = anchor
+            at = np.searchsorted(tw, t_b)
+            tw, nw, w = np.insert(tw, at, t_b), np.insert(nw, at, a_n), np.insert(w, at, a_w)
+            if side < 0:
+                n_in += 1
+            else:
+                n_out += 1
+        if n_in < cfg.graze_side_samples or n_out < cfg.graze_side_samples:
             continue
         found = _fit_graze(tw, nw, w, t_m, R, cfg)
         if found is None:
@@ -379,6 +397,22 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
         pos = _with_normal(s.xy_mm[max(k, 0)], cushion, R, table)
         out.append(CushionContact(s.ball, cushion, t_c, (float(pos[0]), float(pos[1])), conf, max(k, 0)))
     return out
+
+
+def _anchor(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_b: float, side: int,
+            cfg: ContactConfig) -> tuple[float, float] | None:
+    """The normal coordinate at ``t_b`` from the samples beyond it (``side`` -1: those before
+    ``t_b`` are beyond a window that starts there), as a value and a sample weight (its
+    variance in units of ``noise_mm``^2), or None with fewer than 3 samples there."""
+    near = np.argsort(np.abs(t - t_b))[: cfg.fit_samples]
+    near = near[np.abs(t[near] - t_b) <= cfg.fit_window_s]
+    if len(near) < 3:
+        return None
+    near = np.sort(near)
+    f = fit_path(t[near], n[near], noise_mm=cfg.noise_mm, t0_s=t_b, weights=w[near],
+                 accel_sd_mm_s2=cfg.accel_sd_mm_s2)
+    var = f.pos_var(t_b)
+    return float(f.pos(t_b)[0]), float(np.clip(cfg.noise_mm**2 / max(var, 1e-9), 0.05, 4.0))
 
 
 def _fit_graze(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float,

@@ -84,6 +84,7 @@ class ContactConfig:
     graze_mm: float = 2.5
     graze_window_s: float = 0.8
     graze_test: float = 12.0
+    graze_side_samples: int = 3
 
 
 @dataclass(frozen=True)
