@@ -157,8 +157,10 @@ def refine_cushion(
         if k < 0 or k + 1 >= len(s):
             continue
         t_k, t_k1 = float(s.t_s[k]), float(s.t_s[k + 1])
+        n_rest: float | None = None
         if segment_of(act, k)[0] == "rest" and segment_of(act, k + 1)[0] == "motion":
-            if float(proj(s.xy_mm[k : k + 1])[0]) <= R + cfg.cushion_reach_mm:
+            n_rest = float(proj(s.xy_mm[k : k + 1])[0])
+            if n_rest <= R + cfg.cushion_reach_mm:
                 continue  # leaving a cushion it rested against is no contact (frozen: 003 art. 10)
             # else struck from rest and into this cushion before the next sample (a gap in the
             # data): only the path after shows the contact
@@ -187,6 +189,8 @@ def refine_cushion(
                 plans.append(([value_term(side_out.path, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
         for terms, a, b, ui, uo in plans:
             t_c, j = solve_time(terms, a, b)
+            if n_rest is not None and not _reachable_from_rest(n_rest, t_k, t_c, side_out, R, cfg):
+                continue
             eps = 1e-6 * max(1.0, b - a)
             boundary = t_c <= a + eps or t_c >= b - eps
             options.append(_Option(t_c, base + j, boundary, ui, uo, k, side_in, side_out))
@@ -198,6 +202,21 @@ def refine_cushion(
         if found is not None:
             return found
     return None
+
+
+def _reachable_from_rest(n_rest: float, t_rest_s: float, t_c: float, side_out: Side, R: float,
+                        cfg: ContactConfig) -> bool:
+    """Whether a ball resting at ``n_rest`` until ``t_rest_s`` can have met the cushion at
+    ``t_c`` and left it as ``side_out`` shows: the way in takes (n_rest - R) / v_in, and a
+    cushion gives back at least ``cushion_restitution_min`` of the normal speed, so v_in is at
+    most the speed out over that."""
+    f = side_out.path
+    if f is None:
+        return False
+    v_out = float(f.vel(t_c)[0])
+    if v_out <= 0.0 or t_c <= t_rest_s:
+        return False
+    return (n_rest - R) / (t_c - t_rest_s) <= v_out / cfg.cushion_restitution_min
 
 
 def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpec, cfg: ContactConfig,

@@ -64,6 +64,7 @@ class ContactConfig:
     cushion_reach_mm: float = 10.0
     cushion_penetration_mm: float = 15.0
     cushion_detect_mm: float = 12.0
+    cushion_restitution_min: float = 0.5
     diameter_sigma_mm: float = 2.0
     ball_gap_tol_mm: float = 12.0
     ball_detect_mm: float = 15.0
