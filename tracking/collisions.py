@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from tracking.ids import BallId
-from tracking.pathfit import fit_path
+from tracking.pathfit import PathFit, fit_path
 from tracking.segment import BallActivity, RestRun
 from tracking.sides import (
     EMPTY_SIDE,
@@ -80,6 +81,13 @@ def _moving_intervals(act: BallActivity) -> list[tuple[float, float]]:
     return out
 
 
+def _starts(act: BallActivity) -> list[tuple[float, float]]:
+    """(last rest sample, first moving sample) times of each motion that follows a rest."""
+    s = act.samples
+    return [(float(s.t_s[m.i_first - 1]), float(s.t_s[m.i_first])) for m in act.motions
+            if m.rest_before is not None and m.i_first > 0]
+
+
 def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each time's centre (held at the rest position through a rest run, up to the next moving
     sample; linear between moving samples) and the chord between the samples around it."""
@@ -124,8 +132,13 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         while j + 1 < n and close[j + 1]:
             j += 1
         k = i + int(np.argmin(d[i : j + 1]))
+        t_lo = float(ts[max(i - 1, 0)])
+        # a ball that left its rest in a gap of its samples was held there through the gap: the
+        # two may have met anywhere in it
+        t_lo = min([t_lo] + [t_rest for t_rest, t_move in _starts(act_a) + _starts(act_b)
+                             if t_rest < t_lo and t_move >= float(ts[i])])
         out.append(Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]),
-                           float(ts[max(i - 1, 0)]), float(ts[min(j + 1, n - 1)])))
+                           t_lo, float(ts[min(j + 1, n - 1)])))
         i = j + 1
     return out
 
@@ -152,10 +165,18 @@ def refine_pair(
     struck_terms_only: bool = False,
     max_splits: int = 12,
     cue_onset: tuple[BallId, float, float] | None = None,
+    others_a: Sequence[float] = (),
+    others_b: Sequence[float] = (),
+    exclude_s: Sequence[float] = (),
+    exclude_window_s: float = 0.0,
 ) -> Collision | None:
     """The contact of ``episode``, or None when the paths show no impulse between the balls.
 
-    ``bounds_*`` keep each ball's fits inside its neighbouring contacts; ``struck_terms_only``
+    ``bounds_*`` keep each ball's fits inside the given times, and ``others_*`` (times of each
+    ball's other contacts) inside its neighbouring contacts around each possible time of this
+    one (a split that holds another contact is tried on either side of it); ``exclude_s``: times
+    of contacts of this pair already found in the episode (a second one is sought at least
+    ``exclude_window_s`` from each); ``struck_terms_only``
     (first pass, before the other contacts are known) times a contact on a ball at rest by that
     ball's own start and the paths after, which no other contact of the striker can spoil.
     ``cue_onset`` (ball, from, to): the cue ball's start of the stroke lies in that interval."""
@@ -174,8 +195,6 @@ def refine_pair(
     intervals = list(zip(cuts[:-1], cuts[1:]))
     intervals.sort(key=lambda ab: abs(0.5 * (ab[0] + ab[1]) - episode.t_min_s))
     intervals = intervals[:max_splits]
-    lo = max(bounds_a[0], bounds_b[0], episode.t_lo_s)
-    hi = min(bounds_a[1], bounds_b[1], episode.t_hi_s)
 
     def window(act: BallActivity, k_lo: int, k_hi: int, bounds: tuple[float, float]) -> np.ndarray:
         s = act.samples
@@ -187,15 +206,25 @@ def refine_pair(
     win_a = window(act_a, min(kas + [ka0]), max(kas + [ka0]), bounds_a)
     win_b = window(act_b, min(kbs + [kb0]), max(kbs + [kb0]), bounds_b)
     options: list[_Option] = []
+    pieces: list[tuple[float, float, int, int]] = []
     for (t_lo, t_hi), ka, kb in zip(intervals, kas, kbs):
-        a_lo, a_hi = max(float(t_lo), lo), min(float(t_hi), hi)
+        # another contact of either ball inside this split: the contact is before or after it,
+        # and the side beyond it is not this contact's path
+        cuts_in = sorted({float(o) for o in list(others_a) + list(others_b) if t_lo < o < t_hi})
+        ends = [float(t_lo)] + cuts_in + [float(t_hi)]
+        pieces += [(p0, p1, ka, kb) for p0, p1 in zip(ends[:-1], ends[1:])]
+    for p_lo, p_hi, ka, kb in pieces:
+        ba = (max([bounds_a[0]] + [o for o in others_a if o <= p_lo]), min([bounds_a[1]] + [o for o in others_a if o >= p_hi]))
+        bb = (max([bounds_b[0]] + [o for o in others_b if o <= p_lo]), min([bounds_b[1]] + [o for o in others_b if o >= p_hi]))
+        a_lo = max(p_lo, ba[0], bb[0], episode.t_lo_s)
+        a_hi = min(p_hi, ba[1], bb[1], episode.t_hi_s)
         if a_hi < a_lo:
             continue
         t_mid = 0.5 * (a_lo + a_hi)
-        a_in = make_side(act_a, ka, -1, *bounds_a, cfg, t_ref_s=t_mid)
-        a_out = make_side(act_a, ka + 1, +1, *bounds_a, cfg, t_ref_s=t_mid)
-        b_in = make_side(act_b, kb, -1, *bounds_b, cfg, t_ref_s=t_mid)
-        b_out = make_side(act_b, kb + 1, +1, *bounds_b, cfg, t_ref_s=t_mid)
+        a_in = make_side(act_a, ka, -1, *ba, cfg, t_ref_s=t_mid)
+        a_out = make_side(act_a, ka + 1, +1, *ba, cfg, t_ref_s=t_mid)
+        b_in = make_side(act_b, kb, -1, *bb, cfg, t_ref_s=t_mid)
+        b_out = make_side(act_b, kb + 1, +1, *bb, cfg, t_ref_s=t_mid)
         if cue_onset is not None and a_lo >= cue_onset[2]:
             # the cue ball was already moving: its rest before the stroke is not where it was
             if act_a.samples.ball is cue_onset[0] and _rest_ended_by(act_a, a_in, cue_onset[1]):
@@ -218,14 +247,24 @@ def refine_pair(
         for x, y in ((a_in, b_out), (a_out, b_in)):
             if x.usable and y.usable and not (a_in.usable and b_in.usable) and not (a_out.usable and b_out.usable):
                 terms.append(distance_term(x.path, y.path, diameter_mm, cfg.diameter_sigma_mm))
+        # a ball struck from rest and seen once before its next contact: it left its rest
+        # position toward that sample, so the other ball was 2R behind, on that line
+        for x_in, x_out, act, others_sides in ((a_in, a_out, act_a, (b_in, b_out)), (b_in, b_out, act_b, (a_in, a_out))):
+            if x_in.usable and x_in.at_rest and x_out.fit is None and x_out.n == 1:
+                p1 = act.samples.xy_mm[int(x_out.idx[0])]
+                for y in others_sides:
+                    if y.usable and not y.at_rest:
+                        terms.append(_launch_term(y.path, x_in.path.pos(a_lo), p1, diameter_mm, cfg))  # type: ignore[union-attr]
         if not terms:
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
-        cost = robust_cost(act_a, win_a, (a_in, a_out), cfg) + robust_cost(act_b, win_b, (b_in, b_out), cfg) + j
+        wa = win_a[(sa.t_s[win_a] > ba[0]) & (sa.t_s[win_a] < ba[1])]
+        wb = win_b[(sb.t_s[win_b] > bb[0]) & (sb.t_s[win_b] < bb[1])]
+        cost = robust_cost(act_a, wa, (a_in, a_out), cfg) + robust_cost(act_b, wb, (b_in, b_out), cfg) + j
         trust = [struck_a, struck_b] if only_struck else [True, True]
         if cue_onset is not None:
             for i, (act, x_in) in enumerate(((act_a, a_in), (act_b, b_in))):
-                if act.samples.ball is cue_onset[0] and x_in.at_rest and cue_onset[1] <= t_hi and t_lo <= cue_onset[2]:
+                if act.samples.ball is cue_onset[0] and x_in.at_rest and cue_onset[1] <= p_hi and p_lo <= cue_onset[2]:
                     trust[i] = False  # the cue started this ball, not the other one
         trust = tuple(trust)
         eps = 1e-6 * max(1.0, a_hi - a_lo)
@@ -234,12 +273,30 @@ def refine_pair(
                         and segment_of(act, k + 1)[:2] == ("motion", k + 1)
                         for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb)))
         options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started))
+    if exclude_s:  # a further contact must stand on its own: inside its split, apart from the others
+        options = [o for o in options if not o.boundary and all(abs(o.t_s - x) > exclude_window_s for x in exclude_s)]
     options.sort(key=lambda o: (o.boundary, o.cost))
     for opt in options[:3]:
         found = _validate(act_a, act_b, opt, diameter_mm, cfg)
         if found is not None:
             return found
     return None
+
+
+def _launch_term(striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float,
+                 cfg: ContactConfig):
+    """The striker's path passes, at the contact, 2R behind the struck ball's rest position on
+    the line from there to the struck ball's first sample after (its direction known to the
+    noise over that distance)."""
+    d = first_mm - rest_mm
+    dist = max(float(np.hypot(*d)), 1e-6)
+    target = rest_mm - diameter_mm * d / dist
+    extra = (diameter_mm * cfg.noise_mm / dist) ** 2 + cfg.noise_mm**2
+
+    def term(t: float) -> tuple[float, float]:
+        return float(np.hypot(*(striker.pos(t) - target))), striker.pos_var(t) + extra
+
+    return term
 
 
 def _rest_ended_by(act: BallActivity, side: Side, t_s: float) -> bool:

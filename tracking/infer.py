@@ -189,14 +189,15 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
 
     cue_onset = (cue_motion.ball, t_start, t_start)
 
-    def collide(ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]], t_ref: float) -> Collision | None:
-        ba = _bounds(others.get(ep.a, []), t_ref, t_ref)
-        bb = _bounds(others.get(ep.b, []), t_ref, t_ref)
-        return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, ba, bb, struck_terms_only=struck_only,
-                           cue_onset=cue_onset)
+    def collide(ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]],
+                exclude: Iterable[float] = ()) -> Collision | None:
+        ex = list(exclude)
+        return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, struck_terms_only=struck_only, cue_onset=cue_onset,
+                           others_a=list(others.get(ep.a, [])) + ex, others_b=list(others.get(ep.b, [])) + ex,
+                           exclude_s=ex, exclude_window_s=cfg.dedupe_s)
 
     # pass 1: collisions timed by their struck ball where it was at rest
-    bb1 = [collide(ep, True, {}, ep.t_min_s) for ep in episodes]
+    bb1 = [collide(ep, True, {}) for ep in episodes]
 
     cands: list[tuple[BallId, Cushion, list[int]]] = []
     for m in span.motions:
@@ -241,8 +242,14 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
             if y is not None and j != k:
                 for ball in y.balls:
                     others.setdefault(ball, []).append(y.t_s)
-        t_ref = bb1[k].t_s if bb1[k] is not None else ep.t_min_s  # type: ignore[union-attr]
-        bb2.append(collide(ep, False, others, t_ref))
+        # an episode may hold more than one contact of the pair (a kiss: struck, then met again)
+        found: list[float] = []
+        for _ in range(3):
+            x = collide(ep, False, others, found)
+            if x is None:
+                break
+            bb2.append(x)
+            found.append(x.t_s)
     cu3 = cushions(bb_times(bb2), cu2)
     collisions = _dedupe_collisions([x for x in bb2 if x is not None], cfg.dedupe_s)
     for a, b in combinations(balls, 2):
@@ -303,6 +310,43 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
     return out
 
 
+def _stroke_before(acts: dict[BallId, BallActivity], cue_motion: Motion, hit: Collision | None, t_first: float,
+                   collisions: list[Collision], contacts: list[CushionContact], cfg: InferenceConfig) -> tuple[float, float]:
+    """The stroke of a cue ball first seen moving only after its first contact (at ``t_first``;
+    ``hit`` when that is a ball): it left its rest position at ``t_first`` minus the way to the
+    contact over its speed before it. Two equal masses share their momentum, so that speed is
+    the sum of both balls' velocities just after the contact; without them, the middle of the
+    time the ball may have left in."""
+    cue = cue_motion.ball
+    act = acts[cue]
+    s = act.samples
+    t_rest = float(s.t_s[cue_motion.i_first - 1])
+    assert cue_motion.rest_before is not None
+    rest = np.array(cue_motion.rest_before.pos_mm)
+
+    def next_after(ball: BallId, t: float) -> float:
+        ts = [x.t_s for x in collisions if ball in x.balls and x.t_s > t + 1e-9]
+        ts += [y.t_s for y in contacts if y.ball is ball and y.t_s > t + 1e-9]
+        return min(ts, default=math.inf)
+
+    guess = 0.5 * (t_rest + t_first)
+    cue_out = make_side(act, cue_motion.i_first, +1, t_first, next_after(cue, t_first), cfg.contact)
+    if hit is None or cue_out.fit is None:
+        return guess, 0.3
+    other = hit.balls[1] if hit.balls[0] is cue else hit.balls[0]
+    os_ = acts[other].samples
+    k = int(np.searchsorted(os_.t_s, t_first, side="right"))
+    struck_out = make_side(acts[other], k, +1, t_first, next_after(other, t_first), cfg.contact)
+    if struck_out.fit is None or struck_out.at_rest or cue_out.at_rest:
+        return guess, 0.3
+    v_in = cue_out.path.vel(t_first) + struck_out.path.vel(t_first)  # type: ignore[union-attr]
+    speed = float(np.hypot(*v_in))
+    way = float(np.hypot(*(cue_out.path.pos(t_first) - rest)))  # type: ignore[union-attr]
+    if speed <= 1e-6:
+        return guess, 0.3
+    return float(np.clip(t_first - way / speed, t_rest, t_first)), 0.4
+
+
 def _last_speed(act: BallActivity, m: Motion, cfg: InferenceConfig) -> float:
     side = make_side(act, m.i_last, -1, -math.inf, math.inf, cfg.contact)
     if side.fit is None or side.at_rest:
@@ -357,9 +401,16 @@ def shot_events(
     if cue_motion.rest_before is not None and cue_motion.i_first > 0:
         # the stroke's start again, the cue ball's path after it kept short of its first contact
         cue = cue_motion.ball
-        later = [x.t_s for x in collisions if cue in x.balls and x.t_s > t_start]
-        later += [y.t_s for y in contacts if y.ball is cue and y.t_s > t_start]
-        if later:
+        cs = acts[cue].samples
+        t_rest = float(cs.t_s[cue_motion.i_first - 1])
+        later = [x.t_s for x in collisions if cue in x.balls and x.t_s > t_rest]
+        later += [y.t_s for y in contacts if y.ball is cue and y.t_s > t_rest]
+        if later and min(later) < float(cs.t_s[cue_motion.i_first]):
+            # the cue ball was first seen moving after its first contact (hidden at the stroke)
+            first = min(later)
+            hit = next((x for x in collisions if cue in x.balls and x.t_s == first), None)
+            t_start, start_conf = _stroke_before(acts, cue_motion, hit, first, collisions, contacts, cfg)
+        elif later:
             t_start, start_conf = onset_time(acts[cue], cue_motion.i_first, cfg.contact, hi_t=min(later))
     events[0] = ShotStart(t_start, frame_at(t_start), shot, start_conf, cue_motion.ball, positions, frozen, touching)
     for x in collisions:
