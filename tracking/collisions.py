@@ -152,6 +152,7 @@ class _Option:
     trust: tuple[bool, bool]  # whose velocity change may be read (a, b)
     striker_out: bool  # first pass: place the striker by its path after (its path before may be spoiled)
     started: tuple[bool, bool] = (False, False)  # (a, b) at rest before the split, moving from its next sample
+    off_hint: bool = False  # the piece does not hold the first pass's time
 
 
 def refine_pair(
@@ -169,6 +170,7 @@ def refine_pair(
     others_b: Sequence[float] = (),
     exclude_s: Sequence[float] = (),
     exclude_window_s: float = 0.0,
+    t_hint_s: float | None = None,
 ) -> Collision | None:
     """The contact of ``episode``, or None when the paths show no impulse between the balls.
 
@@ -176,7 +178,9 @@ def refine_pair(
     ball's other contacts) inside its neighbouring contacts around each possible time of this
     one (a split that holds another contact is tried on either side of it); ``exclude_s``: times
     of contacts of this pair already found in the episode (a second one is sought at least
-    ``exclude_window_s`` from each); ``struck_terms_only``
+    ``exclude_window_s`` from each); ``t_hint_s``: the time a first pass found (its split, cut at
+    other contacts, is preferred: that pass timed a ball struck from rest by its own start, which
+    no other contact spoils); ``struck_terms_only``
     (first pass, before the other contacts are known) times a contact on a ball at rest by that
     ball's own start and the paths after, which no other contact of the striker can spoil.
     ``cue_onset`` (ball, from, to): the cue ball's start of the stroke lies in that interval."""
@@ -272,10 +276,11 @@ def refine_pair(
         started = tuple(x_in.at_rest and x_in.usable and k + 1 < len(act.samples)
                         and segment_of(act, k + 1)[:2] == ("motion", k + 1)
                         for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb)))
-        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started))
+        off_hint = t_hint_s is not None and not (p_lo - 1e-9 <= t_hint_s <= p_hi + 1e-9)
+        options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started, off_hint))
     if exclude_s:  # a further contact must stand on its own: inside its split, apart from the others
         options = [o for o in options if not o.boundary and all(abs(o.t_s - x) > exclude_window_s for x in exclude_s)]
-    options.sort(key=lambda o: (o.boundary, o.cost))
+    options.sort(key=lambda o: (o.boundary, o.off_hint, o.cost))
     for opt in options[:3]:
         found = _validate(act_a, act_b, opt, diameter_mm, cfg)
         if found is not None:
@@ -305,11 +310,11 @@ def _rest_ended_by(act: BallActivity, side: Side, t_s: float) -> bool:
     if not (side.usable and side.at_rest):
         return False
     s = act.samples
-    i1 = int(side.idx[-1])
-    run = next((r for r in act.runs if r.i0 <= i1 <= r.i1), None)
-    if run is None or run.i1 + 1 >= len(s):
+    i0, last = int(side.idx[0]), int(side.idx[-1])  # the side may end with a first moving sample read as rest
+    run = next((r for r in act.runs if r.i0 <= i0 <= r.i1), None)
+    if run is None or last + 1 >= len(s):
         return False
-    return float(s.t_s[max(run.i1 - 1, run.i0)]) <= t_s <= float(s.t_s[run.i1 + 1])
+    return float(s.t_s[max(run.i1 - 1, run.i0)]) <= t_s <= float(s.t_s[last + 1])
 
 
 def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> np.ndarray | None:

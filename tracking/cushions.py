@@ -140,12 +140,14 @@ def refine_cushion(
     lo_t: float = -math.inf,
     hi_t: float = math.inf,
     gap_events_s: Sequence[float] = (),
+    start_s: float = -math.inf,
 ) -> CushionContact | None:
     """The contact at one of the splits ``group``, or None when the path does not show one.
 
     ``lo_t``/``hi_t`` bound the fits (the ball's neighbouring contacts that change its normal
     motion); ``gap_events_s`` are times of the ball's collisions with other balls, used to tell
-    which side of a shared sample gap is this contact's own."""
+    which side of a shared sample gap is this contact's own; ``start_s``: when the ball left its
+    rest, where known (the stroke, for the cue ball): no contact before it."""
     R = table.ball_radius_mm
     s = act.samples
     proj = normal_coordinate(cushion, table)
@@ -188,8 +190,12 @@ def refine_cushion(
             if side_out.usable:
                 plans.append(([value_term(side_out.path, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
         for terms, a, b, ui, uo in plans:
+            if n_rest is not None:
+                a = max(a, start_s)
+                if b <= a:
+                    continue
             t_c, j = solve_time(terms, a, b)
-            if n_rest is not None and not _reachable_from_rest(n_rest, t_k, t_c, side_out, R, cfg):
+            if n_rest is not None and not _reachable_from_rest(n_rest, max(t_k, start_s), t_c, side_out, R, cfg):
                 continue
             eps = 1e-6 * max(1.0, b - a)
             boundary = t_c <= a + eps or t_c >= b - eps

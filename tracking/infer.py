@@ -38,7 +38,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from calibration.table import TableSpec
-from tracking.collisions import Collision, Episode, nudges, onset_time, pair_episodes, refine_pair
+from tracking.collisions import Collision, Episode, nudges, onset_time, pair_episodes, positions_at, refine_pair
 from tracking.cushions import (
     OPPOSITE,
     CushionContact,
@@ -190,11 +190,11 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
     cue_onset = (cue_motion.ball, t_start, t_start)
 
     def collide(ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]],
-                exclude: Iterable[float] = ()) -> Collision | None:
+                exclude: Iterable[float] = (), hint: float | None = None) -> Collision | None:
         ex = list(exclude)
         return refine_pair(acts[ep.a], acts[ep.b], ep, D, c, struck_terms_only=struck_only, cue_onset=cue_onset,
                            others_a=list(others.get(ep.a, [])) + ex, others_b=list(others.get(ep.b, [])) + ex,
-                           exclude_s=ex, exclude_window_s=cfg.dedupe_s)
+                           exclude_s=ex, exclude_window_s=cfg.dedupe_s, t_hint_s=hint)
 
     # pass 1: collisions timed by their struck ball where it was at rest
     bb1 = [collide(ep, True, {}) for ep in episodes]
@@ -225,7 +225,8 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
                 rel = [t for t in bbt.get(ball, [])]
                 rel += [p.t_s for p in prev if p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])]
                 bounds = _bounds(rel, lo_ref, hi_ref)
-            res.append(refine_cushion(act, cu, g, table, c, bounds[0], bounds[1], gap_events_s=bbt.get(ball, [])))
+            res.append(refine_cushion(act, cu, g, table, c, bounds[0], bounds[1], gap_events_s=bbt.get(ball, []),
+                                      start_s=t_start if ball is cue_motion.ball else -math.inf))
         return res
 
     cu1 = cushions(bb_times(bb1), None)
@@ -245,8 +246,9 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
         # an episode may hold more than one contact of the pair (a kiss: struck, then met again)
         found: list[float] = []
         for _ in range(3):
-            x = collide(ep, False, others, found)
-            if x is None:
+            x = collide(ep, False, others, found, None if found or bb1[k] is None else bb1[k].t_s)  # type: ignore[union-attr]
+            if x is None or (found and not _met_again(acts[ep.a], acts[ep.b], found, x.t_s,
+                                                     others.get(ep.a, []) + others.get(ep.b, []))):
                 break
             bb2.append(x)
             found.append(x.t_s)
@@ -275,6 +277,30 @@ def _contacts(acts: dict[BallId, BallActivity], span: ShotSpan, t_start: float, 
                    for x in contacts):
             contacts.append(dying)
     return collisions, contacts
+
+
+_APART_MM = 3.0  # how far apart two balls must draw (above the noise) between two contacts
+
+
+def _met_again(act_a: BallActivity, act_b: BallActivity, found: list[float], t_s: float,
+               others: Iterable[float]) -> bool:
+    """Whether two balls that touched at the times ``found`` can have met again at ``t_s``.
+    After a contact they draw apart; to meet once more something must turn one of them back:
+    another contact of either ball in between (a cushion, a third ball), or else their sampled
+    centres must be seen drawing apart and then closer (by more than the noise)."""
+    near = min(found, key=lambda t: abs(t - t_s))
+    lo, hi = min(near, t_s), max(near, t_s)
+    if any(lo < o < hi for o in others):
+        return True
+    ts = np.union1d(act_a.samples.t_s, act_b.samples.t_s)
+    ts = ts[(ts > lo) & (ts < hi)]
+    if len(ts) < 3:
+        return False
+    pa, _ = positions_at(act_a, ts)
+    pb, _ = positions_at(act_b, ts)
+    d = np.linalg.norm(pa - pb, axis=1)
+    k = int(np.argmax(d))
+    return bool(d[k] - d[0] > _APART_MM and d[k] - d[-1] > _APART_MM)
 
 
 def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_motion: Motion,

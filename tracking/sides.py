@@ -158,6 +158,12 @@ def make_side(
         elif direction > 0 and edge == last and edge + 1 < n and segment_of(act, edge + 1)[0] == "motion":
             _, _, last = segment_of(act, edge + 1)
             kind, first = "motion", edge
+    elif kind == "motion" and adjacent and direction < 0 and edge == first and edge > 0 \
+            and segment_of(act, edge - 1)[0] == "rest":
+        # the first moving sample alone says nothing about a path; before a contact after it,
+        # it is the ball still at rest, its noise read as a start (a ball struck from rest)
+        _, first, _ = segment_of(act, edge - 1)
+        kind = "rest"
     limit = first if direction < 0 else last
     at_rest = kind == "rest"
     if not at_rest and t_ref_s is not None and abs(float(s.t_s[edge]) - t_ref_s) > cfg.max_fit_span_s:
