@@ -117,10 +117,25 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
     pa, ca = positions_at(act_a, ts)
     pb, cb = positions_at(act_b, ts)
     d = np.linalg.norm(pa - pb, axis=1)
+    reach = diameter_mm + cfg.ball_detect_mm + 0.5 * (ca + cb)
+    margin = d - reach
+    # a ball that left its rest inside a gap of its samples may have been anywhere between its
+    # rest and its first moving sample: the straight way between them (its chord) is a
+    # candidate too
+    for act, other, other_chord in ((act_a, pb, cb), (act_b, pa, ca)):
+        s = act.samples
+        for t_rest, t_move in _starts(act):
+            inside = (ts > t_rest) & (ts < t_move)
+            if inside.any():
+                way = np.stack([np.interp(ts[inside], s.t_s, s.xy_mm[:, 0]), np.interp(ts[inside], s.t_s, s.xy_mm[:, 1])], axis=1)
+                i0 = int(np.searchsorted(s.t_s, t_rest))
+                chord = float(np.hypot(*(s.xy_mm[i0 + 1] - s.xy_mm[i0])))
+                m_way = np.linalg.norm(way - other[inside], axis=1) - (diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside]))
+                margin[inside] = np.minimum(margin[inside], m_way)
     moving = np.zeros(len(ts), dtype=bool)
     for lo, hi in _moving_intervals(act_a) + _moving_intervals(act_b):
         moving |= (ts >= lo) & (ts <= hi)
-    close = moving & (d <= diameter_mm + cfg.ball_detect_mm + 0.5 * (ca + cb))
+    close = moving & (margin <= 0.0)
     out: list[Episode] = []
     i = 0
     n = len(ts)
@@ -131,14 +146,22 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         j = i
         while j + 1 < n and close[j + 1]:
             j += 1
-        k = i + int(np.argmin(d[i : j + 1]))
-        t_lo = float(ts[max(i - 1, 0)])
+        k = i + int(np.argmin(margin[i : j + 1]))
+        t_grid = float(ts[max(i - 1, 0)])
         # a ball that left its rest in a gap of its samples was held there through the gap: the
         # two may have met anywhere in it
-        t_lo = min([t_lo] + [t_rest for t_rest, t_move in _starts(act_a) + _starts(act_b)
-                             if t_rest < t_lo and t_move >= float(ts[i])])
-        out.append(Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]),
-                           t_lo, float(ts[min(j + 1, n - 1)])))
+        t_lo = min([t_grid] + [t_rest for t_rest, t_move in _starts(act_a) + _starts(act_b)
+                               if t_rest < t_grid and t_move >= float(ts[i])])
+        ep = Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]), t_lo, float(ts[min(j + 1, n - 1)]))
+        if out and t_grid <= out[-1].t_hi_s:
+            # touching the last one: one close approach (the contact may lie between them)
+            prev = out[-1]
+            k_prev = int(np.searchsorted(ts, prev.t_min_s))
+            t_min = prev.t_min_s if margin[k_prev] <= margin[k] else ep.t_min_s
+            ep = Episode(sa.ball, sb.ball, prev.t_first_s, ep.t_last_s, t_min, prev.t_lo_s, ep.t_hi_s)
+            out[-1] = ep
+        else:
+            out.append(ep)
         i = j + 1
     return out
 
@@ -413,6 +436,9 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
                      confidence=float(np.clip(conf, 0.05, 1.0)))
 
 
+_REST_NOISE_SIGMAS = 5.0  # how far (in noise) a sample may lie from a rest and still be read as it
+
+
 def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: float = math.inf) -> tuple[float, float]:
     """When a ball at rest before sample ``first_moving`` started: the time its path after meets
     its rest position, and a confidence. The first moving sample may be rest noise that only
@@ -433,6 +459,8 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
             rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
             if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):
                 continue
+            if float(np.hypot(*(s.xy_mm[k] - np.median(s.xy_mm[rest_idx[:-1]], axis=0)))) > _REST_NOISE_SIGMAS * cfg.noise_mm:
+                continue  # too far from the rest to be its noise (a start hidden in a gap)
             fit = fit_path(s.t_s[rest_idx], s.xy_mm[rest_idx], noise_mm=cfg.noise_mm, stationary=True)
             rest = Side(fit, True, rest_idx, float(s.t_s[k]))
         if not rest.usable or not out.usable or out.at_rest:

@@ -245,6 +245,10 @@ def motions(s: BallSamples, runs: list[RestRun], cfg: SegmentConfig) -> list[Mot
 
     out: list[Motion] = []
     for m in raw:
+        if m.rest_before is None and m.rest_after is not None and m.n_samples <= cfg.glitch_samples and bool(
+                np.all(np.hypot(*(s.xy_mm[m.i_first : m.i_last + 1] - np.array(m.rest_after.pos_mm)).T)
+                       <= 2.0 * cfg.rest_tol_mm)):
+            continue  # the data open with a stray sample or two of a ball at rest: a glitch
         first, before = m.i_first, m.rest_before
         for i in range(m.i_first, m.i_last):
             if lost_gap(i):
