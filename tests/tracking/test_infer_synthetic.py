@@ -76,13 +76,16 @@ def test_contact_times_are_below_one_frame(label: str, median_ms: float, p90_ms:
 @pytest.mark.parametrize("fps", [30, 60])
 @pytest.mark.parametrize("phase", [0.0, 0.25, 0.5, 0.75])
 @pytest.mark.parametrize("gap_s", [0.004, 0.008])
-def test_third_cushion_and_second_ball_within_one_frame_are_ordered(fps: int, phase: float, gap_s: float) -> None:
-    """Three-cushion art. 2(a) turns on it: the cushion must come before the second ball."""
+@pytest.mark.parametrize("seed", [2, 7])
+def test_third_cushion_and_second_ball_within_one_frame_are_ordered(fps: int, phase: float, gap_s: float,
+                                                                     seed: int) -> None:
+    """Three-cushion art. 2(a) turns on it: the cushion must come before the second ball (seed 2
+    puts a resting ball's last frame before the contact a noise-width toward its path)."""
     for sc in same_frame_scenarios(TABLE, gap_s=gap_s):
         sim = sc.run(TABLE)
         truth = [e for e in sim.events if e.balls[0] == sc.cue_ball][:2]
         assert abs(truth[1].t_s - truth[0].t_s) < 1.0 / fps  # premise: both fall in one frame
-        events = infer_events(sample_video(sim, fps, 1.0, seed=7, phase_s=phase / fps), TABLE)
+        events = infer_events(sample_video(sim, fps, 1.0, seed=seed, phase_s=phase / fps), TABLE)
         found = sorted((e for e in events if isinstance(e, (BallBall, CushionHit))), key=lambda e: e.t_s)
         first_two = [("ball" if isinstance(e, BallBall) else "cushion") for e in found[:2]]
         assert first_two == [e.kind for e in truth], (sc.name, [(e.kind, e.t_s) for e in truth],
