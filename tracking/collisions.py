@@ -6,13 +6,20 @@ velocity drops by about as much (equal masses). A near miss has neither.
 
 Detection: the episodes where the two (linearly interpolated) centres come within
 2R + ``ball_detect_mm`` + half of each ball's chord between samples (the interpolation cuts
-corners by up to that much), while at least one of them moves. Timing: over the splits of the two
+corners by up to that much), while at least one of them moves; a ball that left its rest inside a
+gap of its samples is tried both held at its rest and on the straight way to its first moving
+sample, and the episode then reaches back over that gap. Timing: over the splits of the two
 balls' samples around the closest approach, the time that best satisfies "each ball's fits
 before and after meet", "the centres are 2R apart on the paths before" and "... after"
-(:mod:`tracking.sides`); terms on a side spoiled by another contact of that ball in the same
-sample gap are left out (``lo``/``hi`` bounds). Validation: the impulse along the line of centres,
-combined over both balls, must clear ``min_impulse_mm_s`` and ``significance`` standard
-deviations, and neither ball may show a clearly opposite one.
+(:mod:`tracking.sides`). Each ball's fits stop at its neighbouring contacts (``others_*``); a
+split that holds another contact of either ball is tried before and after it, the side beyond
+it left out, and a ball left with one clean side is timed by that side against the other
+ball's ("2R apart", or, for a ball struck from rest and seen once before its next contact, "2R
+behind its rest on the line to that sample"). Validation: the impulse along the line of
+centres, combined over both balls, must clear ``min_impulse_mm_s`` and ``significance``
+standard deviations, and neither ball may show a clearly opposite one; where no velocity change
+can be read (every side beyond the contact spoiled), a ball that left its rest in that gap with
+the other, moving, 2R from it is the evidence, at lower confidence.
 
 Order: a ball at rest is the struck one; of two moving balls the faster one just before the
 contact is called the striker (the simulator truth's convention). A ball set moving by the cue at

@@ -14,7 +14,12 @@ satisfies "both sides meet" and "each side is at R" (the nose line known to
 between the same two samples, the side beyond it is not this contact's path; then only the clean
 side's "reaches R" is used, and of the two orders (cushion first or second) the one whose
 solution lies strictly inside its share of the gap is kept: so a third cushion and a second ball
-within one frame are told apart.
+within one frame are told apart. A time held at an end of its split (the fits want it
+outside) ranks after any time inside one. A ball struck from rest into a cushion before its next
+sample shows the contact by its path after alone: it counts where the ball could have got there
+after leaving its rest (or its stroke) with a cushion giving back at least
+``cushion_restitution_min`` of the normal speed. Grazing contacts next to another contact of the
+ball are fitted with the window's end anchored at the ball's position at that contact.
 """
 
 from __future__ import annotations

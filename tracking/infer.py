@@ -12,9 +12,13 @@ over. Both run the same per-shot inference:
 3. Ball-ball contacts (:mod:`tracking.collisions`) and cushion contacts
    (:mod:`tracking.cushions`), in passes: first each found on its own, then each re-timed with
    its fits kept inside the ball's neighbouring contacts, so that two contacts of one ball within
-   one sample gap are timed and ordered from their clean sides.
+   one sample gap are timed and ordered from their clean sides. A close approach of two balls
+   may hold more than one contact (a kiss after a cushion): a further one is kept where another
+   contact of either ball lies between, or they are seen drawing apart and together again.
 4. A ball that starts moving with no contact found is given a low-confidence contact with the
-   ball next to it at that moment (the striker was hidden, say).
+   ball next to it at that moment (the striker was hidden, say). A cue ball first seen moving
+   after its first contact (hidden by the hand and cue at the stroke) started before it: by the
+   way to the contact over the speed the two balls' momentum after it gives.
 5. A ball whose track ends in motion and is not seen again: ``OffTable``/``Pocketed`` when its
    last motion says so (:mod:`tracking.offtable`), otherwise lost (still on the table).
 6. ``ShotEnd`` when every ball is at rest, with their positions.

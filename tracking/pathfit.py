@@ -107,7 +107,11 @@ def fit_path(
     degree while that lowers the squared residuals by more than ``curvature_test`` noise
     variances per coordinate, the noise being the prior ``noise_mm`` pooled with the residuals). Samples whose residual exceeds ``outlier_sigmas`` noise
     are dropped while enough remain. ``t0_s`` is the expansion point (default: last sample);
-    ``accel_sd_mm_s2`` the unmodelled acceleration that widens the variance outside the data."""
+    ``accel_sd_mm_s2`` the unmodelled acceleration that widens the variance outside the data.
+    ``accel_prior_mm_s2`` > 0: no degree choice; with 3 samples or more a quadratic whose
+    acceleration has that prior standard deviation (a ridge on the quadratic term, in units of
+    the prior noise), so a deceleration too faint to pass the curvature test still bends the
+    fit, and its variance says how much that costs."""
     t = np.asarray(t_s, dtype=np.float64).reshape(-1)
     yy = np.asarray(y, dtype=np.float64)
     if yy.ndim == 1:

@@ -9,6 +9,13 @@ events (``lo_t``/``hi_t``), so that a fit never straddles another kink. The cont
 at ``t`` (the fitted paths meet; a centre is R from a cushion nose; two centres are 2R apart):
 sub-frame times from where the fitted paths before and after meet (DESIGN.md).
 
+Each moving side carries, besides its model-selected ``fit`` (a line unless the curve is
+significant: low variance, for telling whether the path turned at all), a ``timing`` fit: a
+quadratic with a prior on the acceleration (``accel_prior_mm_s2``), because a ball always
+decelerates and a line extrapolated to the contact runs ahead of it (contacts early by several
+milliseconds at 30 fps). Terms and positions at the contact use ``Side.path`` (the timing fit
+where made); velocity changes and their significance use ``fit``.
+
 Splits are compared by a robust cost over a fixed window of samples: each sample's squared
 residual to its side's fit, in noise units, capped at ``cap`` (an outlier or a sample on the
 wrong side costs the same), plus the terms at the solved time.
