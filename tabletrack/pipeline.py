@@ -28,7 +28,7 @@ from rules import CallWriter, JudgeConfig, engine_for, format_calls_table, load_
 from rules.call import Call
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
-from tracking.events import Event, Shot, ShotEnd
+from tracking.events import Event, Shot, ShotEnd, group_shots
 from tracking.tracker import BallState, Detection, Tracker
 from tracking.tracks_csv import TracksCsvWriter
 from tracking.ids import CAROM_BALLS, BallId
@@ -182,12 +182,6 @@ def _call_text(c: Call) -> str:
     return text + ("  - needs review" if c.needs_review else "")
 
 
-def _group(events: list[Event]) -> list[Shot]:
-    from tracking.events import group_shots
-
-    return group_shots(events)
-
-
 def referee_input_for(video: Path, given: str | None) -> str | None:
     """The referee input to use: the one given, else ``<video>.referee.json`` beside the video
     (a clip that starts mid-game carries its starting state there), else none."""
@@ -226,7 +220,6 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
     all_events: list[Event] = []
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
-    last_state: dict[BallId, BallState] = {}
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
     analysed = 0
     timing = {"rest": [0, 0.0], "moving": [0, 0.0]}
@@ -237,7 +230,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
             for e in evs:
                 ev_writer.write(e)
             all_events.extend(evs)
-            for shot in _group(evs):
+            for shot in group_shots(evs):
                 judge.judge(shot)
 
         try:
@@ -254,7 +247,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 return not (opts.skip_still and resting[0] and i % rest_stride)
 
             for fr in src.frames(decode=want):
-                at_rest = bool(last_state) and _at_rest(last_state, samples)
+                at_rest = _at_rest(samples)
                 resting[0] = at_rest
                 now = time.perf_counter()
                 if kind_prev is not None:  # this frame's decode is counted with the previous frame
@@ -271,7 +264,6 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 dets = detector.detect_frame(fr.image, rect)
                 frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets])
                 for st in frame_states:
-                    last_state[st.ball] = st
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
                 tracks.write_states(frame_states)
                 emit(stream.add_states(frame_states))
@@ -305,7 +297,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
 
 
-def _at_rest(last: dict[BallId, BallState], samples: dict[BallId, list[tuple[int, float, float, bool]]]) -> bool:
+def _at_rest(samples: dict[BallId, list[tuple[int, float, float, bool]]]) -> bool:
     """Every ball moved less than 1.5 mm between its last two samples."""
     for b, v in samples.items():
         if len(v) < 2:
