@@ -17,10 +17,11 @@ one-cushion engine), :mod:`rules.carom_match` (innings, series, end of game and 
 
 from rules.call import Call, CallWriter, call_to_dict
 from rules.config import JudgeConfig, MatchConfig
-from rules.engine import Engine, engine_for
+from rules.engine import ENGINE_MODULES, Engine, GameInput, engine_for
 from rules.errors import RefereeInputError, RulesError, ShotError
 from rules.fouls import Foul, parse_foul
-from rules.games import Game, UnknownGameError, parse_game
+from rules.games import Family, Game, UnknownGameError, parse_game
+from rules.inputs import load_game_input, parse_game_input, read_input_json
 from rules.judge import judge_events, judge_log
 from rules.referee import (
     MatchSetup,
@@ -31,7 +32,7 @@ from rules.referee import (
     load_referee_input,
     parse_referee_input,
 )
-from rules.report import format_calls_table, score_sheet
+from rules.report import format_calls_table, format_score_sheet, score_sheet
 from rules.state import GameState
 
 __all__ = [
@@ -39,4 +40,6 @@ __all__ = [
     "RefereeInputError", "RulesError", "ShotError", "Foul", "parse_foul", "Game", "UnknownGameError",
     "parse_game", "judge_events", "judge_log", "MatchSetup", "RefereeInput", "ShotInput", "StartState",
     "Verdict", "load_referee_input", "parse_referee_input", "format_calls_table", "score_sheet", "GameState",
+    "ENGINE_MODULES", "GameInput", "Family", "load_game_input", "parse_game_input", "read_input_json",
+    "format_score_sheet",
 ]

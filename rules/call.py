@@ -8,7 +8,12 @@ current game or set, by player), ``needs_review``, ``evidence``; then extras: ``
 ``carom_case`` (three-cushion 2(a)-(d)), ``kisses``, ``fouls`` (every foul found),
 ``respot`` ({ball: spot}), ``series`` (the shooter's run after this shot), ``innings``,
 ``high_run`` (by player), ``set`` and ``sets`` (with sets), ``match_over``, ``winner``, ``draw``,
-``review_reason``, ``note`` (the referee's).
+``review_reason``, ``note`` (the referee's). The carom extras are written for the carom games
+only; every game then adds its own ``details`` (JSON-ready values, e.g. the balls pocketed, ball in
+hand, the rack), merged after them, and ``summary`` (the short call a table or overlay shows).
+
+``foul`` and ``fouls`` hold members of the game's own foul enum (carom :class:`rules.fouls.Foul`,
+nine-ball's, snooker's …): anything with a string ``value``.
 
 :class:`CallWriter` flushes each line, so an interrupted run keeps every call it made.
 """
@@ -18,24 +23,27 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from enum import Enum
 from typing import IO, Any, Mapping
 
 from rules.evidence import Evidence
-from rules.fouls import Foul
-from rules.games import Game
+from rules.games import Family, Game
 from tracking.ids import BallId
 
 
 @dataclass(frozen=True)
 class Call:
     """One shot's verdict. ``legal``: no foul; ``turn_over``: the shooter's inning is over;
-    ``game_over``: the game (or set) ended with this shot. Mappings are by player name."""
+    ``game_over``: the game (set, rack, frame) ended with this shot. Mappings are by player name.
+    ``foul``: the foul that decides the call (a member of the game's foul enum); ``fouls`` every
+    foul found. ``summary``: a few words for tables and overlays ("pots 3 and 9", "FOUL scratch");
+    ``details``: the game's own JSON-ready extras (see the module docstring)."""
 
     shot: int
     game: Game
     player: str
     legal: bool
-    foul: Foul | None
+    foul: Enum | None
     points: int
     turn_over: bool
     game_over: bool
@@ -54,7 +62,7 @@ class Call:
     cushions_total: int | None = None
     carom_case: str | None = None
     kisses: int = 0
-    fouls: tuple[Foul, ...] = ()
+    fouls: tuple[Enum, ...] = ()
     respot: Mapping[BallId, str] = field(default_factory=dict)
     series: int = 0
     innings: Mapping[str, int] = field(default_factory=dict)
@@ -66,6 +74,8 @@ class Call:
     draw: bool = False
     review_reason: str | None = None
     note: str | None = None
+    summary: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _ball(b: BallId | None) -> str | None:
@@ -79,7 +89,7 @@ def evidence_to_dict(e: Evidence) -> dict[str, Any]:
 
 def call_to_dict(c: Call) -> dict[str, Any]:
     """The ``calls.jsonl`` object of a call (key order as in the module docstring)."""
-    return {
+    d = {
         "shot": c.shot,
         "game": c.game.value,
         "player": c.player,
@@ -92,6 +102,13 @@ def call_to_dict(c: Call) -> dict[str, Any]:
         "score": dict(c.score),
         "needs_review": c.needs_review,
         "evidence": [evidence_to_dict(e) for e in c.evidence],
+    }
+    if c.game.family is not Family.CAROM:
+        d.update({"cue_ball": _ball(c.cue_ball), "break_shot": c.break_shot, "fouls": [f.value for f in c.fouls]})
+        d.update(c.details)
+        d.update({"match_over": c.match_over, "winner": c.winner, "review_reason": c.review_reason, "note": c.note})
+        return d
+    d.update({
         "cue_ball": _ball(c.cue_ball),
         "player_ball": _ball(c.player_ball),
         "break_shot": c.break_shot,
@@ -115,7 +132,9 @@ def call_to_dict(c: Call) -> dict[str, Any]:
         "draw": c.draw,
         "review_reason": c.review_reason,
         "note": c.note,
-    }
+    })
+    d.update(c.details)
+    return d
 
 
 class CallWriter:

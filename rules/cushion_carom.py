@@ -17,7 +17,7 @@ Fouls no camera sees come from the referee input. Match management is :mod:`rule
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from rules.call import Call
 from rules.carom_match import advance, choose_balls, initial_game_state
@@ -27,7 +27,8 @@ from rules.errors import ShotError
 from rules.evidence import Review, review_shot
 from rules.fouls import Foul
 from rules.games import Game
-from rules.referee import MatchSetup, ShotInput, Verdict
+from rules.referee import MatchSetup, RefereeInput, ShotInput, Verdict, parse_referee_input
+from rules.report import format_score_sheet, score_sheet
 from rules.state import GameState
 from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotStart
 from tracking.ids import BallId
@@ -121,6 +122,16 @@ class CushionCaromEngine:
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: MatchSetup | None = None) -> GameState:
         return initial_game_state(self.game, setup)
+
+    def parse_input(self, obj: Any, where: str = "referee input") -> RefereeInput:
+        """The carom referee input (:mod:`rules.referee`) of a decoded JSON value."""
+        return parse_referee_input(obj, where)
+
+    def score_sheet(self, state: GameState) -> dict[str, Any]:
+        return score_sheet(state)
+
+    def format_score_sheet(self, state: GameState) -> str:
+        return format_score_sheet(state)
 
     def judge_shot(self, state: GameState, shot: Shot, shot_input: ShotInput | None = None) -> tuple[Call, GameState]:
         if state.game is not self.game:
@@ -390,3 +401,13 @@ class CushionCaromEngine:
             match_over=True, winner=winner, draw=state.draw,
             review_reason="Needs review: the log goes on after the end of the match.", note=si.note,
         )
+
+
+def make_engine(game: Game, config: JudgeConfig) -> CushionCaromEngine:
+    """The engine of three-cushion (003) or one-cushion (002 ART 26); :mod:`rules.engine`'s
+    registry calls it."""
+    if game is Game.THREE_CUSHION:
+        return CushionCaromEngine(game=game, min_cushions=3, config=config)
+    if game is Game.ONE_CUSHION:
+        return CushionCaromEngine(game=game, min_cushions=1, config=config)
+    raise ShotError(f"rules.cushion_carom judges three-cushion and one-cushion, got {game.value}")

@@ -4,41 +4,84 @@ An engine is pure: ``judge_shot(state, shot, shot_input) -> (Call, new_state)`` 
 events and the referee's input for it and returns the verdict and the next state, touching
 nothing else; ``initial_state(setup)`` gives the state before the first shot (a new game, or the
 referee's mid-game start). So a verdict can be replayed from any state, a live server can keep the
-state between shots, and a test can build any situation by hand. Engines for other games (pool,
-snooker, the balk-line carom games) implement the same protocol with their own state type.
+state between shots, and a test can build any situation by hand.
+
+Each game family keeps its own state type, fouls and referee input (a nine-ball state knows the
+balls on the table and the consecutive fouls; a carom state the innings), so the protocol also
+asks each engine to read its own referee input (``parse_input``: the decoded JSON of
+``referee.json`` → an object with ``setup``, ``shots`` and ``for_shot(n)``) and to write its own
+score sheet (``score_sheet``: JSON-ready; ``format_score_sheet``: the readable table).
+
+Engines are registered by module path and imported when first asked for, so ``rules`` starts fast
+and one game's module never loads another's.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+import importlib
+from typing import Any, Mapping, Protocol, TypeVar
 
 from rules.call import Call
 from rules.config import JudgeConfig
-from rules.cushion_carom import CushionCaromEngine
 from rules.games import Game, parse_game
-from rules.referee import MatchSetup, ShotInput
 from tracking.events import Shot
 
 S = TypeVar("S")
 
 
+class GameInput(Protocol):
+    """A game's parsed referee input: the match setup (or None: a new game) and per-shot inputs."""
+
+    @property
+    def setup(self) -> Any: ...
+
+    @property
+    def shots(self) -> Mapping[int, Any]: ...
+
+    def for_shot(self, number: int) -> Any: ...
+
+
 class Engine(Protocol[S]):
-    """A game's rules: the state before the first shot, and the verdict of each shot."""
+    """A game's rules: the state before the first shot, the verdict of each shot, its referee
+    input and its score sheet."""
 
     game: Game
 
-    def initial_state(self, setup: MatchSetup | None = None) -> S: ...
+    def initial_state(self, setup: Any = None) -> S: ...
 
-    def judge_shot(self, state: S, shot: Shot, shot_input: ShotInput | None = None) -> tuple[Call, S]: ...
+    def judge_shot(self, state: S, shot: Shot, shot_input: Any = None) -> tuple[Call, S]: ...
+
+    def parse_input(self, obj: Any, where: str = "referee input") -> GameInput: ...
+
+    def score_sheet(self, state: S) -> dict[str, Any]: ...
+
+    def format_score_sheet(self, state: S) -> str: ...
 
 
-def engine_for(game: Game | str, config: JudgeConfig | None = None) -> "CushionCaromEngine":
+#: Where each game's engine lives: a module with ``make_engine(game, config) -> Engine``.
+ENGINE_MODULES: dict[Game, str] = {
+    Game.THREE_CUSHION: "rules.cushion_carom",
+    Game.ONE_CUSHION: "rules.cushion_carom",
+    Game.LIBRE: "rules.balkline.engine",
+    Game.BALKLINE_47_2: "rules.balkline.engine",
+    Game.BALKLINE_47_1: "rules.balkline.engine",
+    Game.BALKLINE_71_2: "rules.balkline.engine",
+    Game.PENTATHLON: "rules.balkline.engine",
+    Game.TRIATHLON: "rules.balkline.engine",
+    Game.NINE_BALL: "rules.nine_ball.engine",
+    Game.TEN_BALL: "rules.nine_ball.engine",
+    Game.SEVEN_BALL: "rules.nine_ball.engine",
+    Game.SIX_BALL: "rules.nine_ball.engine",
+    Game.ROTATION: "rules.nine_ball.engine",
+    Game.EIGHT_BALL: "rules.eight_ball.engine",
+    Game.STRAIGHT_POOL: "rules.straight_pool.engine",
+    Game.SNOOKER: "rules.snooker.engine",
+}
+
+
+def engine_for(game: Game | str, config: JudgeConfig | None = None) -> Any:
     """The engine that officiates ``game`` (a :class:`Game` or its name), judging evidence per
     ``config`` (defaults of :class:`JudgeConfig`)."""
     g = parse_game(game)
-    cfg = config or JudgeConfig()
-    if g is Game.THREE_CUSHION:
-        return CushionCaromEngine(game=g, min_cushions=3, config=cfg)
-    if g is Game.ONE_CUSHION:
-        return CushionCaromEngine(game=g, min_cushions=1, config=cfg)
-    raise AssertionError(f"no engine registered for {g.value}")  # every Game member has one (tested)
+    module = importlib.import_module(ENGINE_MODULES[g])
+    return module.make_engine(g, config or JudgeConfig())

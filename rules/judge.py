@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
+from typing import Any, Mapping
+
 from rules.call import Call, CallWriter
 from rules.config import JudgeConfig
-from rules.engine import engine_for
+from rules.engine import GameInput, engine_for
 from rules.errors import RefereeInputError
 from rules.games import Game, parse_game
-from rules.referee import RefereeInput, load_referee_input
-from rules.state import GameState
+from rules.inputs import read_input_json
 from tracking.eventlog import read_events
 from tracking.events import Event, group_shots
 
@@ -24,16 +25,24 @@ from tracking.events import Event, group_shots
 def judge_events(
     events: Sequence[Event],
     game: Game | str,
-    referee: RefereeInput | str | Path | None = None,
+    referee: GameInput | Mapping[str, Any] | str | Path | None = None,
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
-) -> tuple[list[Call], GameState]:
+) -> tuple[list[Call], Any]:
     """Judge every shot of ``events`` (time-ordered, as :func:`tracking.eventlog.read_events` gives
     them) as ``game``, starting from the referee's setup (or a new game) and applying his per-shot
-    input. ``referee`` may be a path to the JSON file. :class:`RefereeInputError` if the input
-    names a shot the log does not have (a numbering mistake would otherwise be silently ignored)."""
+    input. ``referee`` is the game's parsed input, its decoded JSON (a dict) or a path to the JSON
+    file. Returns the calls and the final state (the game's own state type).
+    :class:`RefereeInputError` if the input names a shot the log does not have (a numbering
+    mistake would otherwise be silently ignored)."""
     g = parse_game(game)
-    ref = load_referee_input(referee) if isinstance(referee, (str, Path)) else (referee or RefereeInput())
+    engine = engine_for(g, config)
+    if isinstance(referee, (str, Path)):
+        ref = engine.parse_input(read_input_json(referee), Path(referee).name)
+    elif referee is None or isinstance(referee, Mapping):
+        ref = engine.parse_input(dict(referee or {}))
+    else:
+        ref = referee
     shots = group_shots(list(events))
     numbers = {s.number for s in shots}
     missing = sorted(n for n in ref.shots if n not in numbers)
@@ -41,7 +50,6 @@ def judge_events(
         have = f"shots {min(numbers)}..{max(numbers)}" if numbers else "no shots"
         raise RefereeInputError(
             f"referee input gives shot {missing[0]}, but the event log has {have}")
-    engine = engine_for(g, config)
     state = engine.initial_state(ref.setup)
     calls: list[Call] = []
     for shot in shots:
@@ -58,10 +66,10 @@ def judge_log(
     referee_path: str | Path | None = None,
     calls_path: str | Path | None = None,
     config: JudgeConfig | None = None,
-) -> tuple[list[Call], GameState]:
+) -> tuple[list[Call], Any]:
     """Read ``events.jsonl``, judge it, and write ``calls.jsonl`` line by line if ``calls_path``."""
     events = read_events(events_path)
-    ref = load_referee_input(referee_path) if referee_path is not None else None
+    ref = referee_path
     if calls_path is None:
         return judge_events(events, game, ref, config)
     with CallWriter(calls_path) as w:

@@ -45,6 +45,10 @@ from typing import Any, Mapping, Sequence
 from rules.config import MatchConfig
 from rules.errors import RefereeInputError
 from rules.fouls import Foul, UnknownFoulError, parse_foul
+from rules.input_util import checked_object as _object
+from rules.input_util import located as _wrap
+from rules.input_util import per_player as _per_player_json
+from rules.input_util import shot_number as _shot_number
 from rules.state import Equalizing
 from tracking.ids import BallId
 
@@ -391,42 +395,6 @@ _MATCH_KEYS = ("distance", "innings_limit", "sets")
 _START_KEYS = ("at_table", "starter", "balls", "score", "innings", "series", "high_run", "next_is_break",
                "equalizing", "set", "sets_won", "first_set_starter")
 _SHOT_KEYS = ("foul", "verdict", "detached_masse", "overrule", "note")
-
-
-def _object(v: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise RefereeInputError(f"{where} must be an object, got {type(v).__name__}")
-    unknown = [k for k in v if k not in keys]
-    if unknown:
-        raise RefereeInputError(f"{where}: unknown key {unknown[0]!r}: expected {', '.join(keys)}")
-    return v
-
-
-def _per_player_json(v: Any, names: tuple[str, str], where: str) -> dict[str, Any] | None:
-    """A per-player field: an object keyed by name, or a list in player order."""
-    if v is None:
-        return None
-    if isinstance(v, list):
-        if len(v) != 2:
-            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(v)}")
-        return {names[0]: v[0], names[1]: v[1]}
-    if isinstance(v, dict):
-        return dict(v)
-    raise RefereeInputError(f"{where} must be an object keyed by player name or a list of 2, got {v!r}")
-
-
-def _shot_number(key: Any, where: str) -> int:
-    text = str(key).strip()
-    if not text.isdigit() or int(text) < 1:
-        raise RefereeInputError(f"{where}: shot numbers are positive integers (\"1\", \"2\", ...), got {key!r}")
-    return int(text)
-
-
-def _wrap(where: str, fn, *args, **kwargs):
-    try:
-        return fn(*args, **kwargs)
-    except RefereeInputError as e:
-        raise RefereeInputError(f"{where}: {e}") from None
 
 
 def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:

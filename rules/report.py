@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from rules.call import Call
+from rules.games import Family
 from rules.state import Equalizing, GameState
 
 
 def _result(c: Call) -> str:
+    if c.summary:
+        return c.summary
     if c.foul is not None:
         return f"FOUL {c.foul.value}"
     if c.points:
@@ -23,8 +26,9 @@ def _result(c: Call) -> str:
 
 
 def format_calls_table(calls: Sequence[Call]) -> str:
-    """One line per call: shot, player, cue ball, result, cushions before the second ball, score
-    after the shot, and flags (break, equalizing inning, end of game, review)."""
+    """One line per call: shot, player, cue ball, result (the call's ``summary`` where the engine
+    gives one), cushions before the second ball (carom), score after the shot, and flags (break,
+    equalizing inning, end of game, review). Works for the calls of every game."""
     header = ("shot", "player", "ball", "call", "cush", "score", "flags")
     rows: list[tuple[str, ...]] = []
     for c in calls:
@@ -34,7 +38,7 @@ def format_calls_table(calls: Sequence[Call]) -> str:
         if c.equalizing_inning:
             flags.append("equalizing")
         if c.game_over:
-            flags.append("match over" if c.match_over else "set over")
+            flags.append("match over" if c.match_over else ("set over" if c.game.family is Family.CAROM else "rack over"))
         if c.winner:
             flags.append(f"winner {c.winner}")
         elif c.draw and c.match_over:
@@ -52,7 +56,7 @@ def format_calls_table(calls: Sequence[Call]) -> str:
         return "  ".join(v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths, strict=True))).rstrip()
 
     out = [line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows]
-    n_points = sum(c.points for c in calls)
+    n_points = sum(max(c.points, 0) for c in calls)
     n_fouls = sum(1 for c in calls if c.foul is not None)
     n_review = sum(1 for c in calls if c.needs_review)
     out.append(f"{len(calls)} shots: {n_points} points, {n_fouls} fouls, {n_review} to review")
@@ -118,3 +122,22 @@ def score_sheet(state: GameState) -> dict[str, Any]:
         "resume": None if state.match_over else resume_start(state),
     }
     return sheet
+
+
+def format_score_sheet(state: GameState) -> str:
+    """The carom score sheet as a readable table: per player ball, points, innings, average, high
+    run (and sets), then who is at the table or the result."""
+    sheet = score_sheet(state)
+    header = ["player", "ball", "points", "innings", "average", "high run"]
+    with_sets = state.match.sets is not None
+    if with_sets:
+        header.append("sets")
+    rows = [[p["name"], p["ball"], str(p["points"]), str(p["innings"]), f"{p['average']:.3f}", str(p["high_run"])]
+            + ([str(p["sets_won"])] if with_sets else []) for p in sheet["players"]]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    if sheet["match_over"]:
+        lines.append("match over: " + (f"{sheet['winner']} wins" if sheet["winner"] else "draw"))
+    else:
+        lines.append(f"at the table: {sheet['at_table']}")
+    return "\n".join([f"{state.game.value} score sheet"] + lines)

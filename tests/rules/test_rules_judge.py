@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rules import (
-    CallWriter, Game, RefereeInputError, UnknownGameError, call_to_dict, engine_for, format_calls_table,
+    CallWriter, Family, Game, RefereeInputError, UnknownGameError, call_to_dict, engine_for, format_calls_table,
     judge_events, judge_log, parse_game, parse_referee_input, score_sheet,
 )
 from rules_builders import log
@@ -93,21 +93,40 @@ def test_summary_table_and_score_sheet():
     assert st2.players == st.players and st2.at_table == st.at_table and st2.series == st.series
 
 
-@pytest.mark.parametrize("name,game", [("three-cushion", Game.THREE_CUSHION), ("One_Cushion", Game.ONE_CUSHION)])
+@pytest.mark.parametrize("name,game", [
+    ("three-cushion", Game.THREE_CUSHION), ("One_Cushion", Game.ONE_CUSHION), ("14.1", Game.STRAIGHT_POOL),
+    ("9-ball", Game.NINE_BALL), ("Nine Ball", Game.NINE_BALL), ("cuadro 47/2", Game.BALKLINE_47_2),
+    ("71/2", Game.BALKLINE_71_2), ("snooker", Game.SNOOKER), ("bola-8", Game.EIGHT_BALL),
+])
 def test_parse_game(name, game):
     assert parse_game(name) is game
 
 
 def test_parse_game_lists_valid_names():
-    with pytest.raises(UnknownGameError, match="unknown game 'snooker': expected one of three-cushion, one-cushion"):
-        parse_game("snooker")
+    with pytest.raises(UnknownGameError, match="unknown game 'pyramid': expected one of three-cushion, one-cushion, libre"):
+        parse_game("pyramid")
     assert issubclass(UnknownGameError, ValueError)
+
+
+@pytest.mark.parametrize("game,family", [
+    (Game.THREE_CUSHION, Family.CAROM), (Game.BALKLINE_71_2, Family.CAROM), (Game.PENTATHLON, Family.CAROM),
+    (Game.NINE_BALL, Family.POOL), (Game.ROTATION, Family.POOL), (Game.STRAIGHT_POOL, Family.POOL),
+    (Game.EIGHT_BALL, Family.POOL), (Game.SNOOKER, Family.SNOOKER),
+])
+def test_game_family(game, family):
+    assert game.family is family
 
 
 @pytest.mark.parametrize("game", list(Game))
 def test_every_game_has_an_engine(game):
+    """Every game judges an empty log from a new game and reads an empty referee input."""
     engine = engine_for(game)
-    assert engine.game is game and engine.initial_state().game is game
+    assert engine.game is game
+    ref = engine.parse_input({})
+    state = engine.initial_state(ref.setup)
+    calls, final = judge_events([], game, {})
+    assert calls == [] and isinstance(engine.score_sheet(final), dict)
+    assert isinstance(engine.format_score_sheet(state), str)
 
 
 def test_empty_log():

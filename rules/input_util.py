@@ -1,0 +1,61 @@
+"""Checks shared by every game's referee-input parser: objects with known keys, per-player values,
+shot numbers, and prefixing an error with where it was found. Each raises
+:class:`RefereeInputError` with one line naming what was expected and what came."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, TypeVar
+
+from rules.errors import RefereeInputError
+
+T = TypeVar("T")
+
+
+def checked_object(v: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
+    """``v`` as a dict whose keys are all in ``keys``."""
+    if not isinstance(v, dict):
+        raise RefereeInputError(f"{where} must be an object, got {type(v).__name__}")
+    unknown = [k for k in v if k not in keys]
+    if unknown:
+        raise RefereeInputError(f"{where}: unknown key {unknown[0]!r}: expected {', '.join(keys)}")
+    return v
+
+
+def per_player(v: Any, names: tuple[str, str], where: str) -> dict[str, Any] | None:
+    """A per-player field: an object keyed by name, or a list in player order (None stays None)."""
+    if v is None:
+        return None
+    if isinstance(v, list):
+        if len(v) != 2:
+            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(v)}")
+        return {names[0]: v[0], names[1]: v[1]}
+    if isinstance(v, dict):
+        return dict(v)
+    raise RefereeInputError(f"{where} must be an object keyed by player name or a list of 2, got {v!r}")
+
+
+def shot_number(key: Any, where: str) -> int:
+    """A ``shots`` key ("1", "2", ...) as an int."""
+    text = str(key).strip()
+    if not text.isdigit() or int(text) < 1:
+        raise RefereeInputError(f"{where}: shot numbers are positive integers (\"1\", \"2\", ...), got {key!r}")
+    return int(text)
+
+
+def located(where: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)``, its :class:`RefereeInputError` prefixed with ``where``."""
+    try:
+        return fn(*args, **kwargs)
+    except RefereeInputError as e:
+        raise RefereeInputError(f"{where}: {e}") from None
+
+
+def player_names(top: dict[str, Any], where: str, default: tuple[str, str]) -> tuple[str, str]:
+    """The two distinct, non-empty player names of ``top["players"]`` (``default`` if absent)."""
+    names = top.get("players", list(default))
+    if (not isinstance(names, (list, tuple)) or len(names) != 2
+            or not all(isinstance(n, str) and n.strip() for n in names)):
+        raise RefereeInputError(f"{where}: players must be two non-empty names, got {names!r}")
+    if names[0] == names[1]:
+        raise RefereeInputError(f"{where}: players must have different names, got {names[0]!r} twice")
+    return (names[0], names[1])

@@ -1,0 +1,44 @@
+"""Reading any game's referee input: the JSON file beside an event log, or decoded JSON values.
+
+Every game shares the file's outer shape (``players``, ``match``, ``start``, ``shots`` keyed by the
+event log's shot numbers; DESIGN.md "Inputs that no camera sees"); what goes inside ``match``,
+``start`` and each shot is the game's own (called ball and pocket, push-out, the 14.1 opening
+penalty choice …), so the engine of the game parses it (``Engine.parse_input``) and validates it
+against its rules. This module only reads the file and dispatches, so a file with a JSON fault
+and a file with a rules fault both give one line naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rules.engine import GameInput, engine_for
+from rules.errors import RefereeInputError
+from rules.games import Game, parse_game
+
+
+def read_input_json(path: str | Path) -> Any:
+    """The decoded JSON of a referee input file; :class:`RefereeInputError` naming the file when it
+    cannot be read or is not JSON."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = getattr(e, "strerror", None) or "not a UTF-8 text file"
+        raise RefereeInputError(f"{p.name}: cannot read the referee input ({why})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
+
+
+def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput:
+    """``game``'s referee input of a decoded JSON value, validated by its engine."""
+    return engine_for(parse_game(game)).parse_input(obj, where)
+
+
+def load_game_input(path: str | Path, game: Game | str = Game.THREE_CUSHION) -> GameInput:
+    """Read and validate the referee input file ``path`` for ``game`` (default three-cushion)."""
+    return parse_game_input(read_input_json(path), game, Path(path).name)

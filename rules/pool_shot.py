@@ -1,0 +1,162 @@
+"""What happened in one shot on a pocket table: the facts every pool and snooker engine reads.
+
+The engines of nine-ball, eight-ball, 14.1 and snooker differ in what they make of a shot, not in
+what they read from its events: which ball the cue ball touched first, which balls dropped (into
+which pocket, when), whether the cue ball went in or off, which balls touched a cushion after that
+first contact (000 6.3; 004 "una banda después del contacto"; 002 bola 8), how many distinct object
+balls were driven to a cushion (the break, 000 4.4 / 004 / 002 bola 8), and where the balls stood
+before and after. :func:`read_pool_shot` reads them once, as plain values, so every engine and
+every test reads them the same way.
+
+Conventions: a ball counts as pocketed at its first ``pocket`` event (a later one is a tracker
+repeat); a ball both pocketed and reported off the table counts as pocketed. "After the first
+contact" means strictly later in time than the cue ball's first ball-ball contact; a cushion
+contact at the same instant (to 0.1 ms) counts as after it, since a rail hit in the frame of the
+contact cannot be ordered before it by any camera. With no contact at all, nothing is "after".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
+from tracking.ids import BallId, Pocket
+
+PointMm = tuple[float, float]
+_SAME_INSTANT_S = 1e-4
+
+
+@dataclass(frozen=True)
+class PocketedBall:
+    """A ball that dropped: which, where, when, and how sure the tracker was."""
+
+    ball: BallId
+    pocket: Pocket
+    t_s: float
+    confidence: float
+    event: Pocketed
+
+
+@dataclass(frozen=True)
+class PoolShotFacts:
+    """The facts of one shot (see the module docstring).
+
+    ``cue_ball``: the ball struck (the shot start's, else ``BallId.CUE``). ``first_contact``: the
+    first ball the cue ball touched (None: it touched none), ``first_contact_event`` its event and
+    ``first_contact_tied`` every ball the cue ball touched at that same instant (a split hit).
+    ``pocketed``: in time order, one entry per ball. ``off_table``: balls that left the table
+    (not pocketed). ``cushions_after_contact``: balls (cue ball included) that touched a cushion
+    after the first contact; ``object_balls_to_cushion``: distinct object balls that touched any
+    cushion during the shot (the break's "four balls to a rail"). ``positions_before`` /
+    ``positions_after``: the shot start's and shot end's positions ({} where the log has none);
+    ``complete``: the shot has both a start and an end event (a log cut short does not)."""
+
+    number: int
+    cue_ball: BallId
+    first_contact: BallId | None
+    first_contact_event: BallBall | None
+    first_contact_tied: tuple[BallId, ...]
+    pocketed: tuple[PocketedBall, ...]
+    off_table: tuple[BallId, ...]
+    cushions_after_contact: frozenset[BallId]
+    object_balls_to_cushion: frozenset[BallId]
+    cue_ball_cushions_before_contact: int
+    positions_before: Mapping[BallId, PointMm]
+    positions_after: Mapping[BallId, PointMm]
+    complete: bool
+    events: tuple[Event, ...]
+
+    @property
+    def pocketed_balls(self) -> tuple[BallId, ...]:
+        """The balls that dropped, in time order."""
+        return tuple(p.ball for p in self.pocketed)
+
+    @property
+    def cue_ball_pocketed(self) -> bool:
+        return any(p.ball is self.cue_ball for p in self.pocketed)
+
+    @property
+    def cue_ball_off_table(self) -> bool:
+        return self.cue_ball in self.off_table
+
+    @property
+    def scratch(self) -> bool:
+        """The cue ball was pocketed or left the table."""
+        return self.cue_ball_pocketed or self.cue_ball_off_table
+
+    @property
+    def object_balls_pocketed(self) -> tuple[BallId, ...]:
+        return tuple(p.ball for p in self.pocketed if p.ball is not self.cue_ball)
+
+    @property
+    def object_balls_off_table(self) -> tuple[BallId, ...]:
+        return tuple(b for b in self.off_table if b is not self.cue_ball)
+
+    @property
+    def rail_after_contact(self) -> bool:
+        """A ball reached a cushion after the first contact (the cue ball or any object ball)."""
+        return bool(self.cushions_after_contact)
+
+    def pocket_of(self, ball: BallId) -> Pocket | None:
+        for p in self.pocketed:
+            if p.ball is ball:
+                return p.pocket
+        return None
+
+
+def read_pool_shot(shot: Shot) -> PoolShotFacts:
+    """The facts of ``shot`` (its events in time order, as :func:`tracking.events.group_shots`
+    gives them)."""
+    start: ShotStart | None = shot.start
+    end: ShotEnd | None = shot.end
+    cue = start.cue_ball if start is not None else BallId.CUE
+    mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
+
+    first: BallBall | None = None
+    for e in mids:
+        if isinstance(e, BallBall) and cue in e.balls and e.balls[0] is not e.balls[1]:
+            first = e
+            break
+    first_ball = None if first is None else (first.balls[1] if first.balls[0] is cue else first.balls[0])
+    tied: list[BallId] = []
+    if first is not None:
+        for e in mids:
+            if isinstance(e, BallBall) and cue in e.balls and abs(e.t_s - first.t_s) <= _SAME_INSTANT_S:
+                other = e.balls[1] if e.balls[0] is cue else e.balls[0]
+                if other not in tied:
+                    tied.append(other)
+
+    pocketed: list[PocketedBall] = []
+    seen: set[BallId] = set()
+    for e in mids:
+        if isinstance(e, Pocketed) and e.ball not in seen:
+            seen.add(e.ball)
+            pocketed.append(PocketedBall(e.ball, e.pocket, e.t_s, e.confidence, e))
+    off: list[BallId] = []
+    for e in mids:
+        if isinstance(e, OffTable) and e.ball not in seen and e.ball not in off:
+            off.append(e.ball)
+
+    after: set[BallId] = set()
+    to_cushion: set[BallId] = set()
+    cue_before = 0
+    for e in mids:
+        if not isinstance(e, CushionHit):
+            continue
+        if e.ball is not cue:
+            to_cushion.add(e.ball)
+        if first is not None and e.t_s >= first.t_s - _SAME_INSTANT_S:
+            after.add(e.ball)
+        elif e.ball is cue:
+            cue_before += 1
+
+    return PoolShotFacts(
+        number=shot.number, cue_ball=cue, first_contact=first_ball, first_contact_event=first,
+        first_contact_tied=tuple(tied), pocketed=tuple(pocketed), off_table=tuple(off),
+        cushions_after_contact=frozenset(after), object_balls_to_cushion=frozenset(to_cushion),
+        cue_ball_cushions_before_contact=cue_before,
+        positions_before=dict(start.positions) if start is not None else {},
+        positions_after=dict(end.positions) if end is not None else {},
+        complete=start is not None and end is not None, events=tuple(mids),
+    )
