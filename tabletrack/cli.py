@@ -27,11 +27,14 @@ def default_sample_video() -> Path:
     return _repo_root() / "sample_videos" / "point_2a_1080p60.mp4"
 
 
-GAMES_HELP = "three-cushion or one-cushion"
+GAMES_HELP = ("three-cushion, one-cushion, libre, balkline-47-2, balkline-47-1, balkline-71-2, pentathlon, "
+              "triathlon, nine-ball, ten-ball, seven-ball, six-ball, rotation, eight-ball, straight-pool (14.1), "
+              "snooker")
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--table", default="carom", help="table spec name or JSON file (default: carom match table)")
+    p.add_argument("--table", default=None, help="table spec name (carom, pool, pool_8ft, pool_7ft, snooker) or JSON "
+                   "file (default: the table of --game: carom match table, pool 9 ft or snooker)")
     p.add_argument("--table-size", metavar="LxW", help="playing surface in mm, e.g. 2840x1420, if it differs from the spec")
     p.add_argument("--ball-mm", type=float, metavar="D", help="ball diameter in mm, if it differs from the spec")
 
@@ -40,7 +43,13 @@ def table_from_args(args: argparse.Namespace):
     """The table spec named by --table, with --table-size and --ball-mm applied."""
     from calibration.table import TableSpecError, load_table
 
-    table = load_table(args.table)
+    name = args.table
+    if name is None:
+        from rules.games import parse_game
+
+        game = getattr(args, "game", None)
+        name = parse_game(game).family.value if game else "carom"
+    table = load_table(name)
     length = width = None
     if getattr(args, "table_size", None):
         try:
@@ -102,6 +111,7 @@ def _add_judge(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="three-cushion", help=f"game ({GAMES_HELP}); default three-cushion")
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("-o", "--output", metavar="CALLS.jsonl", help="write the calls here (default: print them)")
+    p.add_argument("--sheet", metavar="SHEET.json", help="write the score sheet (JSON) here")
     p.set_defaults(func=_cmd_judge)
 
 
@@ -160,7 +170,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_judge(args: argparse.Namespace) -> int:
     from tabletrack.judge_cmd import run_judge
 
-    print(run_judge(Path(args.events), args.game, args.input, args.output))
+    print(run_judge(Path(args.events), args.game, args.input, args.output, args.sheet))
     return 0
 
 

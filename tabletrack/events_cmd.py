@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from calibration.table import TableSpec
-from rules import format_calls_table, judge_events, load_referee_input, parse_game
+from rules import format_calls_table, judge_events, load_game_input, parse_game
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, ShotStart
 from tracking.infer import infer_events
@@ -18,7 +18,7 @@ def run_events(tracks_path: Path, table: TableSpec, output: str | None, game: st
     """Infer events from ``tracks_path``; write them to ``output`` (JSONL) or return them, with a
     per-shot cushion count of each shot's cue ball, and the calls when ``game`` is given."""
     g = parse_game(game) if game else None
-    ref = load_referee_input(referee_path) if referee_path else None
+    ref = load_game_input(referee_path, g) if referee_path and g is not None else None
     if not tracks_path.exists():
         raise ValueError(f"{tracks_path}: no such file; expected a CSV with columns t,ball,x_mm,y_mm")
     trajectories = read_tracks_csv(tracks_path)

@@ -1,26 +1,35 @@
-"""``tabletrack judge``: the calls of any event log."""
+"""``tabletrack judge``: the calls of any event log, for any game."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from rules import CallWriter, call_to_dict, format_calls_table, judge_events, load_referee_input, parse_game
+from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
 from tracking.eventlog import read_events
 
 
-def run_judge(events_path: Path, game: str, referee_path: str | None, output: str | None) -> str:
-    """Judge ``events_path``; write calls to ``output`` (JSONL, line by line) or return them as JSONL
-    followed by the summary table."""
+def run_judge(events_path: Path, game: str, referee_path: str | None, output: str | None,
+              sheet_path: str | None = None) -> str:
+    """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line) or return
+    them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
+    ``sheet_path`` if given (its ``resume`` continues the match in a later log)."""
     g = parse_game(game)  # an unknown game fails before the log is read
-    ref = load_referee_input(referee_path) if referee_path else None
+    ref = load_game_input(referee_path, g) if referee_path else None
     if not events_path.exists():
         raise ValueError(f"{events_path}: no such file; expected an events.jsonl event log")
     events = read_events(events_path)
+    engine = engine_for(g)
     if output:
         with CallWriter(output) as w:
-            calls, _ = judge_events(events, g, ref, on_call=w.write)
-        return format_calls_table(calls) + f"\n{len(calls)} calls written to {output}"
-    calls, _ = judge_events(events, g, ref)
-    lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls]
-    return "\n".join(lines + ["", format_calls_table(calls)])
+            calls, state = judge_events(events, g, ref, on_call=w.write)
+        lines = [format_calls_table(calls), f"{len(calls)} calls written to {output}"]
+    else:
+        calls, state = judge_events(events, g, ref)
+        lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls] + ["", format_calls_table(calls)]
+    lines += ["", engine.format_score_sheet(state)]
+    if sheet_path:
+        Path(sheet_path).write_text(json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n",
+                                    encoding="utf-8")
+        lines.append(f"score sheet written to {sheet_path}")
+    return "\n".join(lines)

@@ -15,6 +15,8 @@ The order of work, and why:
 
 from __future__ import annotations
 
+import json
+
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,7 @@ import numpy as np
 from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
-from rules import CallWriter, JudgeConfig, engine_for, format_calls_table, load_referee_input, parse_game
+from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
 from rules.call import Call
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
@@ -93,7 +95,11 @@ class AnalyzeResult:
     tracks: tuple[BallTrack, ...] = field(default=())
 
 
-def _balls_for(table: TableSpec) -> tuple[BallId, ...]:
+def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
+    """The balls to track: the game's family must be played on the table's kind."""
+    if table.kind != game.family.value:
+        raise ValueError(f"{game.value} is played on a {game.family.value} table, but the table is "
+                         f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game")
     if table.kind != "carom":
         raise ValueError(f"table {table.name!r} is a {table.kind} table; this release analyzes carom tables only "
                          "(use --table carom)")
@@ -149,10 +155,11 @@ class _Judge:
 
     def __init__(self, game: str, referee_path: str | None, fps: float, calls_path: Path) -> None:
         g = parse_game(game)
-        self.ref = load_referee_input(referee_path) if referee_path else None
+        self.ref = load_game_input(referee_path, g) if referee_path else None
         self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps))
         self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
         self.writer = CallWriter(calls_path)
+        self.sheet_path = calls_path.with_name("score_sheet.json")
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
 
@@ -161,6 +168,8 @@ class _Judge:
         call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
         self.writer.write(call)
         self.calls.append(call)
+        self.sheet_path.write_text(json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n",
+                                   encoding="utf-8")
         end = shot.end
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
@@ -173,8 +182,10 @@ class _Judge:
 
 
 def _call_text(c: Call) -> str:
-    if c.foul:
-        text = f"FOUL ({c.foul.replace('_', ' ')})"
+    if c.summary:
+        text = c.summary
+    elif c.foul:
+        text = f"FOUL ({c.foul.value.replace('_', ' ')})"
     elif c.points > 0:
         text = f"POINT {c.carom_case}" if c.carom_case else "POINT"
     else:
@@ -193,11 +204,11 @@ def referee_input_for(video: Path, given: str | None) -> str | None:
 
 def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     table = opts.table if isinstance(opts.table, TableSpec) else load_table(opts.table)
-    balls = _balls_for(table)
-    parse_game(opts.game)
+    game = parse_game(opts.game)
+    balls = _balls_for(table, game)
     referee_path = referee_input_for(video, opts.referee_input)
     if referee_path:
-        load_referee_input(referee_path)
+        load_game_input(referee_path, game)
     t0 = time.perf_counter()
     src = VideoFile(video)
     try:
