@@ -20,7 +20,11 @@ over. Both run the same per-shot inference:
    after its first contact (hidden by the hand and cue at the stroke) started before it: by the
    way to the contact over the speed the two balls' momentum after it gives.
 5. A ball whose track ends in motion and is not seen again: ``OffTable``/``Pocketed`` when its
-   last motion says so (:mod:`tracking.offtable`), otherwise lost (still on the table).
+   last motion says so (:mod:`tracking.offtable`), otherwise lost (still on the table). On a
+   table with pockets (:mod:`tracking.pockets`) a ball that comes to rest, seen, inside a
+   pocket's drop circle (in the throat) is pocketed too; a cushion contact found in front of a
+   pocket's opening is no contact (the nose line is broken there); a ball resting in a pocket is
+   not on the table (left out of ``positions``), and its motions there start no shot.
 6. ``ShotEnd`` when every ball is at rest, with their positions.
 
 Sampling: any. Times come from the samples, never from a frame rate; ``frame`` of an event is
@@ -55,6 +59,7 @@ from tracking.cushions import (
 from tracking.events import BallBall, CushionHit, Event, EventKind, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 from tracking.offtable import ExitConfig, ball_exit
+from tracking.pockets import PocketEntry, PocketZone, in_opening, pocket_entry, pocket_holding, pocket_zones
 from tracking.segment import BallActivity, BallSamples, Motion, SegmentConfig, ShotSpan, ball_activity, group_shots
 from tracking.sides import ContactConfig, make_side
 from tracking.trajectory import Trajectory, as_trajectory_map
@@ -397,6 +402,11 @@ def shot_events(
     """The events of one shot (``final``: the data end here, close the shot if the balls were
     all but stopped)."""
     R, D = table.ball_radius_mm, table.ball_diameter_mm
+    zones = pocket_zones(table, cfg.exit.pockets)
+    if zones:
+        span = _off_the_pockets(acts, span, zones)
+        if not span.motions:
+            return []
     starts: list[tuple[float, float, Motion]] = []
     for m in span.motions:
         act = acts[m.ball]
@@ -411,7 +421,7 @@ def shot_events(
     for ball in sorted(acts, key=lambda b: b.value):
         t_at = min(t_start, first_move.get(ball, math.inf) - 1e-9)
         p = _position_at(acts[ball], t_at, cfg.contact.rest_fit_samples)
-        if p is not None:
+        if p is not None and not (zones and pocket_holding(zones, p) is not None):
             positions[ball] = p
     frozen: dict[BallId, Cushion] = {}
     for ball, p in positions.items():
@@ -428,6 +438,8 @@ def shot_events(
     ]
     collisions, contacts = _contacts(acts, span, t_start, cue_motion, table, cfg)
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
+    if zones:
+        contacts = [y for y in contacts if in_opening(zones, y.cushion, y.pos_mm) is None]
     if cue_motion.rest_before is not None and cue_motion.i_first > 0:
         # the stroke's start again, the cue ball's path after it kept short of its first contact
         cue = cue_motion.ball
@@ -456,6 +468,11 @@ def shot_events(
     open_motions: list[Motion] = []
     for m in span.motions:
         if m.rest_after is not None:
+            drop = _dropped_into_view(acts[m.ball], m, zones) if zones else None
+            if drop is not None:  # came to rest in a pocket's throat, in view
+                gone.add(m.ball)
+                t = max(drop.t_s, t_start)
+                events.append(Pocketed(t, frame_at(t), shot, drop.confidence, m.ball, drop.pocket))
             continue
         act = acts[m.ball]
         s = act.samples
@@ -487,15 +504,61 @@ def shot_events(
         if ball in gone:
             continue
         act = acts[ball]
+        if zones and ball not in first_move and _vanished_before(act, t_end):
+            continue  # pocketed (or off the table) in an earlier shot, not yet back
         p = _position_at(act, t_end, cfg.contact.rest_fit_samples, after=True)
         if p is None:
             k = int(np.searchsorted(act.samples.t_s, t_end, side="right") - 1)
             if k < 0:
                 continue
             p = (float(act.samples.xy_mm[k, 0]), float(act.samples.xy_mm[k, 1]))
+        if zones and pocket_holding(zones, p) is not None:
+            continue  # resting in a pocket's throat
         end_positions[ball] = p
     events.append(ShotEnd(t_end, frame_at(t_end), shot, end_conf, end_positions))
     return _ordered(events)
+
+
+def _vanished_before(act: BallActivity, t_s: float) -> bool:
+    """Whether the ball's last sighting at or before ``t_s`` ended a motion in which it vanished,
+    and it has not been seen again by ``t_s``."""
+    s = act.samples
+    k = int(np.searchsorted(s.t_s, t_s, side="right") - 1)
+    if k < 0 or (k + 1 < len(s) and float(s.t_s[k + 1]) <= t_s):
+        return False
+    return any(m.i_last == k and m.rest_after is None for m in act.motions)
+
+
+def _off_the_pockets(acts: dict[BallId, BallActivity], span: ShotSpan, zones: tuple[PocketZone, ...]) -> ShotSpan:
+    """The span without the motions of balls that lie in a pocket throughout (a pocketed ball
+    in the throat, jostled by the next one dropping in): they are off the table."""
+    keep = []
+    for m in span.motions:
+        xy = acts[m.ball].samples.xy_mm
+        lo = m.i_first - 1 if m.rest_before is not None else m.i_first
+        if all(pocket_holding(zones, xy[i]) is not None for i in range(max(lo, 0), m.i_last + 1)):
+            continue
+        keep.append(m)
+    if len(keep) == len(span.motions):
+        return span
+    return ShotSpan(tuple(keep), span.t_begin_s, span.t_end_s, span.ended)
+
+
+def _dropped_into_view(act: BallActivity, m: Motion, zones: tuple[PocketZone, ...]) -> PocketEntry | None:
+    """A motion that ends at rest inside a drop circle: the pocket entry (timed on the samples
+    up to the first one inside), or None."""
+    assert m.rest_after is not None
+    s = act.samples
+    if pocket_holding(zones, m.rest_after.pos_mm) is None:
+        return None
+    inside = [i for i in range(m.i_first, m.rest_after.i0 + 1) if pocket_holding(zones, s.xy_mm[i]) is not None]
+    k = inside[0] if inside else m.rest_after.i0
+    idx = np.arange(m.i_first, k + 1)
+    entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], float(s.t_s[k + 1]) if k + 1 < len(s) else math.inf)
+    if entry is None:
+        z = pocket_holding(zones, m.rest_after.pos_mm)
+        return PocketEntry(z.pocket, float(s.t_s[k]), 0.6)  # type: ignore[union-attr]
+    return entry
 
 
 _ORDER = {EventKind.SHOT_START: 0, EventKind.SHOT_END: 2}

@@ -8,7 +8,10 @@ A ball counts as gone only when its track ends in motion and it is not seen agai
   or the rail), or
 - last seen moving fast (``min_speed_mm_s``) toward a cushion it would reach within
   ``reach_mm`` (it jumped as it met that cushion), or
-- (tables with pockets) last seen within a pocket's mouth.
+- (tables with pockets) last seen within or heading into a pocket's drop circle
+  (:func:`tracking.pockets.pocket_entry`, which times the drop below one frame). Near a pocket a
+  centre beyond the nose line is a ball in the mouth, not on the cushion, and a ball heading into
+  an opening of the cushion is not jumping it.
 
 Otherwise the ball is *lost* (still on the table somewhere, position unknown), never off-table.
 """
@@ -23,6 +26,7 @@ import numpy as np
 from calibration.table import TableSpec
 from tracking.cushions import normal_coordinate
 from tracking.ids import Cushion, Pocket
+from tracking.pockets import PocketConfig, in_opening, near_pocket, pocket_entry, pocket_zones
 from tracking.segment import BallActivity, Motion
 from tracking.sides import ContactConfig, make_side
 
@@ -32,6 +36,7 @@ class ExitConfig:
     min_speed_mm_s: float = 400.0
     reach_mm: float = 150.0
     beyond_nose_mm: float = 15.0
+    pockets: PocketConfig = PocketConfig()
 
 
 @dataclass(frozen=True)
@@ -48,8 +53,16 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
     """How the ball of a motion that ended unseen left the table, or None when it is lost."""
     s = act.samples
     R = table.ball_radius_mm
+    zones = pocket_zones(table, cfg.pockets)
     idx = np.arange(motion.i_first, motion.i_last + 1)
+    if zones:
+        t_next = float(s.t_s[motion.i_last + 1]) if motion.i_last + 1 < len(s) else math.inf
+        entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
+        if entry is not None:
+            return Exit(entry.t_s, entry.pocket, entry.confidence)
     for i in idx:  # seen where no ball on the cloth can be
+        if zones and near_pocket(zones, s.xy_mm[i], table.ball_diameter_mm) is not None:
+            continue  # in a pocket's mouth, below the nose lines
         for c in Cushion:
             if normal_coordinate(c, table)(s.xy_mm[i : i + 1])[0] < R - cfg.beyond_nose_mm:
                 return Exit(float(s.t_s[i]), None, 0.8)
@@ -60,7 +73,7 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
     if side.fit is None or side.at_rest:
         return None
     v = side.fit.vel(t_last)
-    pocket = _pocket_near(p, table)
+    pocket = None if zones else _pocket_near(p, table)
     if pocket is not None:
         return Exit(t_last, pocket, 0.6)
     speed = float(np.hypot(*v))
@@ -73,6 +86,8 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
         if vn >= 0 or n - R > cfg.reach_mm:
             continue
         t_hit = max(n - R, 0.0) / -vn
+        if zones and in_opening(zones, c, p + v * t_hit) is not None:
+            continue  # no cushion there to jump: heading into a pocket's mouth
         if best is None or t_hit < best[0]:
             best = (t_hit, c)
     if best is None:

@@ -21,6 +21,16 @@ was last predicted, confidence 0) until a detection of its colour reappears, any
 A ball seen for the first time, or found again after a gap, takes only a detection whose colour
 evidence (when it has any) says it may be that ball.
 
+Many balls (pool, snooker; :mod:`tracking.identity`): a detection's colour evidence is about the
+detector's *class* of a ball (every snooker red is ``red``), so balls sharing a class are told
+apart by motion alone; the first time they are seen they are named in order along the table
+(``red_1`` nearest the head), so names do not depend on detection order. What cannot happen is
+kept out of the assignment: a ball that vanished moving into a pocket's drop circle
+(:mod:`tracking.pockets`) is *gone* and, like a lost ball of a shared class, is only considered
+for the detections that no ball on the table takes (a second assignment after the first): a
+pocketed ball comes back only where a ball of its class appears that is no other ball (respotted,
+placed by hand, re-racked), never by taking over a neighbour's detection misread as its class.
+
 Streaming: :meth:`Tracker.update` takes one frame and returns every ball's state for it, so the
 pipeline can write tracks and feed event inference as it goes; :meth:`Tracker.trajectories`
 hands back everything so far as :class:`tracking.trajectory.Trajectory` values.
@@ -35,7 +45,9 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from calibration.table import TableSpec
+from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
+from tracking.pockets import PocketZone, near_pocket, pocket_zones
 from tracking.trajectory import Trajectory
 
 
@@ -65,11 +77,16 @@ class Detection:
                 raise TrackerError(f"colour_scores must map BallId to 0..1, got {b!r}: {v!r}")
 
     def colour_score(self, ball: BallId) -> float | None:
-        """This detection's colour evidence for ``ball`` (0..1), or None when it has none."""
+        """This detection's colour evidence for ``ball`` (0..1), or None when it has none. The
+        evidence is for the ball itself or, failing that, for its detector class
+        (:func:`tracking.identity.detector_class`: ``red`` for ``red_7``)."""
+        cls = detector_class(ball)
         if self.colour_scores:
-            return float(self.colour_scores.get(ball, 0.0))
+            if ball in self.colour_scores:
+                return float(self.colour_scores[ball])
+            return float(self.colour_scores.get(cls, 0.0))
         if self.colour is not None:
-            return 1.0 if self.colour is ball else 0.0
+            return 1.0 if self.colour is ball or self.colour is cls else 0.0
         return None
 
 
@@ -135,6 +152,7 @@ class _Track:
     seen_last_frame: bool = False
     velocity_known: bool = False
     started: bool = False
+    gone: bool = False  # vanished into a pocket: back only by a detection no other ball takes
 
 
 class Tracker:
@@ -148,6 +166,13 @@ class Tracker:
         self.table = table
         self.config = config
         self._tracks = {b: _Track(b) for b in self.balls}
+        self._shared = shared_class_balls(self.balls)
+        self._zones: tuple[PocketZone, ...] = pocket_zones(table) if table is not None else ()
+        seen: dict[BallId, int] = {}
+        self._rank_in_class: dict[BallId, int] = {}
+        for b in self.balls:  # a ball's place among the balls of its class (red_1 first)
+            self._rank_in_class[b] = seen.get(detector_class(b), 0)
+            seen[detector_class(b)] = self._rank_in_class[b] + 1
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
 
@@ -185,8 +210,7 @@ class Tracker:
         cfg = self.config
         dets = [d for d in detections if d.confidence >= cfg.min_confidence]
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
-        cost = self._cost_matrix(dets, preds, t_s)
-        assigned = self._assign(cost)
+        assigned = self._assign_all(dets, preds, t_s)
         states: list[BallState] = []
         for i, ball in enumerate(self.balls):
             tr = self._tracks[ball]
@@ -202,7 +226,13 @@ class Tracker:
                 p = preds[ball]
                 assert p is not None
                 hidden = t_s - tr.t_seen
-                if hidden <= cfg.max_hidden_s:
+                if not tr.gone and tr.seen_last_frame and self._into_pocket(tr):
+                    tr.gone = True
+                if tr.gone:
+                    tr.x, tr.y = tr.x_seen, tr.y_seen  # held where it was last seen, off the table
+                    tr.vx = tr.vy = 0.0
+                    conf = 0.0
+                elif hidden <= cfg.max_hidden_s:
                     tr.x, tr.y, tr.vx, tr.vy = p
                     at_rest = math.hypot(tr.vx, tr.vy) < cfg.rest_speed_mm_s
                     conf = cfg.bridged_confidence * (1.0 if at_rest else max(0.0, 1.0 - hidden / cfg.max_hidden_s))
@@ -237,6 +267,65 @@ class Tracker:
         tr.t_seen = tr.t_last = t_s
         tr.seen_last_frame = True
         tr.started = True
+        tr.gone = False
+
+    def _into_pocket(self, tr: _Track) -> bool:
+        """Whether a ball just unseen was last seen dropping into a pocket: within the ball's
+        diameter of a drop circle and moving toward it (or already inside it)."""
+        if not self._zones or self.table is None:
+            return False
+        z = near_pocket(self._zones, (tr.x_seen, tr.y_seen), self.table.ball_diameter_mm)
+        if z is None:
+            return False
+        dx, dy = z.centre_mm[0] - tr.x_seen, z.centre_mm[1] - tr.y_seen
+        if math.hypot(dx, dy) <= z.drop_mm:
+            return True
+        speed = math.hypot(tr.vx, tr.vy)
+        return speed >= self.config.rest_speed_mm_s and (dx * tr.vx + dy * tr.vy) > 0.0
+
+    def _second_stage(self, ball: BallId, t_s: float) -> bool:
+        """Balls considered only for the detections left over by the others: gone into a pocket,
+        or lost while sharing their class with other balls."""
+        tr = self._tracks[ball]
+        if tr.gone:
+            return True
+        return ball in self._shared and tr.started and (t_s - tr.t_seen) > self.config.max_hidden_s
+
+    def _assign_all(self, dets: Sequence[Detection], preds, t_s: float) -> dict[int, int]:
+        """Ball index -> detection index: the balls on the table first, then the second-stage
+        balls on what they leave."""
+        cost = self._cost_matrix(dets, preds, t_s)
+        second = [i for i, b in enumerate(self.balls) if self._second_stage(b, t_s)]
+        if not second:
+            return self._assign(cost)
+        first_rows = [i for i in range(len(self.balls)) if i not in set(second)]
+        sub = cost[first_rows] if first_rows else np.zeros((0, len(dets)))
+        a1 = {first_rows[r]: c for r, c in self._assign(sub).items()} if first_rows else {}
+        left = [j for j in range(len(dets)) if j not in set(a1.values())]
+        if not left:
+            return a1
+        cfg = self.config
+        c2 = np.full((len(second), len(left)), 1e6)
+        ranks = self._detection_ranks(dets)
+        for r, i in enumerate(second):
+            ball = self.balls[i]
+            for c, j in enumerate(left):
+                score = dets[j].colour_score(ball)
+                if score is None or score < 0.5:
+                    continue
+                c2[r, c] = cfg.colour_weight * (1.0 - score) + 4.5 + 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
+        a2 = self._assign(c2)
+        for r, c in a2.items():
+            a1[second[r]] = left[c]
+        return a1
+
+    @staticmethod
+    def _detection_ranks(dets: Sequence[Detection]) -> list[int]:
+        order = sorted(range(len(dets)), key=lambda j: (dets[j].x_mm, dets[j].y_mm))
+        ranks = [0] * len(dets)
+        for r, j in enumerate(order):
+            ranks[j] = r
+        return ranks
 
     def _sigma(self, ball: BallId, preds: Mapping[BallId, tuple[float, float, float, float] | None], t_s: float) -> tuple[float, float]:
         """(sigma, gate) of a ball's predicted position this frame."""
@@ -276,6 +365,7 @@ class Tracker:
         nb, nd = len(self.balls), len(dets)
         big = 1e6
         cost = np.full((nb, nd), big)
+        ranks = self._detection_ranks(dets) if self._shared else []
         for i, ball in enumerate(self.balls):
             p = preds[ball]
             tr = self._tracks[ball]
@@ -290,6 +380,8 @@ class Tracker:
                     if score is not None and score < 0.5:
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
+                    if ball in self._shared:  # first named in order along the table
+                        cost[i, j] += 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
                     continue
                 if not tr.seen_last_frame and score is not None and score < 0.5:
                     continue  # found again after a gap: only by a detection that looks like it
