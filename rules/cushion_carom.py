@@ -110,14 +110,25 @@ def _relabel(ev: Event) -> Event:
     return ev
 
 
+#: A rule of the game beyond the carom itself (the balk-line zones, 002 ART 19-24): given the
+#: state, the shot start, the shot's middle events and whether a carom was made, the fouls it
+#: finds as (foul, text, articles, basis) tuples. Called inside the pure decision, so the evidence
+#: review re-evaluates it with the events perturbed.
+ExtraRule = Callable[[GameState, "ShotStart | None", Sequence[Event], bool],
+                     Sequence[tuple[Foul, str, str, tuple[tuple[Event, str], ...]]]]
+
+
 @dataclass(frozen=True)
 class CushionCaromEngine:
-    """Three-cushion (``min_cushions=3``) or one-cushion (``min_cushions=1``); see the module
-    docstring. ``config`` sets when a call needs review (:mod:`rules.evidence`)."""
+    """Three-cushion (``min_cushions=3``), one-cushion (``min_cushions=1``) or a carom with no
+    cushion (``min_cushions=0``: libre and the balk-line games, 002 ART 7.2, whose zone rules come
+    in as ``extra_rule`` from :mod:`rules.balkline`); see the module docstring. ``config`` sets
+    when a call needs review (:mod:`rules.evidence`)."""
 
     game: Game
     min_cushions: int
     config: JudgeConfig = field(default_factory=JudgeConfig)
+    extra_rule: ExtraRule | None = None
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: MatchSetup | None = None) -> GameState:
@@ -235,6 +246,10 @@ class CushionCaromEngine:
 
         by_path = path.both_balls and path.cushions_before_second >= self.min_cushions
         carom = by_path if si.verdict is None else si.verdict is Verdict.POINT
+        if self.extra_rule is not None:
+            for foul, text, arts, basis in self.extra_rule(state, start, mids, carom):
+                if foul not in si.overrule and all(g.foul is not foul for g in fouls):
+                    fouls.append(_FoulFound(foul, text, arts, basis))
         case = None
         if three and by_path:
             k1 = path.cushions_before_first
@@ -338,8 +353,10 @@ class CushionCaromEngine:
         k1, k2 = path.cushions_before_first, path.cushions_before_second - path.cushions_before_first
         ks = path.cushions_before_second
         three = self.game is Game.THREE_CUSHION
-        arts = "002 ART 27" if three else "002 ART 26"
-        if made and three:
+        arts = "002 ART 27" if three else "002 ART 26" if self.min_cushions == 1 else "002 ART 7.2"
+        if made and self.min_cushions == 0:
+            text = f"Point: the cue ball ({c}) touched both object balls, the {o1} then the {o2} ({arts})"
+        elif made and three:
             if case == "2(a)":
                 text = f"Point: the cue ball ({c}) hit the {o1} first, then made {_impacts(k2)} before reaching the {o2}"
             elif case == "2(b)":

@@ -43,6 +43,7 @@ class Foul(Enum):
     INTERFERENCE = "interference"
     INTENTIONAL_SAFETY = "intentional_safety"
     RULE_VIOLATION = "rule_violation"
+    BALK_ZONE = "balk_zone"
 
     @property
     def info(self) -> "FoulInfo":
@@ -94,6 +95,9 @@ _INFO: dict[Foul, FoulInfo] = {
     Foul.INTERFERENCE: FoulInfo("the player caused an interference", "19", "ART 15.12"),
     Foul.INTENTIONAL_SAFETY: FoulInfo("intentional defensive shot", "24", "ART 15.12"),
     Foul.RULE_VIOLATION: FoulInfo("the player did not respect the rules of the game", None, "ART 15.12"),
+    Foul.BALK_ZONE: FoulInfo(
+        "a carom was made from the position 'dentro' with neither object ball leaving its zone", None,
+        "ART 19.2, 20.5", camera=True),
 }
 
 
