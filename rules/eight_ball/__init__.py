@@ -1,0 +1,5 @@
+"""Eight-ball (002, Reglamento bola 8): the engine, its state, fouls and referee input.
+
+``make_engine(Game.EIGHT_BALL, JudgeConfig())`` (or ``rules.engine_for("eight-ball")``) gives the
+engine; README.md in this folder documents the referee input, the citation style and the readings
+of the regulation."""
