@@ -162,6 +162,9 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                     whose = "on the open table any object ball may be hit first (ART 8.1, 8.2), but it was not on the table"
                 elif st.on_eight(i):
                     whose = "his group is off the table, so he plays the 8 (ART 15.2)"
+                elif f.first_contact is EIGHT:
+                    whose = (f"he plays the {g.value}; once the groups are chosen the 8 is no ball to hit first nor "
+                             f"to play a combination with ({ART} 8.2, 18.1)")
                 else:
                     whose = f"he plays the {g.value}"
                 touching = any(f.cue_ball in pair and f.first_contact in pair for pair in contacts)
@@ -273,9 +276,12 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
             parts.append(foul_text())
             if eight_in:
                 respot.append(EIGHT)
-            parts.append(f"the balls pocketed stay down{' except the 8, re-spotted' if eight_in else ''} and the table "
-                         f"is open ({_cite('11.1')}); the opponent has the cue ball in hand behind the head string "
-                         f"({_cite('11.2', '17.1')})")
+            down = [b for b in pocketed_balls if b is not EIGHT]
+            kept = (f"the {_names(down)} pocketed stay{'s' if len(down) == 1 else ''} down, " if down else "")
+            parts.append(f"{kept}{'the 8 is re-spotted, ' if eight_in else ''}the table is open ({_cite('11.1')}); "
+                         f"the opponent has the cue ball in hand behind the head string ({_cite('11.2', '17.1')})")
+            if EIGHT in off:
+                parts.append(f"the 8 off the table on the break does not lose the game ({_cite('25.1c')})")
             behind = True
             summary = f"break, FOUL {fouls[0].foul.value}"
         elif legal_break and eight_in:
