@@ -1,0 +1,124 @@
+"""Where a potted colour goes back (002 snooker ART 1.6, 1.8): the engine's only geometry.
+
+While reds remain (and for the colour taken after the last red) a potted colour is put back on
+its own spot ("su posición teórica inicial", ART 1.6); if that spot is taken by another ball, on
+the free spot of the highest value (ART 1.8). The document does not say what happens when every
+spot is taken; the world rules' answer is used: as near as possible to its own spot on the line
+from that spot toward the top cushion (and, if that line is blocked, toward the baulk cushion).
+Several colours are put back highest value first, each then occupying its spot for the next.
+
+Whether a spot is free is read from the shot end's positions: a spot is taken when a ball centre
+is within one ball diameter of it. The spots are those of the 12 ft table in the table frame of
+DESIGN.md (the baulk cushion is the head, x = 0): :data:`SPOTS_MM`, the values of
+``calibration/tables/snooker.json`` (rules/ may not import calibration; a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from rules.snooker.balls import COLOURS, COLOUR_VALUES
+from tracking.ids import BallId
+
+PointMm = tuple[float, float]
+
+TABLE_LENGTH_MM = 3569.0
+TABLE_WIDTH_MM = 1778.0
+BALL_DIAMETER_MM = 52.5
+BAULK_LINE_X_MM = 737.0
+D_RADIUS_MM = 292.0
+BLACK_FROM_TOP_MM = 324.0
+
+_MID_Y = TABLE_WIDTH_MM / 2
+_BLUE_X = TABLE_LENGTH_MM / 2
+#: The colours' spots, mm: yellow, green and brown on the baulk line (yellow on the right of the D
+#: seen from the baulk end, y < W/2), blue at the centre, pink midway between blue and the top
+#: cushion, black 324 mm from the top cushion.
+SPOTS_MM: dict[BallId, PointMm] = {
+    BallId.YELLOW: (BAULK_LINE_X_MM, _MID_Y - D_RADIUS_MM),
+    BallId.GREEN: (BAULK_LINE_X_MM, _MID_Y + D_RADIUS_MM),
+    BallId.BROWN: (BAULK_LINE_X_MM, _MID_Y),
+    BallId.BLUE: (_BLUE_X, _MID_Y),
+    BallId.PINK: ((_BLUE_X + TABLE_LENGTH_MM) / 2, _MID_Y),
+    BallId.BLACK: (TABLE_LENGTH_MM - BLACK_FROM_TOP_MM, _MID_Y),
+}
+
+
+def spot_name(colour: BallId) -> str:
+    return f"{colour.value}_spot"
+
+
+@dataclass(frozen=True)
+class Respot:
+    """Where one colour went back: ``spot`` ("blue_spot", or "near_blue_spot" when every spot was
+    taken), its centre, and the article that put it there."""
+
+    ball: BallId
+    spot: str
+    pos_mm: PointMm
+    article: str
+
+    def describe(self) -> str:
+        if self.spot == spot_name(self.ball):
+            return f"the {self.ball.value} goes back on its own spot"
+        if self.spot.startswith("near_"):
+            return (f"the {self.ball.value} goes as near its own spot as it can, at x {self.pos_mm[0]:.0f} mm "
+                    "(every spot is taken)")
+        return (f"the {self.ball.value} goes on the {self.spot.replace('_', ' ')}, the highest free one "
+                "(its own is taken)")
+
+
+def is_free(spot_mm: PointMm, occupied: Iterable[PointMm]) -> bool:
+    """No ball centre within one ball diameter of ``spot_mm``."""
+    return all(math.dist(spot_mm, p) >= BALL_DIAMETER_MM for p in occupied)
+
+
+def _along_line(own: PointMm, occupied: list[PointMm]) -> PointMm | None:
+    """The free point nearest ``own`` on the line y = own y toward the top cushion, else toward
+    the baulk cushion; None if the whole line is blocked."""
+    r = BALL_DIAMETER_MM / 2
+    y = own[1]
+    blocked: list[tuple[float, float]] = []
+    for (bx, by) in occupied:
+        dy = abs(by - y)
+        if dy < BALL_DIAMETER_MM:
+            half = math.sqrt(BALL_DIAMETER_MM ** 2 - dy ** 2)
+            blocked.append((bx - half, bx + half))
+
+    def free(x: float) -> bool:
+        return all(not (lo < x < hi) for lo, hi in blocked)
+
+    up = [own[0]] + sorted(hi for _, hi in blocked if hi >= own[0])
+    for x in up:
+        if x <= TABLE_LENGTH_MM - r and free(x):
+            return (x, y)
+    down = sorted((lo for lo, _ in blocked if lo <= own[0]), reverse=True)
+    for x in down:
+        if x >= r and free(x):
+            return (x, y)
+    return None
+
+
+def respot_colours(colours: Iterable[BallId], positions_mm: Mapping[BallId, PointMm]) -> tuple[Respot, ...]:
+    """Put ``colours`` back (ART 1.6, 1.8; see the module docstring) given the balls at rest
+    (``positions_mm``: the shot end's; the colours being put back are ignored there). Highest
+    value first."""
+    todo = sorted(set(colours), key=lambda b: -COLOUR_VALUES[b])
+    occupied = [p for b, p in positions_mm.items() if b not in todo]
+    out: list[Respot] = []
+    for ball in todo:
+        own = SPOTS_MM[ball]
+        if is_free(own, occupied):
+            placed = Respot(ball, spot_name(ball), own, "ART 1.6")
+        else:
+            free = next((c for c in reversed(COLOURS) if is_free(SPOTS_MM[c], occupied)), None)
+            if free is not None:
+                placed = Respot(ball, spot_name(free), SPOTS_MM[free], "ART 1.8")
+            else:
+                p = _along_line(own, occupied) or own
+                placed = Respot(ball, "near_" + spot_name(ball), p, "ART 1.8; world rules when every spot is taken")
+        occupied.append(placed.pos_mm)
+        out.append(placed)
+    return tuple(out)
