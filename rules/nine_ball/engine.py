@@ -111,9 +111,8 @@ class NineBallEngine:
                 shooter = 1 - state.at_table
                 lead.append(f"{holder} passes the shot back: {names[shooter]} shoots (000 2.4)")
             else:
-                lead.append(f"{holder} plays from the position left (000 2.4)"
-                            + ("" if si.choice is not None else
-                               " (the referee input gives no choice: taken as play)"))
+                lead.append(f"{holder} plays from the position left (000 2.4"
+                            + (")" if si.choice is not None else "; the referee input gives no choice: taken as play)"))
         if si.push_out and not state.push_out_allowed:
             why = ("a break comes first" if state.next_is_break else
                    "the incoming player has ball in hand" if state.ball_in_hand else
