@@ -171,7 +171,8 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                 extra = (f"; the cue ball was touching it, so this is also an intentional foul ({ART} 23.3, 23.5)"
                          if touching else "")
                 out.append(FoulFound(EightBallFoul.WRONG_BALL_FIRST,
-                                     f"the cue ball first touched the {f.first_contact.value}; {whose}{extra}", basis))
+                                     f"the cue ball first touched the {f.first_contact.value}; {whose} "
+                                     f"[{EightBallFoul.WRONG_BALL_FIRST.articles}]{extra}", basis))
             elif not f.object_balls_pocketed and not f.rail_after_contact:
                 out.append(FoulFound(EightBallFoul.NO_RAIL_AFTER_CONTACT,
                                      "no ball was pocketed and no ball reached a cushion after the first contact",
@@ -384,7 +385,8 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
                 continues = True
                 assert called is not None
                 others = [b for b in pocketed_balls if b is not called.ball]
-                text = f"Legal: {call_words}, pocketed as called ({_cite('5.1', '15.1')})"
+                text = (f"Legal: {call_words}, pocketed as called ({_cite('5.1', '15.1')})" if call_given
+                        else f"Legal: {call_words}; pocketed ({_cite('15.1')})")
                 if others:
                     text += f"; the {_names(others)} also count{'s' if len(others) == 1 else ''} ({_cite('5.2')})"
                 if g is None:
