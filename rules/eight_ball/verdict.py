@@ -159,9 +159,9 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
             if not any(b in targets for b in tied):
                 g = st.groups[i]
                 if g is None:
-                    whose = "on the open table any object ball may be hit first ({ART} 8.1, 8.2), but it was not on the table"
+                    whose = f"on the open table any object ball may be hit first ({ART} 8.1, 8.2), but it was not on the table"
                 elif st.on_eight(i):
-                    whose = "his group is off the table, so he plays the 8 ({ART} 15.2)"
+                    whose = f"his group is off the table, so he plays the 8 ({ART} 15.2)"
                 elif f.first_contact is EIGHT:
                     whose = (f"he plays the {g.value}; once the groups are chosen the 8 is no ball to hit first nor "
                              f"to play a combination with ({ART} 8.2, 18.1)")
@@ -398,7 +398,7 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
                 summary = f"pots {_names(pocketed_balls)}" + (f", takes {group.value}" if group else "")
             else:
                 if called is not None and called.ball not in mine and call_given:
-                    whose = ("the 8, which is played only after the group ({ART} 15.2)" if called.ball is EIGHT
+                    whose = (f"the 8, which is played only after the group ({ART} 15.2)" if called.ball is EIGHT
                              else "not one of his balls")
                     why = f"{call_words}: {whose}, it cannot be pocketed legally ({_cite('15.1')})"
                 elif called is not None and called.ball in pocket_of:

@@ -89,7 +89,7 @@ def test_ART_5_1_no_call_reason_says_taken_as_called():
 def test_ART_15_2_player_on_the_8_must_hit_it_first():
     st = state(balls=["8", "9", "10"], group="solids")
     call, _ = judge(["9", "9:foot"], st)
-    assert call.foul is F.WRONG_BALL_FIRST and "plays the 8 (002 bola 8 ART 15.2)" in call.reason
+    assert call.foul is F.WRONG_BALL_FIRST and "he plays the 8 (002 bola 8 ART 15.2)" in call.reason
     call, new = judge(["8", "8:foot"], st)
     assert call.legal and call.turn_over and not call.game_over
 
