@@ -368,7 +368,7 @@ def _merged(found: list) -> list:
 def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallId], int]) -> str:
     basis = foul.foul.info.basis
     if basis is Basis.SEVEN:
-        return f"penalty 7 ({foul.foul.article})"
+        return f"penalty 7 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
     parts = [] if basis is Basis.TWO_BALLS else [f"the ball on ({on_text}{f', {v_on}' if v_on else ''})"]
     parts += [f"{name(b)} ({val(b)})" for b in dict.fromkeys(foul.balls)]
     return f"penalty {foul.penalty}: the highest of {', '.join(parts)}, at least 4 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
