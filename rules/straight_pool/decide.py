@@ -264,7 +264,8 @@ def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Dec
         assert call is not None
         scored = tuple(p.ball for p in pocketed_obj)
         extra = [b for b in scored if b is not call.ball]
-        text = f"The {call.ball.value} went into the {call.pocket.value} as called: 1 point (004 art. 1, 5, 7.1)"
+        text = (f"The {call.ball.value} went into the {call.pocket.value}{'' if assumed else ' as called'}: "
+                "1 point (004 art. 1, 5, 7.1)")
         if extra:
             text += (f", and {len(extra)} more for the {_balls(extra)} pocketed on the same legal shot "
                      "(004 art. 7.1)")

@@ -146,23 +146,21 @@ class StraightPoolEngine:
         if end is None:
             doubts.append("the log ends before the balls came to rest")
         st = begin_inning(st)
-        if si.called is None and not si.safety and st.calls_given:
-            doubts.append("the referee input calls other shots but not this one")
-
         facts = read_pool_shot(shot)
         d = decide(st, facts, si)
         if d.call_assumed and st.calls_given:
-            pass  # already flagged above
+            doubts.append("the referee input calls other shots but not this one: the first ball pocketed is taken "
+                          "as called")
         review = self._review(st, start, end, n, facts.events, si, d)
         option = _option_of(d)
         if si.choice is not None and option is None:
             raise ChoiceError(f"shot {n}: choice {si.choice.value!r}, but this shot gives the incoming player no choice "
                               "(only a breaking violation, an intentional or a third successive foul do: 004 art. 6, 7.5, 12)")
-        new, news = advance(st, d, si.choice, facts.positions_after, facts.cue_ball)
+        new, news = advance(st, d, si.choice, facts.positions_before, facts.positions_after, facts.cue_ball)
 
         names = st.names
         p = st.at_table
-        reason = " ".join(pre.sentences) + (" " if pre.sentences else "") + d.reason + "."
+        reason = "".join(x + ". " for x in pre.sentences) + d.reason + "."
         if news.sentences:
             reason += " " + ". ".join(news.sentences) + "."
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]

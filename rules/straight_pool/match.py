@@ -86,12 +86,13 @@ def resolve_pending(st: StraightPoolState, start: ShotStart | None) -> tuple[Str
             how = "taken as"
         else:
             shifted = any(moved(st.last_positions, pos, b) for b in seen & last)
-            racked = len(seen) == 15 and bool(last) and (len(last) < 15 or shifted)
+            racked = len(seen) == 15 and bool(last) and (shifted or len(last | pc.spotted) < 15)
             choice = Choice.RERACK if racked else Choice.ACCEPT_TABLE
             how = "as the shot start shows:"
-            if len(seen) == 15 and not racked:
+            still = not any(moved(pc.before, st.last_positions, b) for b in last)
+            if len(seen) == 15 and not racked and (still or not last):
                 doubts.append("no choice was given and " + (
-                    "every ball stands where it rested: the balls may have been racked again in the same places"
+                    "the shot that gave it moved no ball: racked again, the balls would stand as they are"
                     if last else "the log shows no resting positions before this shot") +
                     "; the table is taken as accepted")
         st, text = apply_choice(st, pc.option, choice, pc.chooser, pc.offender, pc.scratch)
@@ -149,8 +150,8 @@ def begin_inning(st: StraightPoolState) -> StraightPoolState:
     return replace(st, in_inning=True, run=0, inning_points=0)
 
 
-def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions_after: Mapping[BallId, PointMm],
-            cue: BallId) -> tuple[StraightPoolState, News]:
+def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions_before: Mapping[BallId, PointMm],
+            positions_after: Mapping[BallId, PointMm], cue: BallId) -> tuple[StraightPoolState, News]:
     """The state after the shot decided ``d`` (``st``: before it, inning begun); ``choice``: the
     incoming player's, where the shot gives one."""
     p, q = st.at_table, 1 - st.at_table
@@ -221,7 +222,8 @@ def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions
         if choice is None:
             in_hand = d.scratch or option is Option.INTENTIONAL_FOUL
             st = replace(st, at_table=q, opening_break=False, ball_in_hand=in_hand,
-                         pending_choice=PendingChoice(option, q, p, d.scratch))
+                         pending_choice=PendingChoice(option, q, p, d.scratch, frozenset(d.spotted),
+                                                     dict(positions_before)))
             sentences.append(f"{names[q]} may accept the table or have the 15 balls racked for {me.name} to break "
                              f"({option.article}); no choice given: the next shot's start will tell")
             return st, News(tuple(sentences), turn_over=True, option=option)

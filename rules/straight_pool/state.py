@@ -61,12 +61,16 @@ class CallsMode(Enum):
 class PendingChoice:
     """A choice of ``chooser`` that the referee input did not give; the next shot's start tells it.
     ``scratch``: the cue ball went in or off, so accepting the table means ball in hand behind the
-    head string (004 art. 10; always so after an intentional foul, 004 art. 7.5)."""
+    head string (004 art. 10; always so after an intentional foul, 004 art. 7.5). ``spotted``: the
+    balls that go back on the table if it is accepted; ``before``: where the balls stood before the
+    shot that gave the choice (to tell whether that shot moved any)."""
 
     option: Option
     chooser: int
     offender: int
     scratch: bool
+    spotted: frozenset[BallId] = frozenset()
+    before: Mapping[BallId, PointMm] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
