@@ -13,17 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from rules.errors import RefereeInputError
 from rules.games import Game
-from rules.input_util import checked_object, located, per_player, player_names, shot_number
+from rules.input_util import checked_object, per_player, player_names, shot_number
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul, parse_pool_foul
 from rules.nine_ball.setup import DEFAULT_PLAYERS, NineBallSetup, NineBallStart, initial_state
 from rules.nine_ball.variants import Variant, is_object_ball, variant_of
 from rules.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
+
+T = TypeVar("T")
 
 
 class Choice(Enum):
@@ -43,6 +45,15 @@ class CalledShot:
 
     def to_json(self) -> dict[str, str]:
         return {"ball": self.ball.value, "pocket": self.pocket.value}
+
+
+def located(where: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)``, a :class:`RefereeInputError` it raises re-raised as a
+    :class:`NineBallInputError` prefixed with ``where``."""
+    try:
+        return fn(*args, **kwargs)
+    except RefereeInputError as e:
+        raise NineBallInputError(f"{where}: {e}") from None
 
 
 def _bool(v: Any, where: str) -> bool:
@@ -251,7 +262,17 @@ def _start(sj: dict[str, Any], names: tuple[str, str], variant: Variant, where: 
 
 def parse_nine_ball_input(obj: Any, game: Game, where: str = "referee input") -> NineBallInput:
     """The :class:`NineBallInput` of a decoded JSON value for ``game`` (README.md). The start is
-    also checked against the game's rules (by building the state it describes)."""
+    also checked against the game's rules (by building the state it describes). Every fault is a
+    :class:`NineBallInputError` (the shared helpers' errors included)."""
+    try:
+        return _parse(obj, game, where)
+    except NineBallInputError:
+        raise
+    except RefereeInputError as e:
+        raise NineBallInputError(str(e)) from None
+
+
+def _parse(obj: Any, game: Game, where: str) -> NineBallInput:
     variant = variant_of(game)
     top = checked_object(obj if obj is not None else {}, where, _TOP)
     names = player_names(top, where, DEFAULT_PLAYERS)

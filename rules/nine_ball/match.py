@@ -121,8 +121,8 @@ def advance(state: NineBallState, d: Decision, shooter: int, si: NineBallShotInp
                 if points[i] >= state.race_points:
                     match_winner = i
         if winner is not None:
-            out.append(f"{names[winner]} wins rack {state.rack}: {how}. Racks: {names[0]} {racks[0]}, "
-                       f"{names[1]} {racks[1]}")
+            won = "Racks" if d.wins else f"{names[winner]} wins rack {state.rack}: {how}. Racks"
+            out.append(f"{won} after rack {state.rack}: {names[0]} {racks[0]}, {names[1]} {racks[1]}")
         if match_winner is not None:
             goal = (f"race to {state.race.race_to}" if state.race.race_to is not None
                     else f"race to {state.race_points} points")

@@ -103,7 +103,11 @@ def initial_state(game: Game, setup: NineBallSetup | None = None) -> NineBallSta
                                  f"got {rack}")
     fouls = _pair(s.consecutive_fouls, names)
     score = _pair(s.score, names)
-    points = _pair(s.points, names)
+    points = _pair(s.points, names) if s.points is not None else score  # the match's points hold the rack's
+    for i in (0, 1):
+        if points[i] < score[i]:
+            raise NineBallInputError(f"{w}.points.{names[i]}: the match's points include this rack's score "
+                                     f"({score[i]}), got {points[i]}")
     if (s.score is not None or s.points is not None) and not v.scored:
         raise NineBallInputError(f"{w}.score and {w}.points are rotation's; {v.name} counts racks")
     mid_keys = [k for k, on in (("balls", s.balls is not None), ("ball_in_hand", s.ball_in_hand),

@@ -1,0 +1,111 @@
+"""Nine-ball matches: whole multi-rack logs judged from a new match with no referee input (the
+first shot breaks, a new rack begins at the shot after a rack ended, the balls from the shot
+start positions), the lag and break order (000 2.1; 002 bola 9 ART 5.1), race to N, the score
+sheet and its resume, the evidence review."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nine_ball_builders import BREAK_4_RAILS, a_shot, match_log, rack
+from rules import engine_for, judge_events
+from rules.call import call_to_dict
+
+NINE = rack()
+
+
+def three_racks():
+    """Rack 1: player 1 breaks dry, player 2 runs 1, then 9 on a combination. Rack 2: player 2 breaks
+    and makes the 9. Rack 3: player 1 breaks, scratches; player 2 with ball in hand pockets the 1."""
+    after_1 = [b for b in NINE if b != "1"]
+    return match_log("nine-ball", [
+        (BREAK_4_RAILS, NINE),
+        (["1", "1>foot_left"], NINE),
+        (["2", "2-9", "9>side_left"], after_1),
+        (["1", "1-9", "9>foot_right"], NINE),
+        (["1", "3>foot_left", "cue>head_right"], NINE),
+        (["1", "1>side_right"], [b for b in NINE if b != "3"]),
+    ])
+
+
+def test_000_2_1_multi_rack_log_without_referee_input_alternate_breaks():
+    calls, st = judge_events(three_racks(), "nine-ball")
+    assert [c.player for c in calls] == ["player 1", "player 2", "player 2", "player 2", "player 1", "player 2"]
+    assert [c.break_shot for c in calls] == [True, False, False, True, True, False]
+    assert [c.game_over for c in calls] == [False, False, True, True, False, False]
+    assert [c.details["rack"] for c in calls] == [1, 1, 1, 2, 3, 3]
+    assert st.racks_won == (0, 2) and st.rack == 3 and not st.match_over
+    assert [r.winner for r in st.records] == [1, 1] and [r.breaker for r in st.records] == [0, 1]
+    assert all(not c.needs_review for c in calls)
+    for c in calls:  # calls.jsonl lines are JSON
+        json.dumps(call_to_dict(c))
+
+
+def test_000_2_1_winner_breaks_and_race_to_2_ends_the_match():
+    ref = {"players": ["Ana", "Bea"], "match": {"race_to": 2, "break": "winner"}}
+    calls, st = judge_events(three_racks(), "nine-ball", ref)
+    # rack 2 is broken by Bea (winner of rack 1) and won by her: 2-0, the match is over
+    assert calls[3].player == "Bea" and calls[3].match_over and calls[3].winner == "Bea"
+    assert "Bea wins the match (race to 2)" in calls[3].reason
+    assert st.match_over and st.winner == 1
+    assert calls[4].needs_review and calls[4].reason.startswith("Not judged: the match was over")
+
+
+@pytest.mark.parametrize("lag,first", [({"winner": "Bea"}, "Bea"), ({"winner": "Bea", "choice": "opponent_breaks"}, "Ana")])
+def test_000_2_1_the_lag_winner_chooses_who_breaks(lag, first):
+    calls, _ = judge_events(match_log("nine-ball", [(BREAK_4_RAILS, NINE)]), "nine-ball",
+                            {"players": ["Ana", "Bea"], "match": {"lag": lag}})
+    assert calls[0].player == first
+
+
+def test_positions_missing_a_ball_are_trusted_and_noted():
+    # shot 2's start lacks the 4: the tracker missed its pocketing on the break
+    log = match_log("nine-ball", [(["1", "2>foot_left"], NINE), (["1", "1:foot"], [b for b in NINE if b not in "24"])])
+    calls, st = judge_events(log, "nine-ball")
+    c = calls[1]
+    assert c.needs_review and "lacks 4" in c.reason and "lacks 4" in c.review_reason
+    assert "4" not in {b.value for b in st.balls}
+
+
+def test_a_log_starting_mid_rack_takes_the_balls_from_the_first_shot_start():
+    ref = {"players": ["Ana", "Bea"], "start": {"next_is_break": False, "at_table": "Bea"}}
+    calls, st = judge_events(match_log("nine-ball", [(["4", "4:foot"], ["4", "6", "9"])]), "nine-ball", ref)
+    assert calls[0].legal and calls[0].player == "Bea" and not calls[0].needs_review
+    assert {b.value for b in st.balls} == {"4", "6", "9"}
+
+
+@pytest.mark.parametrize("tokens,review", [
+    (["1", "1>foot_left@0.3"], True),         # the pocketing decides who keeps the table
+    (["1@0.3", "1:foot", "2-3"], True),       # the first contact decides the foul
+    (["1", "1>foot_left"], False),
+    (["2", "1~0.01", "1:foot"], True),        # first contacts 10 ms apart, under one frame: order decides
+])
+def test_evidence_low_confidence_pocket_or_first_contact_needs_review(tokens, review):
+    eng = engine_for("nine-ball")
+    st = eng.initial_state(eng.parse_input({"start": {"at_table": "player 1", "balls": ["1", "2", "3", "9"]}}).setup)
+    call, _ = eng.judge_shot(st, a_shot(tokens, ["1", "2", "3", "9"]))
+    assert call.needs_review is review
+    if review:
+        assert call.review_reason and any(e.doubt for e in call.evidence)
+
+
+def test_score_sheet_json_table_and_resume():
+    eng = engine_for("nine-ball")
+    ref = {"players": ["Ana", "Bea"], "match": {"race_to": 5}}
+    calls, st = judge_events(three_racks(), "nine-ball", ref)
+    sheet = eng.score_sheet(st)
+    json.dumps(sheet)
+    assert sheet["racks_won"] == {"Ana": 0, "Bea": 2} and len(sheet["racks"]) == 2
+    assert sheet["racks"][0] == {"rack": 1, "breaker": "Ana", "winner": "Bea", "shots": 3,
+                                 "how": "Bea pocketed the 9 on a legal shot (000 2.5)"}
+    assert sheet["at_table"] == "Bea" and sheet["balls_on_table"] == ["2", "4", "5", "6", "7", "8", "9"]
+    text = eng.format_score_sheet(st)
+    assert "race to 5" in text and "racks won: Ana 0, Bea 2" in text and "Bea at the table" in text
+    # resume: the start object continues the match from the same state
+    again = eng.initial_state(eng.parse_input({"players": ["Ana", "Bea"], "match": {"race_to": 5},
+                                               "start": sheet["resume"]}).setup)
+    for k in ("balls", "at_table", "breaker", "break_turn", "racks_won", "rack", "next_is_break", "ball_in_hand",
+              "consecutive_fouls", "push_out_allowed", "option"):
+        assert getattr(again, k) == getattr(st, k), k
