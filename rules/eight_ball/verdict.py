@@ -356,9 +356,10 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
             bih = False
         elif eight_in:
             winner = i
-            parts.append(f"Wins the rack: with his group off the table, the 8 pocketed in the named "
-                         f"{pocket_of[EIGHT].value} pocket ({_cite('1.3', '15.2', '24.1')})"
-                         + (f"; {call_words}" if not call_given else ""))
+            where = (f"in the named {pocket_of[EIGHT].value} pocket" if call_given else
+                     f"in the {pocket_of[EIGHT].value} ({call_words})")
+            parts.append(f"Wins the rack: with his group off the table, the 8 pocketed {where} "
+                         f"({_cite('1.3', '15.2', '24.1')})")
             summary = "wins the rack"
         elif foul:
             parts.append(foul_text())
