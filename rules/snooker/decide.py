@@ -325,7 +325,7 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
             if x is not primary:
                 text += f"; also {x.text} ({x.foul.article})"
         text += free_text + nom_text
-        text += "; " + _penalty_text(primary, v_on, on_text, val)
+        text += "; " + _penalty_text(primary, v_on, on_text, val, free)
         if points:
             text += "; the points of the stroke are void (ART 2.1)"
         reason = text
@@ -365,12 +365,13 @@ def _merged(found: list) -> list:
     return list(out.values())
 
 
-def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallId], int]) -> str:
+def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallId], int], free: BallId | None) -> str:
     basis = foul.foul.info.basis
     if basis is Basis.SEVEN:
         return f"penalty 7 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
-    parts = [] if basis is Basis.TWO_BALLS else [f"the ball on ({on_text}{f', {v_on}' if v_on else ''})"]
-    parts += [f"{name(b)} ({val(b)})" for b in dict.fromkeys(foul.balls)]
+    parts = [] if basis is Basis.TWO_BALLS else [f"the ball on ({on_text})" + (f" = {v_on}" if v_on else "")]
+    parts += [(f"the free ball ({b.value}, as the ball on)" if free is not None and b is free else name(b))
+              + f" = {val(b)}" for b in dict.fromkeys(foul.balls)]
     return f"penalty {foul.penalty}: the highest of {', '.join(parts)}, at least 4 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
 
 
