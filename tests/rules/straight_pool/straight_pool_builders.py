@@ -29,14 +29,15 @@ CUSHION_AT = {"head": (28.6, H), "foot": (2511.4, H), "left": (1905.0, 1241.4), 
 ALL = [str(n) for n in range(1, 16)]
 
 
-def rack_positions(balls: list[str] | None = None) -> dict[BallId, tuple[float, float]]:
-    """Balls in a triangle with the apex on the foot spot (57.15 mm balls, touching)."""
+def rack_slots() -> list[tuple[float, float]]:
+    """The 15 places of the triangle, the apex (on the foot spot) first (57.15 mm balls, touching)."""
     d = 57.15
-    out: dict[BallId, tuple[float, float]] = {}
-    slots = [(row, k) for row in range(5) for k in range(row + 1)]
-    for name, (row, k) in zip(balls or ALL, slots):
-        out[BallId(name)] = (FOOT_SPOT[0] + row * d * 0.866, FOOT_SPOT[1] + (k - row / 2) * d)
-    return out
+    return [(FOOT_SPOT[0] + row * d * 0.866, FOOT_SPOT[1] + (k - row / 2) * d) for row in range(5) for k in range(row + 1)]
+
+
+def rack_positions(balls: list[str] | None = None) -> dict[BallId, tuple[float, float]]:
+    """Balls in a triangle with the apex on the foot spot, in slot order."""
+    return {BallId(name): p for name, p in zip(balls or ALL, rack_slots())}
 
 
 class Table:
@@ -144,3 +145,8 @@ def judge(table: Table, referee: Mapping[str, Any] | None = None):
 
 def called(ball: str, pocket: str) -> dict[str, Any]:
     return {"called": {"ball": ball, "pocket": pocket}}
+
+
+def rack_of_14(balls: list[str]) -> dict[str, tuple[float, float]]:
+    """The 14 balls racked with the apex spot (the foot spot) empty (004 art. 7.3)."""
+    return dict(zip(balls, rack_slots()[1:]))
