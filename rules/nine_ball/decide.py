@@ -284,10 +284,11 @@ def decide(ctx: ShotContext, facts: PoolShotFacts, si: NineBallShotInput) -> Dec
         summary = "push-out"
     else:
         assert first is not None  # no contact is a foul
-        lowest = min(ctx.balls, key=number)
         split = "" if facts.first_contact is first and len(facts.first_contact_tied) <= 1 else (
             f" (a split hit with the {', '.join(b.value for b in facts.first_contact_tied if b is not first)})")
         hit = f"the cue ball hit the {first.value}{split}, the lowest ball, first (000 6.2)"
+        if not ctx.balls:  # only where the positions showed no object ball the state expected
+            hit = f"the cue ball hit the {first.value} first"
         respot = []
         if v.called_shots:
             if ctx.safety:

@@ -222,8 +222,7 @@ class NineBallEngine:
             "called": None if d.called is None else d.called.to_json(),
             "call_assumed": d.call_assumed,
             "safety": si.safety,
-            "consecutive_fouls": {names[0]: new.consecutive_fouls[0], names[1]: new.consecutive_fouls[1]}
-            if not news.rack_over else {names[0]: 0, names[1]: 0},
+            "consecutive_fouls": {names[0]: news.consecutive_fouls[0], names[1]: news.consecutive_fouls[1]},
             "warning": news.warning,
             "rack_winner": None if news.rack_winner is None else names[news.rack_winner],
             "stalemate": news.drawn,

@@ -38,6 +38,7 @@ class News:
     match_over: bool
     winner: int | None
     finished: RackResult | None
+    consecutive_fouls: tuple[int, int] = (0, 0)
 
 
 def _rule_words(state: NineBallState) -> str:
@@ -140,13 +141,13 @@ def advance(state: NineBallState, d: Decision, shooter: int, si: NineBallShotInp
             winner=match_winner, balls_known=True,
         )
         return new, News(tuple(out), True, True, winner, drawn, lost, warning, match_winner is not None,
-                         match_winner, rec)
+                         match_winner, rec, (fouls[0], fouls[1]))
     if d.missed_rack:
         out.append(f"{names[opp]} breaks this rack instead; the order of the next break stays as it was (000 2.3(e))")
         new = replace(state, balls=balls, at_table=opp, breaker=opp, next_is_break=True, ball_in_hand=False,
                       push_out_allowed=False, option=False, consecutive_fouls=(fouls[0], fouls[1]),
                       rack_shots=rack_shots, shots=state.shots + 1)
-        return new, News(tuple(out), True, False, None, False, False, False, False, None, None)
+        return new, News(tuple(out), True, False, None, False, False, False, False, None, None, new.consecutive_fouls)
     if not d.legal:
         at, bih, option = opp, True, False
     elif d.option:
@@ -159,4 +160,5 @@ def advance(state: NineBallState, d: Decision, shooter: int, si: NineBallShotInp
         consecutive_fouls=(fouls[0], fouls[1]), score=(score[0], score[1]), points=(points[0], points[1]),
         rack_shots=rack_shots, shots=state.shots + 1,
     )
-    return new, News(tuple(out), at != shooter, False, None, False, False, warning, False, None, None)
+    return new, News(tuple(out), at != shooter, False, None, False, False, warning, False, None, None,
+                     new.consecutive_fouls)

@@ -96,6 +96,7 @@ def test_000_6_14_three_fouls_lose_the_rack_with_a_warning_after_the_second():
     t.play(BEA_MISS)
     c3 = t.play(FOUL)
     assert c3.game_over and c3.details["rack_winner"] == "Bea" and "three consecutive fouls" in c3.reason
+    assert c3.details["consecutive_fouls"] == {"Ana": 3, "Bea": 0} and c3.summary.endswith("loses the rack")
     assert t.state.racks_won == (0, 1) and t.state.consecutive_fouls == (0, 0) and t.state.next_is_break
     assert t.state.records[-1].how.startswith("Ana committed three consecutive fouls (000 6.14)")
 
