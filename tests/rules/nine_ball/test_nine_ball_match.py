@@ -109,3 +109,18 @@ def test_score_sheet_json_table_and_resume():
     for k in ("balls", "at_table", "breaker", "break_turn", "racks_won", "rack", "next_is_break", "ball_in_hand",
               "consecutive_fouls", "push_out_allowed", "option"):
         assert getattr(again, k) == getattr(st, k), k
+
+
+def test_a_shot_cut_short_or_without_a_start_needs_review():
+    eng = engine_for("nine-ball")
+    st = eng.initial_state()
+    call, st = eng.judge_shot(st, a_shot(["1", "2>foot_left"], NINE, end=False))
+    assert call.legal and call.needs_review and "ends before the balls came to rest" in call.review_reason
+    call, st = eng.judge_shot(st, a_shot(["1", "1:foot"], NINE, number=2, start=False))
+    assert call.legal and call.needs_review and "no shot_start" in call.review_reason
+
+
+def test_a_ball_of_another_game_in_the_positions_is_ignored_and_noted():
+    calls, st = judge_events(match_log("nine-ball", [(BREAK_4_RAILS, NINE + ["12"])]), "nine-ball")
+    assert calls[0].legal and calls[0].needs_review and "not a ball of nine-ball" in calls[0].review_reason
+    assert len(st.balls) == 9
