@@ -13,8 +13,13 @@ footprints). A ball is hidden where the static scene is nearer (a rail seen at a
 Shading is Lambert from every lamp of the scene's lighting, light from the room and bounced off
 the cloth, and a Blinn-Phong highlight of each lamp. On the bed each ball takes away the part of
 each lamp's disc it hides (a soft shadow with penumbra) and the sky it hides (contact darkening).
-Balls not ``on_table`` are not drawn. The white ball may carry the RFEB ART 2.8 marking: a dot
-at both ends of one diameter, turned with the ball by its ``orientation``.
+Balls not ``on_table`` are not drawn. Each ball's colours and markings (pool numbers and stripes,
+snooker colours, marked cue balls, the RFEB ART 2.8 dots of the carom white) come from
+:mod:`vision.render.ballset` as a function of the surface direction in the ball's own frame,
+turned by the state's ``orientations`` (body-to-world). A ball whose centre is below the
+cloth (dropping into a pocket) is lit less the deeper it is (the pocket walls take the lamps'
+light) and casts no shadow on the cloth once it has sunk; the static scene's depth (the pocket's
+walls and rim are nearer) hides what the hole does not show.
 """
 
 from __future__ import annotations
@@ -25,17 +30,14 @@ from typing import Mapping
 import numpy as np
 
 from tracking.ids import BallId
+from vision.render.ballset import CAROM_BGR, Pattern, albedo as look_albedo, look_of
 from vision.render.scene import StaticScene
 from vision.render.style import RenderError
 
-#: Ball albedo, BGR 0..255 as seen under the table-centre light.
-BALL_BGR: dict[BallId, tuple[float, float, float]] = {
-    BallId.WHITE: (222.0, 232.0, 236.0),
-    BallId.YELLOW: (28.0, 178.0, 226.0),
-    BallId.RED: (38.0, 36.0, 188.0),
-}
-_MARK_BGR = (40.0, 40.0, 150.0)
-_MARK_ANGLE_RAD = 0.11  # a dot ~7 mm across on a 61.5 mm ball
+#: Carom ball albedo, BGR 0..255 as seen under the table-centre light (every other ball's in
+#: :mod:`vision.render.ballset`).
+BALL_BGR: dict[BallId, tuple[float, float, float]] = dict(CAROM_BGR)
+_POCKET_DARK_MM = 35.0  # light inside a pocket falls off by e over this depth below the cloth
 
 
 @dataclass(frozen=True)
@@ -55,17 +57,31 @@ class BallsState:
                               f"got {self.centres_mm.shape} and {self.on_table.shape}")
         if self.orientations is not None and self.orientations.shape != (b, 3, 3):
             raise RenderError(f"BallsState: expected orientations ({b}, 3, 3), got {self.orientations.shape}")
-        for ball in self.balls:
-            if ball not in BALL_BGR:
-                raise RenderError(f"no look for ball {ball.value!r}: the renderer draws "
-                                  f"{', '.join(b.value for b in BALL_BGR)}")
+        if len(set(self.balls)) != b:
+            raise RenderError(f"BallsState: expected distinct balls, got {', '.join(x.value for x in self.balls)}")
 
     @staticmethod
-    def at_rest(positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float) -> "BallsState":
-        """Balls resting on the cloth at table positions {ball: (x_mm, y_mm)} (a test frame)."""
+    def at_rest(positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float,
+                rng: np.random.Generator | None = None) -> "BallsState":
+        """Balls resting on the cloth at table positions {ball: (x_mm, y_mm)} (a test frame);
+        with ``rng`` each ball is turned at random (uniform rotations), so numbers and stripes
+        show at any angle."""
         balls = tuple(positions_mm)
         centres = np.array([[*positions_mm[b], radius_mm] for b in balls], dtype=np.float64).reshape(-1, 3)
-        return BallsState(balls, centres, np.ones(len(balls), bool))
+        orient = None if rng is None else random_rotations(len(balls), rng)
+        return BallsState(balls, centres, np.ones(len(balls), bool), orient)
+
+
+def random_rotations(n: int, rng: np.random.Generator) -> np.ndarray:
+    """(n, 3, 3) rotations uniform over SO(3) (from uniform unit quaternions)."""
+    q = rng.standard_normal((n, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    w, x, y, z = q.T
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
+        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
+        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
+    ], axis=1)
 
 
 def rolling_orientations(xy_mm: np.ndarray, radius_mm: float) -> np.ndarray:
@@ -121,13 +137,14 @@ def _shade_ball(scene: StaticScene, d: np.ndarray, depth: np.ndarray, S: np.ndar
     E = light.lamp_terms(X, N).sum(axis=1)
     amb = light.ambient * (0.55 + 0.45 * np.clip(N[:, 2], 0.0, 1.0))
     bounce = 0.35 * np.clip(-N[:, 2], 0.0, 1.0)
-    albedo = np.broadcast_to(np.array(BALL_BGR[ball]), (len(d), 3)).copy()
-    if style.white_marked and ball is BallId.WHITE and orient is not None:
-        cosm = np.abs(N @ orient[:, 2])
-        edge = foot / r  # angular size of a pixel on the ball
-        da = np.clip((np.arccos(np.clip(cosm, -1.0, 1.0)) - _MARK_ANGLE_RAD) / max(edge, 1e-3), -0.5, 0.5)
-        ink = (0.5 - da)[:, None]
-        albedo = albedo * (1 - ink) + np.array(_MARK_BGR)[None, :] * ink
+    if S[2] < r:  # sinking into a pocket: the walls take the light, more the deeper the point
+        sink = np.exp(-np.maximum(-X[:, 2], 0.0) / _POCKET_DARK_MM)
+        E, amb, bounce = E * sink, amb * sink, bounce * sink
+    look = look_of(ball, style.ball_bgr, style.cue_marking, style.white_marked)
+    if orient is None and look.pattern is Pattern.CAROM_MARKED:
+        look = look_of(ball, style.ball_bgr, style.cue_marking, False)  # marks need an orientation
+    n_body = N if orient is None else N @ orient  # R^T n for each row
+    albedo = look_albedo(look, n_body, foot / r)
     diffuse = albedo * ((amb + E) / (light.ambient + 1.0))[:, None]
     diffuse += (np.array(scene.cloth_bgr)[None, :] / 255.0) * albedo * bounce[:, None]
     V = -d / np.sqrt(a)[:, None]
@@ -138,6 +155,8 @@ def _shade_ball(scene: StaticScene, d: np.ndarray, depth: np.ndarray, S: np.ndar
     nh = np.clip(np.einsum("nk,nlk->nl", N, Hv), 0.0, 1.0)
     weight = light.power[None, :] * (1000.0 / Ld) ** 2
     spec = style.ball_specular * (weight * nh ** style.ball_shininess).sum(axis=1)
+    if S[2] < r:
+        spec = spec * sink
     return idx, cov, diffuse + 255.0 * spec[:, None]
 
 
@@ -312,7 +331,8 @@ def _darkening(scene: StaticScene, S: np.ndarray) -> tuple[tuple[int, int, int, 
     hidden = np.clip((alpha_s + alpha_l - beta) / (2.0 * lo), 0.0, 1.0) * np.minimum(1.0, (alpha_s / alpha_l) ** 2)
     f = (light.ambient * ao + (w * (1.0 - hidden)).sum(axis=1)) / base
     dark = np.zeros(len(ys) * len(xs), np.float32)
-    dark[ib] = scene.style.shadow_strength * (1.0 - f)
+    sunk = float(np.clip(1.0 + (S[2] - r) / r, 0.0, 1.0))  # no shadow on the cloth from a sunk ball
+    dark[ib] = scene.style.shadow_strength * sunk * (1.0 - f)
     dark = dark.reshape(len(ys), len(xs))
     if step > 1:
         import cv2

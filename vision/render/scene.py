@@ -33,13 +33,14 @@ from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from vision.render.lens import frame_rays
 from vision.render.lighting import Lighting, lamps_of
+from vision.render.pockets import PocketCuts, in_hole, in_rim, in_throat, near_pocket, pocket_cuts
 from vision.render.style import RenderStyle
 
 FLOOR_Z_MM = -760.0
 APRON_BOTTOM_Z_MM = -160.0
 
 # facet ids
-FLOOR, BED, CUSHION, FACE, RAIL, APRON = 0, 1, 2, 3, 4, 5
+FLOOR, BED, CUSHION, FACE, RAIL, APRON, POCKET, LINER, FACING = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 
 
@@ -90,12 +91,17 @@ def _side_b(table: TableSpec) -> np.ndarray:
     return np.array([0.0, -table.length_mm, 0.0, -table.width_mm])
 
 
-def trace(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def trace(table: TableSpec, C: np.ndarray, d: np.ndarray, cuts: PocketCuts | None = None,
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """First static surface along rays ``C + t d`` (d (..., 3)): (t, facet id, hit points (..., 3),
-    side index 0..3 (head, foot, right, left) of the cushion/rail/apron facet hit, -1 elsewhere).
+    side index 0..3 (head, foot, right, left) of the cushion/rail/apron/facing hit, -1 elsewhere).
+    ``cuts`` are the table's pockets (:func:`vision.render.pockets.pocket_cuts`; computed from the
+    table with a 12 mm rim when None).
 
-    Rays that meet the bed farther inside than any cushion or rail could hide are settled at once;
-    only the rest are tested against every facet."""
+    Rays that meet the bed farther inside than any cushion, rail or pocket could hide are settled
+    at once; only the rest are tested against every facet."""
+    if cuts is None:
+        cuts = pocket_cuts(table, 12.0)
     shape = d.shape[:-1]
     d = d.reshape(-1, 3).astype(np.float64)
     C = np.asarray(C, np.float64)
@@ -111,6 +117,9 @@ def trace(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, n
         d_in = np.minimum(np.minimum(x, table.length_mm - x), np.minimum(y, table.width_mm - y))
         reach = table.rail_height_mm * np.hypot(d[:, 0], d[:, 1]) / np.maximum(-dz, 1e-9) + 1.0
         easy = (dz < 0) & (d_in > reach)
+        if not cuts.empty:
+            ie = np.nonzero(easy)[0]
+            easy[ie[near_pocket(cuts, x[ie], y[ie], reach[ie])]] = False
     t_out[easy] = t_bed[easy]
     fid_out[easy] = BED
     ext = table.cushion_width_mm + table.rail_width_mm
@@ -123,7 +132,7 @@ def trace(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, n
         easy |= far
     hard = np.nonzero(~easy)[0]
     if len(hard):
-        t, f, k = _trace_all(table, C, d[hard])
+        t, f, k = _trace_all(table, C, d[hard], cuts)
         t_out[hard], fid_out[hard], side_out[hard] = t, f, k
     tt = np.where(np.isfinite(t_out), t_out, 0.0)
     P = np.empty((n, 3))
@@ -138,7 +147,8 @@ def _omax(table: TableSpec, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.maximum(np.abs(x - hl) - hl, np.abs(y - hw) - hw)
 
 
-def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray, cuts: PocketCuts,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     c_w, r_w = table.cushion_width_mm, table.rail_width_mm
     hn, hr = table.cushion_nose_height_mm, table.rail_height_mm
     dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
@@ -158,18 +168,36 @@ def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarr
     def xy(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return C[0] + t * dx, C[1] + t * dy
 
+    cut = not cuts.empty
+
+    def throat(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return in_throat(cuts, x, y) if cut else np.zeros(np.shape(x), bool)
+
+    def hole(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return in_hole(cuts, x, y) if cut else np.zeros(np.shape(x), bool)
+
     with np.errstate(divide="ignore", invalid="ignore"):
         down = dz < -eps
         t = (FLOOR_Z_MM - C[2]) / dz
         take(t, down, FLOOR)
         t = -C[2] / dz
         x, y = xy(t)
-        take(t, down & (_omax(table, x, y) <= 0.0), BED)
+        if cut:
+            th, ho = throat(x, y), hole(x, y)
+            take(t, down & ((_omax(table, x, y) <= 0.0) | th) & ~ho, BED)
+            _take_pocket(table, cuts, C, d, take)
+        else:
+            take(t, down & (_omax(table, x, y) <= 0.0), BED)
         t = (hr - C[2]) / dz
         x, y = xy(t)
         om = _omax(table, x, y)
         k = np.argmax(np.stack([-x, x - table.length_mm, -y, y - table.width_mm]), axis=0).astype(np.int8)
-        take(t, down & (om > c_w) & (om <= c_w + r_w), RAIL, k)
+        if cut:
+            rim, th = in_rim(cuts, x, y), throat(x, y)
+            take(t, down & (om > c_w) & (om <= c_w + r_w) & ~rim & ~th, RAIL, k)
+            take(t, down & rim & ~hole(x, y) & ~th, LINER, k)
+        else:
+            take(t, down & (om > c_w) & (om <= c_w + r_w), RAIL, k)
         s = (hr - hn) / c_w
         oc = _SIDE_A @ C[:2] + B  # outward distances of the camera centre
         for kk in range(4):
@@ -180,12 +208,16 @@ def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarr
             x, y = xy(t)
             ok_ = oc[kk] + t * den
             ok = (ok_ >= 0.0) & (ok_ <= c_w) & (ok_ >= _omax(table, x, y) - 1e-9) & np.isfinite(t)
+            if cut:
+                ok &= ~throat(x, y) & ~in_rim(cuts, x, y)
             take(t, ok, CUSHION, kk)
             # cushion face under the nose: o_k = 0, 0 <= z <= hn, seen from inside the table
             t = -oc[kk] / den
             x, y = xy(t)
             z = C[2] + t * dz
             ok = (den > eps) & (z >= 0.0) & (z <= hn) & (_omax(table, x, y) <= 1e-6)
+            if cut:
+                ok &= ~throat(x, y)
             take(t, ok, FACE, kk)
             # outer vertical face of the rail: o_k = c + r, seen from outside the table
             t = (c_w + r_w - oc[kk]) / den
@@ -193,7 +225,68 @@ def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray) -> tuple[np.ndarr
             z = C[2] + t * dz
             ok = (den < -eps) & (z <= hr) & (z >= APRON_BOTTOM_Z_MM) & (_omax(table, x, y) <= c_w + r_w + 1e-6)
             take(t, ok, APRON, kk)
+        if cut:
+            _take_facings(table, cuts, C, d, take)
     return best, fid, side
+
+
+def _take_pocket(table: TableSpec, cuts: PocketCuts, C: np.ndarray, d: np.ndarray, take) -> None:
+    """Rays going down into a hole (over its disc at the rail top or at the cloth): where they
+    meet its cylindrical wall or its floor ``cuts.depth_mm`` below the cloth (a POCKET hit). The
+    wall stands all round below the cloth; above it, only outside the cloth and the throat (where
+    the cushions and the rail were cut), so a ray leaving the cylinder over the shelf meets the
+    cloth instead."""
+    dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
+    hr = table.rail_height_mm
+    with np.errstate(divide="ignore", invalid="ignore"):
+        down = dz < -1e-9
+        t_top = (hr - C[2]) / dz
+        t_bed = -C[2] / dz
+        t_floor = (-cuts.depth_mm - C[2]) / dz
+    best = np.full(len(d), np.inf)
+    for i in range(len(cuts.hole_r)):
+        hx, hy, R = cuts.hole[i, 0], cuts.hole[i, 1], cuts.hole_r[i]
+        px, py = C[0] - hx, C[1] - hy
+
+        def inside(t: np.ndarray) -> np.ndarray:
+            return (px + t * dx) ** 2 + (py + t * dy) ** 2 <= R * R
+
+        sel = down & (inside(t_top) | inside(t_bed))
+        if not sel.any():
+            continue
+        a = dx * dx + dy * dy
+        b = px * dx + py * dy
+        c = px * px + py * py - R * R
+        disc = np.maximum(b * b - a * c, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_out = np.where(a > 1e-12, (-b + np.sqrt(disc)) / np.maximum(a, 1e-12), np.inf)
+        t_hit = np.minimum(t_floor, t_out)
+        xo, yo, zo = C[0] + t_hit * dx, C[1] + t_hit * dy, C[2] + t_hit * dz
+        open_side = (zo >= 0.0) & ((_omax(table, xo, yo) <= 0.0) | in_throat(cuts, xo, yo))
+        sel &= ~open_side
+        best = np.where(sel & (t_hit < best), t_hit, best)
+    take(best, np.isfinite(best), POCKET)
+
+
+def _take_facings(table: TableSpec, cuts: PocketCuts, C: np.ndarray, d: np.ndarray, take) -> None:
+    """The vertical rubber facings of the jaws, from the cloth to the cushion (then rail) top."""
+    hn, hr, c_w = table.cushion_nose_height_mm, table.rail_height_mm, table.cushion_width_mm
+    slope = (hr - hn) / c_w
+    B = _side_b(table)
+    for i in range(len(cuts.facing_len)):
+        P0, f = cuts.facing_p0[i], cuts.facing_dir[i]
+        n = np.array([-f[1], f[0]])
+        den = d[:, 0] * n[0] + d[:, 1] * n[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = ((P0[0] - C[0]) * n[0] + (P0[1] - C[1]) * n[1]) / den
+        X = C[None, :] + np.where(np.isfinite(t), t, 0.0)[:, None] * d
+        s_ = (X[:, 0] - P0[0]) * f[0] + (X[:, 1] - P0[1]) * f[1]
+        k = int(cuts.facing_side[i])
+        o = _SIDE_A[k] @ X[:, :2].T + B[k]
+        z_top = np.minimum(hn + slope * np.maximum(o, 0.0), hr)
+        ok = np.isfinite(t) & (s_ >= 0.0) & (s_ <= cuts.facing_len[i]) & (X[:, 2] >= 0.0) & (X[:, 2] <= z_top)
+        ok &= ~in_hole(cuts, X[:, 0], X[:, 1])
+        take(t, ok, FACING, np.full(len(d), k, np.int8))
 
 
 # -- textures and light maps ------------------------------------------------------------------
@@ -255,12 +348,42 @@ def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm
     wood_x = unit(0.7 * smooth(max(int(w * k / 120), 4), h, 0.6) + 0.3 * smooth(max(int(w * k / 12), 4), max(h // 2, 4), 0.6))
     wood_y = unit(0.7 * smooth(w, max(int(h * k / 120), 4), 0.6) + 0.3 * smooth(max(w // 2, 4), max(int(h * k / 12), 4), 0.6))
     carpet = 0.08 * fine(1.0) + 0.05 * smooth(max(int(w * k / 100), 4), max(int(h * k / 100), 4))
+    marks = _marks(table, style, x0, y0, step, w, h)
+    extra = {} if marks is None else {"marks": _Grid(marks, x0, y0, step, False)}
     return {
+        **extra,
         "cloth": _Grid(cloth, x0, y0, step, False),
         "wood_x": _Grid(0.10 * wood_x, x0, y0, step, False),
         "wood_y": _Grid(0.10 * wood_y, x0, y0, step, False),
         "carpet": _Grid(carpet, x0, y0, step, True),
     }
+
+
+def _marks(table: TableSpec, style: RenderStyle, x0: float, y0: float, step: float, w: int, h: int,
+           ) -> np.ndarray | None:
+    """Coverage (h, w) of the drawn lines (snooker baulk line and D) and spots on the cloth, drawn
+    anti-aliased on the texture grid at 1/16-texel precision; None when the table draws none."""
+    import cv2
+
+    lines = [ln for ln in table.lines if ln.drawn]
+    spots = [table.spots_mm[k] for k in table.drawn_spots]
+    if not lines and not spots:
+        return None
+    img = np.zeros((h, w), np.uint8)
+    sh = 4
+    f = float(1 << sh)
+
+    def px(p: tuple[float, float]) -> tuple[int, int]:
+        return (int(round((p[0] - x0) / step * f)), int(round((p[1] - y0) / step * f)))
+
+    th = max(1, int(round(style.line_width_mm / step)))
+    for ln in lines:
+        pts = np.array([px(p) for p in ln.points_mm(step_mm=4.0)], np.int32)
+        cv2.polylines(img, [pts], False, 255, th, cv2.LINE_AA, sh)
+    rad = int(round(style.spot_diameter_mm / 2.0 / step * f))
+    for p in spots:
+        cv2.circle(img, px(p), max(rad, int(f)), 255, -1, cv2.LINE_AA, sh)
+    return img.astype(np.float32) / 255.0
 
 
 def _light_maps(table: TableSpec, light: Lighting) -> dict[str, _Grid]:
@@ -313,7 +436,7 @@ def _shade_samples(table: TableSpec, style: RenderStyle, light: Lighting, tex: d
     """BGR float32 colours (N, 3) of traced samples (flat arrays)."""
     out = np.zeros((len(fid), 3), np.float32)
     c_w = table.cushion_width_mm
-    cloth = np.array(style.cloth.bgr, np.float32)
+    cloth = np.array(style.cloth_albedo, np.float32)
     hn, hr = table.cushion_nose_height_mm, table.rail_height_mm
 
     m = np.nonzero(fid == BED)[0]
@@ -323,7 +446,11 @@ def _shade_samples(table: TableSpec, style: RenderStyle, light: Lighting, tex: d
         f = light.shade(lmap["bed"].sample(x, y))
         f *= 1.0 - style.nose_shadow * np.exp(-np.maximum(d_in, 0.0) / 14.0).astype(np.float32)
         f *= 1.0 + tex["cloth"].sample(x, y)
-        out[m] = cloth[None, :] * f[:, None]
+        if "marks" in tex:
+            a = np.clip(tex["marks"].sample(x, y), 0.0, 1.0)[:, None]
+            out[m] = (cloth[None, :] * (1 - a) + np.array(style.line_bgr, np.float32)[None, :] * a) * f[:, None]
+        else:
+            out[m] = cloth[None, :] * f[:, None]
     m = np.nonzero(fid == CUSHION)[0]
     if len(m):
         Pm, k = P[m], side[m]
@@ -364,6 +491,24 @@ def _shade_samples(table: TableSpec, style: RenderStyle, light: Lighting, tex: d
         E = light.shade(light.lamp_terms(Pm, _OUT3[k]).sum(axis=1))
         grain = _grain(tex, k, Pm[:, 0], Pm[:, 1])
         out[m] = np.array(style.rail_bgr, np.float32)[None, :] * (E * style.apron_shade * (1.0 + grain))[:, None]
+    m = np.nonzero(fid == POCKET)[0]
+    if len(m):
+        Pm = P[m]
+        # lamp light reaches into the hole only near its top; below, the walls take it
+        E = light.shade(lmap["bed"].sample(Pm[:, 0], Pm[:, 1]))
+        f = E * (0.35 + 0.65 * np.exp(-np.maximum(-Pm[:, 2], 0.0) / 30.0))
+        out[m] = np.array(style.pocket_bgr, np.float32)[None, :] * f[:, None].astype(np.float32)
+    m = np.nonzero(fid == LINER)[0]
+    if len(m):
+        Pm = P[m]
+        E = light.shade(lmap["rail"].sample(Pm[:, 0], Pm[:, 1]))
+        out[m] = np.array(style.liner_bgr, np.float32)[None, :] * E[:, None]
+    m = np.nonzero(fid == FACING)[0]
+    if len(m):
+        Pm = P[m]
+        f = light.shade(light.lamp_terms(Pm, np.array([0.0, 0.0, 1.0])).sum(axis=1)) * 0.8
+        f *= 1.0 - 0.5 * np.exp(-np.maximum(Pm[:, 2], 0.0) / 6.0)
+        out[m] = np.array(style.facing_bgr, np.float32)[None, :] * f[:, None].astype(np.float32)
     m = np.nonzero(fid == FLOOR)[0]
     if len(m):
         x, y = P[m, 0], P[m, 1]
@@ -390,22 +535,23 @@ def build_scene(table: TableSpec, camera: CameraModel, style: RenderStyle,
     mm_per_px = float(C[2]) / camera.fx
     tex = _textures(table, style, rng, mm_per_px)
     lmap = _light_maps(table, light)
+    cuts = pocket_cuts(table, style.pocket_rim_mm)
     img = np.zeros((H, W, 3), np.float32)
     fx = camera.fx
     for r0 in range(0, H, chunk_rows):
         r1 = min(H, r0 + chunk_rows)
         d = frame_rays(camera, slice(r0, r1), s) if s > 1 else frame_rays(camera, slice(r0, r1))[:, :, None, :]
-        t, fid, P, side = trace(table, C, d)
+        t, fid, P, side = trace(table, C, d, cuts)
         foot = np.where(np.isfinite(t), t, 0.0).reshape(-1) / (fx * s)
         col = _shade_samples(table, style, light, tex, lmap, fid.reshape(-1), P.reshape(-1, 3),
                              side.reshape(-1), foot)
         img[r0:r1] = col.reshape(r1 - r0, W, s * s, 3).mean(axis=2)
     rays = frame_rays(camera)
-    t, fid, _, _ = trace(table, C, rays)
+    t, fid, _, _ = trace(table, C, rays, cuts)
     gain = _vignette(camera, style.vignette)
     img *= gain[..., None]
     return StaticScene(
         table=table, camera=camera, style=style, lighting=light, image_bgr=img, rays=rays,
         depth=np.where(np.isfinite(t), t, 1e9).astype(np.float32), bed=fid == BED, gain=gain,
-        centre_mm=C, cloth_bgr=tuple(float(v) for v in style.cloth.bgr),
+        centre_mm=C, cloth_bgr=tuple(float(v) for v in style.cloth_albedo),
     )

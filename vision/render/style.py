@@ -22,14 +22,21 @@ class RenderError(ValueError):
 
 
 class ClothColour(Enum):
-    """Cloth presets: tournament blue (the usual carom broadcast cloth) and classic green."""
+    """Cloth presets: blue (the usual carom broadcast cloth), classic green (snooker, bar pool),
+    grey-blue (steel), red (burgundy), and tournament blue (the lighter, greener blue of pool TV
+    events)."""
 
     BLUE = "blue"
     GREEN = "green"
+    GREY_BLUE = "grey_blue"
+    RED = "red"
+    TOURNAMENT_BLUE = "tournament_blue"
 
     @property
     def bgr(self) -> BGR:
-        return {ClothColour.BLUE: (178.0, 98.0, 28.0), ClothColour.GREEN: (58.0, 124.0, 30.0)}[self]
+        return {ClothColour.BLUE: (178.0, 98.0, 28.0), ClothColour.GREEN: (58.0, 124.0, 30.0),
+                ClothColour.GREY_BLUE: (150.0, 118.0, 88.0), ClothColour.RED: (48.0, 40.0, 150.0),
+                ClothColour.TOURNAMENT_BLUE: (196.0, 128.0, 36.0)}[self]
 
     @classmethod
     def parse(cls, text: object) -> "ClothColour":
@@ -85,8 +92,18 @@ class RenderStyle:
     rail_bgr: BGR = (34.0, 62.0, 112.0)   # varnished wood
     apron_shade: float = 0.55             # the vertical outer face of the rails
     floor_bgr: BGR = (38.0, 40.0, 44.0)
-    diamond_bgr: BGR = (225.0, 232.0, 236.0)
+    diamond_bgr: BGR = (225.0, 232.0, 236.0)  # mother-of-pearl sights
     diamond_diameter_mm: float = 12.0
+    cloth_bgr: BGR | None = None          # a cloth colour of the caller's, instead of ``cloth``
+    ball_bgr: dict = field(default_factory=dict)  # {BallId: BGR} overrides (ballset.jittered_ball_bgr)
+    cue_marking: str = "none"             # pool/snooker cue ball: none, dots6, measles
+    pocket_bgr: BGR = (14.0, 14.0, 16.0)  # the inside of a pocket
+    liner_bgr: BGR = (24.0, 28.0, 34.0)   # leather/rubber rim of the pocket on the rail
+    facing_bgr: BGR = (30.0, 32.0, 36.0)  # rubber facings of the jaws
+    pocket_rim_mm: float = 12.0           # width of that rim around the hole
+    line_bgr: BGR = (205.0, 212.0, 214.0)  # chalk lines and spots on the cloth
+    line_width_mm: float = 2.5
+    spot_diameter_mm: float = 9.0
     lamps: tuple[Lamp, ...] = ()
     ambient: float = 0.22                 # light not from the lamps (room, bounce)
     ball_specular: float = 0.5
@@ -110,5 +127,12 @@ class RenderStyle:
                               f"got {self.blur_step_px} and {self.max_subframes}")
         if self.static_supersample < 1 or self.static_supersample > 4:
             raise RenderError(f"static_supersample: expected 1..4, got {self.static_supersample}")
+        if self.cue_marking not in ("none", "dots6", "measles"):
+            raise RenderError(f"cue_marking: expected none, dots6 or measles, got {self.cue_marking!r}")
         if self.noise_sigma < 0.0:
             raise RenderError(f"noise_sigma: expected >= 0 (8-bit levels), got {self.noise_sigma}")
+
+    @property
+    def cloth_albedo(self) -> BGR:
+        """The bed's colour: ``cloth_bgr`` where given, else the ``cloth`` preset's."""
+        return self.cloth.bgr if self.cloth_bgr is None else tuple(float(c) for c in self.cloth_bgr)

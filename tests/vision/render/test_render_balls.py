@@ -81,8 +81,8 @@ def test_rolling_turns_the_ball_by_distance_over_radius():
 def test_state_shapes_are_checked():
     with pytest.raises(RenderError, match="centres_mm"):
         BallsState(BALLS, np.zeros((2, 3)), np.ones(3, bool))
-    with pytest.raises(RenderError, match="no look for ball"):
-        BallsState((BallId.B8,), np.zeros((1, 3)), np.ones(1, bool))
+    with pytest.raises(RenderError, match="distinct balls"):
+        BallsState((BallId.B8, BallId.B8), np.zeros((2, 3)), np.ones(2, bool))
 
 
 @pytest.mark.parametrize("marked", [True, False])
