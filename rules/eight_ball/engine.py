@@ -104,9 +104,10 @@ class EightBallEngine:
             doubts.append("this shot is a break, but the shot start positions do not show a rack")
         self._check_input(st, si, shot.number)
         contacts = shot.start.balls_in_contact if shot.start is not None else ()
-        d = decide(st, facts, si, contacts)
+        frozen_to = dict(shot.start.frozen_to_cushion) if shot.start is not None else {}
+        d = decide(st, facts, si, contacts, frozen_to)
         self._check_choice(st, d, si, shot.number)
-        review = self._review(st, shot, si, d, contacts)
+        review = self._review(st, shot, si, d, contacts, frozen_to)
         new, news = self._apply(st, d, si, shot.number)
         doubts.extend(d.doubts)
         names = st.players
@@ -168,6 +169,8 @@ class EightBallEngine:
         if st.next_is_break and (si.called is not None or si.safety):
             what = "a call" if si.called is not None else "a safety"
             raise EightBallShotError(f"shot {n}: {what} on the break; the break needs none ({ART} 10.1)")
+        if si.frozen is not None and si.frozen not in st.balls:
+            raise EightBallShotError(f"shot {n}: the ball declared frozen, {si.frozen.value}, is not on the table")
         c = si.called
         if c is not None and c.ball not in st.balls:
             have = ", ".join(b.value for b in sorted_balls(st.balls)) or "none"
@@ -188,13 +191,13 @@ class EightBallEngine:
             raise EightBallShotError(f"shot {n}: stalemate declared on a shot that ended the rack")
 
     def _review(self, st: EightBallState, shot: Shot, si: EightBallShotInput, d: Decision,
-                contacts: tuple[tuple[BallId, BallId], ...]):
+                contacts: tuple[tuple[BallId, BallId], ...], frozen_to: dict):
         start, end = shot.start, shot.end
         mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
 
         def again(evs: list[Event] | tuple[Event, ...]):
             evs_all = ((start,) if start else ()) + tuple(evs) + ((end,) if end else ())
-            return decide(st, read_pool_shot(Shot(shot.number, evs_all)), si, contacts).outcome
+            return decide(st, read_pool_shot(Shot(shot.number, evs_all)), si, contacts, frozen_to).outcome
 
         return review_shot(again, mids, d.basis, self.config, describe_outcome)
 

@@ -25,10 +25,12 @@ announced safety (ART 5.4; not with a call); ``foul`` fouls the referee saw (nam
 :class:`rules.eight_ball.fouls.EightBallFoul`); ``overrule`` camera fouls the referee rejects;
 ``choice`` the option a rule gave at this shot (``respot``/``rerack`` after the 8 on the break,
 ART 9.1; ``accept_table``/``rerack`` after an illegal break, ART 10.2); ``stalemate`` the referee
-declares the rack drawn after this shot (ART 26); ``note`` free text.
+declares the rack drawn after this shot (ART 26); ``frozen`` the object ball declared frozen to a
+cushion before the shot (ART 22.2; its cushion from the shot start's ``frozen_to_cushion``, else
+its first cushion after the hit); ``note`` free text.
 
 What needs the state is checked when the shot is judged (:class:`EightBallShotError`, naming the
-shot): a called ball that is not on the table, a call or safety on the break, a choice at a shot
+shot): a called (or frozen) ball that is not on the table, a call or safety on the break, a choice at a shot
 that gave no option or a choice that option does not allow, a stalemate on a shot that ended the
 rack. A call of a ball that is not the shooter's is no input error: the rules judge it (it cannot
 be legally pocketed, ART 15.1; hitting it first is a foul, ART 13.1).
@@ -49,7 +51,7 @@ from rules.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
-SHOT_KEYS = ("called", "safety", "foul", "overrule", "choice", "stalemate", "note")
+SHOT_KEYS = ("called", "safety", "foul", "overrule", "choice", "stalemate", "frozen", "note")
 START_KEYS = ("at_table", "breaker", "racks_won", "rack", "next_is_break", "ball_in_hand",
               "behind_head_string", "group", "balls")
 MATCH_KEYS = ("race_to", "best_of", "break")
@@ -104,9 +106,20 @@ class EightBallShotInput:
     overrule: tuple[EightBallFoul, ...] = ()
     choice: Choice | None = None
     stalemate: bool = False
+    frozen: BallId | None = None
     note: str | None = None
 
     def __post_init__(self) -> None:
+        fz = self.frozen
+        if fz is not None and not isinstance(fz, BallId):
+            try:
+                fz = BallId.parse(fz)
+            except ValueError as e:
+                raise RefereeInputError(f"frozen: {e}") from None
+        if fz is not None and fz not in OBJECT_BALLS:
+            raise RefereeInputError(f"frozen must be an object ball 1..15 declared frozen to a cushion "
+                                    f"(002 bola 8 ART 22.2), got {fz.value!r}")
+        object.__setattr__(self, "frozen", fz)
         c = self.called
         if c is not None and not isinstance(c, Called):
             c = checked_object(c, "called", ("ball", "pocket"))
@@ -143,7 +156,7 @@ def parse_shot_input(obj: Any, where: str = "shot") -> EightBallShotInput:
     d = checked_object(obj, where, SHOT_KEYS)
     return located(where, EightBallShotInput, called=d.get("called"), safety=d.get("safety", False),
                    fouls=d.get("foul"), overrule=d.get("overrule"), choice=d.get("choice"),
-                   stalemate=d.get("stalemate", False), note=d.get("note"))
+                   stalemate=d.get("stalemate", False), frozen=d.get("frozen"), note=d.get("note"))
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ Readings of the regulation (see README.md for the citation style and the article
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable
+from typing import Hashable, Mapping
 
 from rules.eight_ball.fouls import ART, EightBallFoul
 from rules.eight_ball.inputs import Called, EightBallShotInput
@@ -56,7 +56,7 @@ from rules.eight_ball.state import (
 )
 from rules.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
-from tracking.ids import BallId
+from tracking.ids import BallId, Cushion
 
 #: ART 25.1 items, as cited: what each says.
 LOSS_TEXT: dict[str, str] = {
@@ -144,8 +144,26 @@ def _pocket_list(ps: tuple[PocketedBall, ...]) -> str:
     return ", ".join(f"{p.ball.value} ({p.pocket.value})" for p in ps)
 
 
+def _rail_after_contact(f: PoolShotFacts, frozen: BallId | None, cushion: Cushion | None) -> bool:
+    """ART 13.1b's cushion after the contact; with the first ball declared frozen to a cushion
+    (ART 22.1, 22.2) its first contact with that cushion after the hit does not count (a later one
+    does: it left the cushion and came back), the cue ball's do."""
+    ev0 = f.first_contact_event
+    if frozen is None or ev0 is None or f.first_contact is not frozen:
+        return f.rail_after_contact
+    skipped = False
+    for e in f.events:
+        if isinstance(e, CushionHit) and e.t_s >= ev0.t_s - 1e-4:
+            if e.ball is frozen and not skipped and (cushion is None or e.cushion is cushion):
+                skipped = True
+                continue
+            return True
+    return False
+
+
 def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
-                  contacts: tuple[tuple[BallId, BallId], ...]) -> list[FoulFound]:
+                  contacts: tuple[tuple[BallId, BallId], ...], frozen: BallId | None = None,
+                  frozen_cushion: Cushion | None = None) -> list[FoulFound]:
     i = st.at_table
     out: list[FoulFound] = []
     if not break_shot:
@@ -173,10 +191,11 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                 out.append(FoulFound(EightBallFoul.WRONG_BALL_FIRST,
                                      f"the cue ball first touched the {f.first_contact.value}; {whose} "
                                      f"[{EightBallFoul.WRONG_BALL_FIRST.articles}]{extra}", basis))
-            elif not f.object_balls_pocketed and not f.rail_after_contact:
-                out.append(FoulFound(EightBallFoul.NO_RAIL_AFTER_CONTACT,
-                                     "no ball was pocketed and no ball reached a cushion after the first contact",
-                                     basis))
+            elif not f.object_balls_pocketed and not _rail_after_contact(f, frozen, frozen_cushion):
+                why = ("no ball was pocketed and no ball reached a cushion after the first contact"
+                       + (f" (the {frozen.value}, declared frozen, does not count its own cushion, {ART} 22.1)"
+                          if frozen is not None and frozen is f.first_contact and f.rail_after_contact else ""))
+                out.append(FoulFound(EightBallFoul.NO_RAIL_AFTER_CONTACT, why, basis))
     scratch_art = "16.1c, 11.1" if break_shot else "16.1b"
     for p in f.pocketed:
         if p.ball is f.cue_ball:
@@ -205,10 +224,13 @@ def _cite(*items: str) -> str:
 
 
 def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
-           contacts: tuple[tuple[BallId, BallId], ...] = ()) -> Decision:
+           contacts: tuple[tuple[BallId, BallId], ...] = (),
+           frozen_to: Mapping[BallId, Cushion] | None = None) -> Decision:
     """The verdict of the shot ``f`` played by ``st.at_table`` from ``st`` (the module docstring
     says how each article is read). ``contacts``: pairs of balls touching at the shot start
-    (ART 23). Pure: the evidence review calls it again with perturbed events."""
+    (ART 23); ``frozen_to``: balls resting against a cushion at the shot start (the cushion of the
+    ball the referee declares frozen, ART 22). Pure: the evidence review calls it again with
+    perturbed events."""
     i, opp = st.at_table, 1 - st.at_table
     brk = st.next_is_break
     on_table = st.balls
@@ -222,7 +244,9 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
     pocket_of = {p.ball: p.pocket for p in pocketed}
     off = tuple(b for b in f.object_balls_off_table if b in on_table)
 
-    camera = [x for x in _camera_fouls(st, f, brk, contacts) if x.foul not in si.overrule]
+    fz = si.frozen
+    fz_cushion = None if fz is None else (frozen_to or {}).get(fz)
+    camera = [x for x in _camera_fouls(st, f, brk, contacts, fz, fz_cushion) if x.foul not in si.overrule]
     fouls: list[FoulFound] = []
     for x in [FoulFound(r, f"{r.info.description}, declared by the referee [{r.articles}]") for r in si.fouls] + camera:
         if all(y.foul is not x.foul for y in fouls):

@@ -58,13 +58,15 @@ def racked() -> dict[BallId, tuple[float, float]]:
 
 def shot_events(tokens: list[str] | tuple[str, ...], shot: int = 1, t0_s: float = 0.0, conf: float = 0.95,
                 start_conf: float = 0.99, balls: Iterable[Any] | None = None, rack: bool = False,
-                contact: tuple[tuple[str, str], ...] = (), end: bool = True, start: bool = True) -> list[Event]:
+                contact: tuple[tuple[str, str], ...] = (), frozen: dict[str, str] | None = None, end: bool = True,
+                start: bool = True) -> list[Event]:
     cue = BallId.CUE
     pos = racked() if rack else (spread(ids(balls)) if balls is not None else {})
     evs: list[Event] = []
     if start:
         evs.append(ShotStart(t_s=t0_s, frame=int(t0_s * 30), shot=shot, confidence=start_conf, cue_ball=cue,
                              positions=pos,
+                             frozen_to_cushion={BallId.parse(b): Cushion.parse(c) for b, c in (frozen or {}).items()},
                              balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact)))
     t = t0_s
     gone: set[BallId] = set()

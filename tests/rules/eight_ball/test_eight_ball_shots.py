@@ -156,3 +156,27 @@ def test_low_confidence_pocket_needs_review():
 def test_low_confidence_first_contact_needs_review():
     call, _ = judge(["10@0.3", "3~0.05", "3:foot"], state(**SOLIDS))
     assert call.foul is F.WRONG_BALL_FIRST and call.needs_review
+
+
+# id, tokens, frozen declared, foul
+FROZEN = [
+    ("ART-22.1-frozen-ball-own-cushion-does-not-count", ["3", "3:left"], "3", F.NO_RAIL_AFTER_CONTACT),
+    ("ART-22.2-not-declared-its-cushion-counts", ["3", "3:left"], None, None),
+    ("ART-22.1-frozen-ball-leaves-and-returns", ["3", "3:left", "3:left"], "3", None),
+    ("ART-22.1-cue-ball-cushion-after-contact-counts", ["3", "3:left", "left"], "3", None),
+    ("ART-22.1-other-ball-first-declaration-irrelevant", ["4", "4:left"], "3", None),
+]
+
+
+@pytest.mark.parametrize("tokens,frozen,foul", [c[1:] for c in FROZEN], ids=[c[0] for c in FROZEN])
+def test_ART_22_ball_frozen_to_a_cushion(tokens, frozen, foul):
+    si = {"frozen": frozen} if frozen else None
+    call, _ = judge(tokens, state(**SOLIDS), si, frozen={"3": "left"})
+    assert call.foul is foul
+    if foul:
+        assert "ART 22.1" in call.reason
+
+
+def test_ART_22_2_frozen_ball_must_be_on_the_table():
+    with pytest.raises(EightBallShotError, match="shot 1: the ball declared frozen, 3, is not on the table"):
+        judge(["4", "4:left"], state(balls=FULL_RACK - {BallId.B3}, group="solids"), {"frozen": "3"})
