@@ -440,6 +440,7 @@ def shot_events(
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
     if zones:
         contacts = [y for y in contacts if in_opening(zones, y.cushion, y.pos_mm) is None]
+        collisions = _after_the_cue_ball(collisions, cue_motion.ball)
     if cue_motion.rest_before is not None and cue_motion.i_first > 0:
         # the stroke's start again, the cue ball's path after it kept short of its first contact
         cue = cue_motion.ball
@@ -517,6 +518,21 @@ def shot_events(
         end_positions[ball] = p
     events.append(ShotEnd(t_end, frame_at(t_end), shot, end_conf, end_positions))
     return _ordered(events)
+
+
+def _after_the_cue_ball(collisions: list[Collision], cue: BallId) -> list[Collision]:
+    """Every ball rests until the cue ball sets it moving, so no contact of two other balls
+    precedes the cue ball's first contact: a contact timed before it (balls of a rack touching,
+    each contact within a millisecond of the next) is moved to just after it."""
+    first = min((x.t_s for x in collisions if cue in x.balls), default=None)
+    if first is None:
+        return collisions
+    out = []
+    for x in collisions:
+        if cue not in x.balls and x.t_s <= first:
+            x = Collision(x.balls, first + 1e-6, x.pos_mm, x.confidence)
+        out.append(x)
+    return out
 
 
 def _vanished_before(act: BallActivity, t_s: float) -> bool:

@@ -238,9 +238,9 @@ def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray
                 continue  # moving away from it
             tau = _circle_entry(pos, vel, acc, c, z.drop_mm, max(horizon, 1e-3))
             if tau is None:
-                # not into the circle on its path: a ball swallowed by the jaws' shadow at the
-                # mouth, heading in, still counts, less surely
-                if d_last > z.drop_mm + cfg.reach_mm or heading < 0.7:
+                # not into the circle on its path: a ball vanishing at the hole's edge (off a
+                # jaw, into the jaws' shadow) still counts, less surely
+                if d_last > z.drop_mm + cfg.reach_mm:
                     continue
                 tau, conf = min(horizon, (d_last - z.drop_mm) / speed), 0.4
             else:

@@ -356,7 +356,10 @@ class Tracker:
             sigma += cfg.speed_sigma * cfg.max_speed_mm_s * dt * 0.5
             gate += cfg.max_speed_mm_s * dt
         if not tr.seen_last_frame:
-            sigma += cfg.speed_sigma * cfg.max_speed_mm_s * min(hidden, cfg.max_hidden_s) * 0.25
+            if not (ball in self._shared and speed < cfg.rest_speed_mm_s):
+                sigma += cfg.speed_sigma * cfg.max_speed_mm_s * min(hidden, cfg.max_hidden_s) * 0.25
+            # (a hidden ball at rest stays where it is unless a ball reaches it, above: for balls
+            # told apart by position alone, a wide sigma would make every one of them equally likely)
             gate += cfg.max_speed_mm_s * hidden
         return sigma, gate
 
