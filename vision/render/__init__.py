@@ -1,4 +1,5 @@
-"""The fast synthetic renderer: overhead broadcast-style video of a carom table from a simulated shot.
+"""The fast synthetic renderer: overhead broadcast-style video of a carom, pool or snooker table
+from a simulated shot, and stills with labels for detector training.
 
 Modules, each with one job:
 
@@ -6,7 +7,11 @@ Modules, each with one job:
 - :mod:`vision.render.lens` -- exact viewing rays of every pixel of the *distorted* frame.
 - :mod:`vision.render.lighting` -- the lamp box over the table: irradiance and shadow visibility.
 - :mod:`vision.render.scene` -- the static scene (floor, rails, cushions, cloth, diamonds), once per clip.
+- :mod:`vision.render.pockets` -- the pockets' plan geometry (throat, hole, rim, facings); balls sinking.
+- :mod:`vision.render.ballset` -- each ball's look (pool numbers and stripes, snooker colours) in its own frame.
 - :mod:`vision.render.balls` -- ray-cast balls with shading, rolling marks, soft shadows, motion blur.
+- :mod:`vision.render.still` -- :func:`render_still`, :func:`random_style`, lamp layouts, racks.
+- :mod:`vision.render.labels` -- :func:`ball_labels`: each ball's boxes (raw and rectified) and visibility.
 - :mod:`vision.render.occluder` -- a player's hand and cue over a ball.
 - :mod:`vision.render.overlay` -- a burned-in broadcast scoreboard.
 - :mod:`vision.render.frame` -- one frame: :func:`render_frame` composes the layers.
