@@ -27,8 +27,10 @@ OBJECT_BALLS: frozenset[BallId] = SOLIDS | STRIPES | {EIGHT}
 FULL_RACK = OBJECT_BALLS
 
 
-def ball_order(b: BallId) -> int:
-    return int(b.value)
+def ball_order(b: BallId) -> tuple[int, int, str]:
+    """Numbered balls by number, any other id (a foreign ball in a log) after them."""
+    v = b.value
+    return (0, int(v), "") if v.isdigit() else (1, 0, v)
 
 
 def sorted_balls(balls: frozenset[BallId] | set[BallId] | tuple[BallId, ...]) -> list[BallId]:

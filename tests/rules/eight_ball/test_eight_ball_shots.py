@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from eight_ball_builders import ENGINE, a_shot, judge, state
+from eight_ball_builders import ENGINE, a_shot, judge, shot_events, state
 from rules.eight_ball.fouls import EightBallFoul as F
 from rules.eight_ball.inputs import EightBallShotError
 from rules.eight_ball.state import EIGHT, FULL_RACK, Group
-from tracking.ids import BallId
+from tracking.ids import BallId, Pocket
 
 CALL3 = {"called": {"ball": "3", "pocket": "foot_left"}}
 OPEN = dict(group=None)
@@ -180,3 +180,21 @@ def test_ART_22_ball_frozen_to_a_cushion(tokens, frozen, foul):
 def test_ART_22_2_frozen_ball_must_be_on_the_table():
     with pytest.raises(EightBallShotError, match="shot 1: the ball declared frozen, 3, is not on the table"):
         judge(["4", "4:left"], state(balls=FULL_RACK - {BallId.B3}, group="solids"), {"frozen": "3"})
+
+
+def test_shot_without_start_or_end_is_judged_and_flagged():
+    call, _ = judge(["3", "3>foot_left"], state(**SOLIDS), CALL3, start=False, end=False)
+    assert call.legal and not call.turn_over and call.needs_review
+    assert "no shot_start" in call.review_reason and "before the balls came to rest" in call.review_reason
+
+
+def test_foreign_balls_in_the_log_are_not_object_balls():
+    from tracking.events import Pocketed, ShotStart, group_shots
+    evs = shot_events(["3", "3:foot"], balls=FULL_RACK)
+    start = evs[0]
+    evs[0] = ShotStart(t_s=start.t_s, frame=start.frame, shot=1, confidence=0.99, cue_ball=BallId.CUE,
+                       positions={**start.positions, BallId.RED: (100.0, 100.0)})
+    evs.insert(2, Pocketed(t_s=0.3, frame=9, shot=1, confidence=0.9, ball=BallId.RED, pocket=Pocket.FOOT_LEFT))
+    (shot,) = group_shots(evs)
+    call, new = ENGINE.judge_shot(state(**SOLIDS), shot, None)
+    assert new.balls == FULL_RACK and call.needs_review and "red" in call.review_reason
