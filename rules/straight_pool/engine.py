@@ -63,7 +63,7 @@ def initial_state(game: Game, setup: Setup | None) -> StraightPoolState:
     base = StraightPoolState(game=game, players=(PlayerRecord(names[0]), PlayerRecord(names[1])), target=m.target,
                              geometry=m.geometry, calls=m.calls, calls_given=setup.calls_given)
     if s is None:
-        return base
+        return replace(base, fresh=True)
     if m.target is not None and max(s.score) >= m.target:
         raise RefereeInputError(f"start.score must be below the target {m.target}, got {max(s.score)}")
     players = tuple(PlayerRecord(names[i], score=s.score[i], innings=s.innings[i], high_run=s.high_run[i],
@@ -122,7 +122,13 @@ class StraightPoolEngine:
                     raise ShotError(f"shot {n}: 14.1 is played with the cue ball and balls 1..15, got the {b.value}")
         st, pre = resolve_pending(state, start)
         doubts = list(pre.doubts)
+        lead: list[str] = list(pre.sentences)
         seen = frozenset(b for b in (start.positions if start is not None else {}) if b in OBJECT_BALLS)
+        if st.fresh and seen and len(seen) < len(OBJECT_BALLS):
+            st = replace(st, balls=seen, opening_break=False, ball_in_hand=False)
+            lead.append(f"The log begins mid-rack ({len(seen)} object balls at the first shot start, no referee start): "
+                        "no opening break (004 art. 6 applies to a full rack)")
+        st = replace(st, fresh=False)
         if st.balls is None:
             if seen:
                 st = replace(st, balls=seen)
@@ -160,7 +166,7 @@ class StraightPoolEngine:
 
         names = st.names
         p = st.at_table
-        reason = "".join(x + ". " for x in pre.sentences) + d.reason + "."
+        reason = "".join(x + ". " for x in lead) + d.reason + "."
         if news.sentences:
             reason += " " + ". ".join(news.sentences) + "."
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]

@@ -123,7 +123,8 @@ class StraightPoolState:
     """The match between shots (see the module docstring). ``balls``: object balls on the table
     (None: unknown until the next shot start shows them). ``run``: balls run in the current inning
     of the player at the table, ``inning_points`` its net points; ``in_inning``: that inning has
-    begun. ``last_positions``: where the balls rested after the last shot."""
+    begun. ``last_positions``: where the balls rested after the last shot. ``fresh``: a new match that
+    no referee start described (its first shot may show the log began mid-rack)."""
 
     game: Game
     players: tuple[PlayerRecord, PlayerRecord]
@@ -146,6 +147,7 @@ class StraightPoolState:
     shots: int = 0
     match_over: bool = False
     winner: int | None = None
+    fresh: bool = False
 
     @property
     def player(self) -> PlayerRecord:

@@ -259,3 +259,11 @@ def test_judge_events_and_calls_jsonl_keys():
     assert list(d)[:12] == ["shot", "game", "player", "legal", "foul", "points", "turn_over", "game_over", "reason",
                             "score", "needs_review", "evidence"]
     assert json.dumps([call_to_dict(c) for c in calls])
+
+
+def test_004_6_a_log_that_begins_mid_rack_without_input_has_no_opening_break():
+    calls, st = judge(spread(["5", "7", "9"]).shot(["5", "5>foot_left"]).shot(["7", "7:foot"]))
+    assert not calls[0].break_shot and calls[0].points == 1 and "begins mid-rack" in calls[0].reason
+    assert not calls[0].needs_review and {b.value for b in st.balls} == {"7", "9"}
+    calls, _ = judge(Table().shot(["1", "foot", "2:left", "3:right"]))
+    assert calls[0].break_shot and "begins mid-rack" not in calls[0].reason
