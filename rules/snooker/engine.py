@@ -44,7 +44,7 @@ from rules.snooker.inputs import (
 from rules.snooker.sheet import format_score_sheet, score_sheet
 from rules.snooker.spots import respot_colours
 from rules.snooker.state import FrameRecord, SnookerState
-from tracking.events import Shot, ShotEnd, ShotStart
+from tracking.events import BallBall, OffTable, Pocketed, Shot, ShotStart
 from tracking.ids import BallId
 
 
@@ -112,7 +112,11 @@ class SnookerEngine:
             doubts.append("the log has no shot_start for this shot")
         if end is None:
             doubts.append("the log ends before the balls came to rest")
-        mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
+        # the verdict reads only the cue ball's contacts, pockets and balls off the table (no rail
+        # rule in snooker): the review perturbs those alone, which is exact and keeps it fast
+        cue = start.cue_ball if start is not None else BallId.CUE
+        mids = [e for e in shot.events if isinstance(e, (Pocketed, OffTable))
+                or (isinstance(e, BallBall) and cue in e.balls)]
         review = review_shot(lambda evs: decide_events(ctx, shot, evs).outcome, mids, d.basis, self.config,
                              describe_outcome, start=start)
         return self._apply(st, shot, si, who, d, notes, doubts, review)
