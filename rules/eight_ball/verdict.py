@@ -166,6 +166,14 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                   frozen_cushion: Cushion | None = None) -> list[FoulFound]:
     i = st.at_table
     out: list[FoulFound] = []
+    scratch_art = "16.1c, 11.1" if break_shot else "16.1b"
+    for p in f.pocketed:
+        if p.ball is f.cue_ball:
+            out.append(FoulFound(EightBallFoul.SCRATCH, f"the cue ball was pocketed ({p.pocket.value}) "
+                                 f"[{ART} {scratch_art}]", ((p.event, f"cue ball into {p.pocket.value}"),)))
+    if f.cue_ball_off_table:
+        out.append(FoulFound(EightBallFoul.CUE_BALL_OFF_TABLE, f"the cue ball left the table [{ART} {scratch_art}]",
+                             _off_basis(f, (f.cue_ball,))))
     if not break_shot:
         if f.first_contact is None:
             out.append(FoulFound(EightBallFoul.NO_CONTACT, "the cue ball touched no object ball"))
@@ -196,14 +204,6 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                        + (f" (the {frozen.value}, declared frozen, does not count its own cushion, {ART} 22.1)"
                           if frozen is not None and frozen is f.first_contact and f.rail_after_contact else ""))
                 out.append(FoulFound(EightBallFoul.NO_RAIL_AFTER_CONTACT, why, basis))
-    scratch_art = "16.1c, 11.1" if break_shot else "16.1b"
-    for p in f.pocketed:
-        if p.ball is f.cue_ball:
-            out.append(FoulFound(EightBallFoul.SCRATCH, f"the cue ball was pocketed ({p.pocket.value}) "
-                                 f"[{ART} {scratch_art}]", ((p.event, f"cue ball into {p.pocket.value}"),)))
-    if f.cue_ball_off_table:
-        out.append(FoulFound(EightBallFoul.CUE_BALL_OFF_TABLE, f"the cue ball left the table [{ART} {scratch_art}]",
-                             _off_basis(f, (f.cue_ball,))))
     objs = tuple(b for b in f.object_balls_off_table if b in OBJECT_BALLS)
     if objs:
         out.append(FoulFound(EightBallFoul.BALL_OFF_TABLE, f"the {_names(sorted_balls(objs))} left the table",
