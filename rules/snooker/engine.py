@@ -44,7 +44,7 @@ from rules.snooker.inputs import (
 from rules.snooker.sheet import format_score_sheet, score_sheet
 from rules.snooker.spots import respot_colours
 from rules.snooker.state import FrameRecord, SnookerState
-from tracking.events import BallBall, OffTable, Pocketed, Shot, ShotStart
+from tracking.events import BallBall, OffTable, Pocketed, Shot
 from tracking.ids import BallId
 
 

@@ -103,7 +103,7 @@ def test_art_2_2_4_snookered_behind_the_free_ball():
     assert c.foul.value == "snooker_behind_free_ball" and c.details["penalty"] == 4 and "ART 2.2.4" in c.reason
 
 
-def test_choice_after_a_foul_default_play_and_opponent_shoots():
+def test_art_1_10_choice_after_a_foul_default_play_and_opponent_shoots():
     calls, st = judge(["foot"], ["red_1"], ["foot"], ["red_2"], start=RED_ON,
                       shots={4: {"choice": "opponent_shoots"}})
     assert calls[0].foul.value == "no_ball_hit" and "may play or have A play again" in calls[0].reason
@@ -113,7 +113,7 @@ def test_choice_after_a_foul_default_play_and_opponent_shoots():
     assert "has him play again" in calls[3].reason
 
 
-def test_breaks_current_and_highest():
+def test_art_1_7_breaks_current_and_highest():
     calls, st = judge(pot("red_1"), pot("black"), pot("red_2"), ["blue"],  # A: 9, misses
                       pot("red_3"), pot("pink"), ["red_4", "cue>foot_left"],  # B: 7, fouls
                       pot("red_5"), ["black"], start=RED_ON)  # A: 1
@@ -123,7 +123,7 @@ def test_breaks_current_and_highest():
     assert calls[6].details["high_break"] == {"A": 9, "B": 7}
 
 
-def test_match_best_of_three_from_a_new_match_no_referee_input():
+def test_art_1_4_match_best_of_three_from_a_new_match_no_referee_input():
     """Three 147s: A breaks frame 1, B frame 2, A frame 3 (alternate) and wins 2-1; then the log goes on."""
     strokes = max_break() * 3 + [pot("red_1")]
     calls, st = judge_events(log(*strokes), "snooker", {"match": {"frames": 3}})
@@ -157,7 +157,7 @@ def test_table_mismatch_with_the_shot_start_needs_review():
     assert c.needs_review and "3 reds" in c.review_reason
 
 
-def test_unnamed_reds_counted_per_pocket():
+def test_art_1_9_unnamed_reds_counted_per_pocket():
     c = judge(["red", "red>foot_left", "red>foot_right"], start=RED_ON)[0][0]
     assert c.points == 2 and not c.needs_review
     c = judge(["red", "red>foot_left", "red>foot_left"], start=RED_ON)[0][0]
@@ -170,7 +170,7 @@ def test_low_confidence_pocket_event_needs_review():
     assert any(e.doubt for e in c.evidence)
 
 
-def test_points_remaining_and_snookers_required():
+def test_art_2_1_points_remaining_and_snookers_required():
     calls, st = judge(["yellow"], start=seq_on("yellow", (0, 70)))
     assert st.remaining == 27 and st.snookers_required(0) == 11 and st.snookers_required(1) == 0
     calls, st = judge(["black"], start=seq_on("black", (0, 10)))

@@ -8,7 +8,7 @@ import pytest
 from rules import RefereeInputError, ShotError, judge_events
 from rules.snooker.inputs import SnookerInputError
 from snooker_builders import log, max_break, pot, shot_events
-from snooker_helpers import COLOUR_ON, RED_ON, engine, judge, seq_on
+from snooker_helpers import RED_ON, engine, judge, seq_on
 
 # (id, referee input, words the one-line message must hold)
 BAD_INPUT = [

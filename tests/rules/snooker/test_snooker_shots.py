@@ -148,3 +148,28 @@ def test_art_2_2_7_colour_potted_on_a_foul_in_the_end_sequence_goes_back():
     c = calls[0]
     assert not c.legal and c.details["respot"] == {"green": "green_spot", "yellow": "yellow_spot"}
     assert st.on.value == "yellow" and st.colours[0].value == "yellow"
+
+
+# ART 2.1 / 2.2: which values decide each penalty (basis, value of the ball on, values of the balls)
+PENALTY_TABLE = [
+    ("ART-2.1-minimum-four", "ON", 1, (), 4),
+    ("ART-2.2.1-ball-on-or-hit", "ON_OR_HIT", 1, (6,), 6),
+    ("ART-2.2.3-ball-on", "ON", 7, (), 7),
+    ("ART-2.2.5-the-two-balls-not-the-ball-on", "TWO_BALLS", 7, (1, 5), 5),
+    ("ART-2.2.6-ball-on-or-off", "ON_OR_OFF", 5, (6,), 6),
+    ("ART-2.2.8-seven", "SEVEN", 1, (), 7),
+    ("ART-2.2.9-seven", "SEVEN", 2, (1,), 7),
+    ("ART-2.2.10-any-ball-involved", "ANY", 2, (1, 3, 7), 7),
+]
+
+
+@pytest.mark.parametrize("case,basis,on_value,balls,expected", PENALTY_TABLE, ids=[c[0] for c in PENALTY_TABLE])
+def test_penalty_basis(case, basis, on_value, balls, expected):
+    from rules.snooker.fouls import Basis, penalty
+    assert penalty(Basis[basis], on_value, balls) == expected
+
+
+def test_every_foul_cites_art_2_2():
+    from rules.snooker.fouls import SnookerFoul
+    cases = {f.article.split(",")[0] for f in SnookerFoul}
+    assert cases == {f"ART 2.2.{i}" for i in range(1, 16)}
