@@ -162,6 +162,16 @@ def _nose(prof: np.ndarray, t0: float, window_px: float, t_cw: np.ndarray) -> tu
     return t, ok
 
 
+def _in_pocket(table: TableSpec, xy_mm: np.ndarray) -> np.ndarray:
+    """Nose-line points where a pocket cuts the cushion (within half the mouth, its jaws and a
+    cushion width of a pocket's mouth centre): no nose line and no cloth/wood edge there."""
+    out = np.zeros(len(xy_mm), bool)
+    for p in table.pockets:
+        reach = 0.5 * p.mouth_mm + p.jaw_radius_mm + table.cushion_width_mm
+        out |= np.hypot(xy_mm[:, 0] - p.centre_mm[0], xy_mm[:, 1] - p.centre_mm[1]) <= reach
+    return out
+
+
 def measure_edges(images: EdgeImages, table: TableSpec, state: CameraState, *, window_px: float,
                   spacing_px: float = 6.0, corner_margin_mm: float | None = None,
                   kinds: tuple[str, ...] = ("nose", "cloth_wood")) -> EdgeObs:
@@ -179,6 +189,9 @@ def measure_edges(images: EdgeImages, table: TableSpec, state: CameraState, *, w
             continue
         n = int(np.clip(np.hypot(*(pe[1] - pe[0])) / spacing_px, 8, 2000))
         s = np.linspace(margin, fr.length_mm - margin, n)
+        s = s[~_in_pocket(table, fr.points(s, 0.0, 0.0)[:, :2])]
+        if len(s) < 8:
+            continue
         a_n = state.project(fr.points(s, o_n, table.cushion_nose_height_mm))
         a_c = state.project(fr.points(s, o_c, table.rail_height_mm))
         tan = state.project(fr.points(s + 20.0, o_n, table.cushion_nose_height_mm)) - a_n

@@ -82,13 +82,10 @@ def edge_offset_mm(table: TableSpec, kind: str) -> float:
 
 
 def diamond_positions(table: TableSpec) -> list[tuple[str, int, float]]:
-    """(side, k, s_mm) of every diamond: k = 1..n along each side."""
-    out = []
-    for side in SIDES:
-        n = table.diamonds_short if side in ("head", "foot") else table.diamonds_long
-        length = side_frame(table, side).length_mm
-        out.extend((side, k, length * k / (n + 1)) for k in range(1, n + 1))
-    return out
+    """(side, k, s_mm) of every diamond (the spec's :meth:`TableSpec.diamond_marks`: a pocket's
+    mouth carries none), in side order."""
+    marks = table.diamond_marks()
+    return [(m.side, m.k, m.s_mm) for side in SIDES for m in marks if m.side == side]
 
 
 def flip_xy(table: TableSpec, xy_mm: np.ndarray) -> np.ndarray:
