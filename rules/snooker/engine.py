@@ -21,6 +21,8 @@ of a frame are read from the break-off's shot start positions where it names the
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,6 +55,16 @@ class _Who:
     shooter: int
     sentences: tuple[str, ...]
     choice: Choice | None
+
+
+_ART = re.compile(r"(?<![\w.])ART (?=\d)")
+
+
+def cite(text: str) -> str:
+    """The reason with every article named in full: "ART 2.2.1" is article 2.2.1 of the
+    federation's snooker rules in 002 ("002 snooker ART 2.2.1"), since 002 also holds the
+    eight-ball, nine-ball and carom regulations, each with its own ART numbers."""
+    return _ART.sub("002 snooker ART ", text)
 
 
 @dataclass(frozen=True)
@@ -362,7 +374,7 @@ class SnookerEngine:
         call = Call(
             shot=shot.number, game=self.game, player=names[shooter], legal=d.legal,
             foul=None if d.primary is None else d.primary.foul, points=0 if foul else d.points,
-            turn_over=turn_over, game_over=frame_winner is not None, reason=reason, score=score,
+            turn_over=turn_over, game_over=frame_winner is not None, reason=cite(reason), score=score,
             needs_review=review.needs_review or bool(doubts), evidence=review.evidence,
             cue_ball=f.cue_ball, break_shot=st.next_is_break, fouls=tuple(x.foul for x in d.fouls),
             series=brk, match_over=match_over,

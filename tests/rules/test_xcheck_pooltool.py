@@ -54,9 +54,7 @@ def test_fixture_is_big_enough(game: str) -> None:
     assert len({v["foul"] for v in verdicts if v["foul"]}) >= 3
 
 
-# our snooker engine takes ~35 s on the 298 shots here (nine-ball ~1 s, eight-ball ~5 s): slow
-@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow) if g == "snooker" else g
-                                  for g in REPORT.GAMES])
+@pytest.mark.parametrize("game", REPORT.GAMES)
 def test_every_disagreement_is_explained(game: str) -> None:
     if not _engine_available(game):
         pytest.skip(f"our {game} engine is not available yet")

@@ -111,7 +111,7 @@ def test_art_2_1_points_of_a_foul_stroke_are_void():
     """Potting the red and the cue ball: the red does not score, the penalty goes to the opponent."""
     c = judge(["red_1", "red_1>foot_left", "cue>foot_left"], start=RED_ON)[0][0]
     assert c.points == 0 and c.score == {"A": 0, "B": 4}
-    assert "void (ART 2.1)" in c.reason
+    assert "void (002 snooker ART 2.1)" in c.reason
     assert c.details["reds_remaining"] == 9  # the red stays down
 
 
