@@ -46,7 +46,7 @@ def format_calls_table(calls: Sequence[Call]) -> str:
         if c.needs_review:
             flags.append("REVIEW")
         cush = "-" if c.cushions_before_second_ball is None or c.second_ball is None else str(c.cushions_before_second_ball)
-        score = "-".join(str(v) for v in c.score.values())
+        score = ":".join(str(v) for v in c.score.values())  # ":" so that a negative score (14.1) reads "1:-1"
         rows.append((str(c.shot), c.player, c.cue_ball.value if c.cue_ball else "?", _result(c), cush, score,
                      " ".join(flags)))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
