@@ -154,7 +154,12 @@ def write_index(out_dir: Path) -> None:
         "| clip | shot | size | fps | s | call | margin ms | k1 | hand | scoreboard | KiB | what it shows |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + "\n".join(rows) + "\n"
     )
-    (out_dir / "INDEX.md").write_text(text, encoding="utf-8")
+    # the pool/snooker section (tools/make_pool_samples.py) follows its marker line: keep it
+    index = out_dir / "INDEX.md"
+    old = index.read_text(encoding="utf-8") if index.is_file() else ""
+    marker = "<!-- pool-snooker clips"
+    tail = old[old.index(marker):] if marker in old else ""
+    index.write_text(text + ("\n" + tail if tail else ""), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
