@@ -28,7 +28,6 @@ from calibration.diamonds import DiamondFinds, find_diamonds, ransac_inliers
 from calibration.edges import edge_images, measure_edges
 from calibration.features import EDGE_KINDS, SIDES
 from calibration.find_table import find_table
-from calibration.pockets import pocket_darkness, pockets_seen
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, DiamondMatch, EdgeLine
 from calibration.solve import (CameraState, EdgeObs, FocalPrior, Fit, PointObs, flipped, init_from_corners,
                                refine, sample_states)
@@ -237,7 +236,10 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     errors: list[str] = []
     for i, (err, st) in enumerate(starts):
         if i > 0 and err > 2.5 * starts[0][0] + 2.0 and runs and not table.pockets:
-            break  # the other hypothesis explains the outline much worse: not worth a full solve
+            # the other hypothesis explains the outline much worse: not worth a full solve. A pocket
+            # table seen from behind its head rail looks about as wide as long, so both are solved
+            # there and its diamonds (none in a pocket's mouth) decide which sides are long
+            break
         try:
             runs.append(solver.run(st))
         except CalibrationError as e:
@@ -245,13 +247,7 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     if not runs:
         raise CalibrationError(errors[0])
     run = max(runs, key=_Run.score)
-    if table.pockets and len(runs) > 1:
-        # the side pockets mark the long rails: keep the hypothesis whose pockets are holes
-        seen = [pockets_seen(pocket_darkness(gray, table, r.fit.state)) for r in runs]
-        if max(seen) - min(seen) >= 2:
-            run = runs[int(np.argmax(seen))]
-    result = _result(table, run, w, h, hints, outline)
-    return result
+    return _result(table, run, w, h, hints, outline)
 
 
 def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
