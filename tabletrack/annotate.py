@@ -17,11 +17,19 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit, Event, ShotEnd, ShotStart
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+_POOL_BGR = {1: (40, 210, 250), 2: (200, 80, 30), 3: (40, 40, 230), 4: (160, 50, 120), 5: (30, 130, 250),
+             6: (60, 160, 40), 7: (40, 30, 140), 8: (90, 90, 90)}
+#: Trail and label colours by ball id (pool: the ball's colour, stripes like their solid; black
+#: drawn grey so it shows on the cloth).
 BALL_BGR: Mapping[str, tuple[int, int, int]] = {
-    "white": (240, 240, 240), "yellow": (40, 220, 250), "red": (40, 40, 230),
+    "white": (240, 240, 240), "yellow": (40, 220, 250), "red": (40, 40, 230), "cue": (240, 240, 240),
+    **{str(k): _POOL_BGR[k if k <= 8 else k - 8] for k in range(1, 16)},
+    **{f"red_{k}": (40, 40, 230) for k in range(1, 16)},
+    "green": (60, 160, 40), "brown": (40, 80, 140), "blue": (200, 80, 30), "pink": (180, 140, 250),
+    "black": (90, 90, 90),
 }
 
 
@@ -77,11 +85,15 @@ def write_annotated_video(
     spans, hits = _shot_timeline(events)
     contacts = [(e.frame, e.shot, e.balls) for e in events if isinstance(e, BallBall)]
     ends = {e.shot: e.frame for e in events if isinstance(e, ShotEnd)}
+    gone = {}
+    for e in events:  # a pocketed (or jumped) ball is not drawn from its event until it is seen again
+        if isinstance(e, (Pocketed, OffTable)):
+            gone.setdefault(e.ball, []).append(e.frame)
     r_px = max(4, int(round(table.ball_radius_mm * camera.fx / max(camera.centre_mm[2], 1.0) * scale)) + 3)
     idx = 0
     while ok:
         img = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
-        _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames)
+        _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames, gone)
         writer.write(img)
         ok, frame = cap.read()
         idx += 1
@@ -90,7 +102,7 @@ def write_annotated_video(
     return out_path
 
 
-def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames) -> None:
+def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames, gone=None) -> None:
     current = None
     for f, shot, cue in spans:
         if f <= idx:
@@ -103,6 +115,9 @@ def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_
         lo = int(np.searchsorted(frames, idx - trail_frames, side="left"))
         if j - lo >= 2:
             cv2.polylines(img, [np.round(px[lo:j]).astype(np.int32).reshape(-1, 1, 2)], False, colour, 2, cv2.LINE_AA)
+        left = [f for f in (gone or {}).get(ball, ()) if f <= idx]
+        if j > 0 and left and frames[j - 1] <= max(left):
+            continue  # pocketed or off the table, not seen since
         if j > 0:  # the last sample: while a ball rests, still frames are skipped
             u, v = px[j - 1]
             thick = 2 if observed[j - 1] else 1

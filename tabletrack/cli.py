@@ -87,6 +87,9 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: ./out)")
     p.add_argument("--no-video", action="store_true", help="do not write the annotated MP4")
+    p.add_argument("--detector", default="auto", choices=("auto", "yolo", "classical"),
+                   help="ball detector: the trained YOLO model (models/; default on pool and snooker tables) or the "
+                        "classical colour detector (carom only; default there)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_analyze)
 
@@ -152,7 +155,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     opts = AnalyzeOptions(
         game=args.game, table=table_from_args(args), calibration=args.calibration, corners=args.corners,
         referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
-        progress=not args.quiet, camera_height_mm=args.camera_height, flip=args.flip,
+        progress=not args.quiet, camera_height_mm=args.camera_height, flip=args.flip, detector=args.detector,
     )
     result = analyze_video(video, opts)
     print(result.summary)
