@@ -17,6 +17,7 @@ from enum import Enum
 
 from rules.errors import RulesError
 from rules.games import Game
+from rules.input_util import parse_member
 
 
 class UnknownFoulError(RulesError):
@@ -103,10 +104,4 @@ _INFO: dict[Foul, FoulInfo] = {
 
 def parse_foul(name: object) -> Foul:
     """The foul called ``name`` (``"touched_ball"``), or :class:`UnknownFoulError` listing them."""
-    if isinstance(name, Foul):
-        return name
-    try:
-        return Foul(str(name))
-    except ValueError:
-        valid = ", ".join(f.value for f in Foul)
-        raise UnknownFoulError(f"unknown foul {name!r}: expected one of {valid}") from None
+    return parse_member(Foul, name, "foul", UnknownFoulError)

@@ -4,6 +4,7 @@ shot numbers, and prefixing an error with where it was found. Each raises
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Callable, Sequence, TypeVar
 
 from rules.errors import RefereeInputError
@@ -59,3 +60,20 @@ def player_names(top: dict[str, Any], where: str, default: tuple[str, str]) -> t
     if names[0] == names[1]:
         raise RefereeInputError(f"{where}: players must have different names, got {names[0]!r} twice")
     return (names[0], names[1])
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def parse_member(enum_cls: type[E], value: object, what: str, error: type[ValueError] = RefereeInputError,
+                 where: str | None = None) -> E:
+    """The member of ``enum_cls`` spelled ``value`` (a member passes through), or ``error`` with
+    one line naming ``what`` was expected and listing the valid spellings."""
+    if isinstance(value, enum_cls):
+        return value
+    try:
+        return enum_cls(str(value))
+    except ValueError:
+        valid = ", ".join(str(m.value) for m in enum_cls)
+        prefix = f"{where}: " if where else ""
+        raise error(f"{prefix}unknown {what} {value!r}: expected one of {valid}") from None

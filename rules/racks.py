@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RefereeInputError
+from rules.input_util import parse_member
 
 
 class BreakRule(Enum):
@@ -24,13 +25,7 @@ class BreakRule(Enum):
 
     @classmethod
     def parse(cls, value: object, where: str = "match.break") -> "BreakRule":
-        if isinstance(value, BreakRule):
-            return value
-        try:
-            return cls(str(value))
-        except ValueError:
-            valid = ", ".join(m.value for m in cls)
-            raise RefereeInputError(f"{where} must be one of {valid}, got {value!r}") from None
+        return parse_member(cls, value, "break rule", RefereeInputError, where)
 
 
 @dataclass(frozen=True)

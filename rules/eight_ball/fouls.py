@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RefereeInputError
+from rules.input_util import parse_member
 
 ART = "002 bola 8 ART"
 
@@ -107,10 +108,4 @@ class UnknownEightBallFoulError(RefereeInputError):
 
 def parse_foul(name: object) -> EightBallFoul:
     """The foul called ``name`` (``"touched_ball"``), or :class:`UnknownEightBallFoulError`."""
-    if isinstance(name, EightBallFoul):
-        return name
-    try:
-        return EightBallFoul(str(name))
-    except ValueError:
-        valid = ", ".join(f.value for f in EightBallFoul)
-        raise UnknownEightBallFoulError(f"unknown eight-ball foul {name!r}: expected one of {valid}") from None
+    return parse_member(EightBallFoul, name, "eight-ball foul", UnknownEightBallFoulError)

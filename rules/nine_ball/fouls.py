@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RefereeInputError
+from rules.input_util import parse_member
 
 
 class UnknownPoolFoulError(RefereeInputError):
@@ -105,10 +106,4 @@ CAMERA_FOULS: tuple[PoolFoul, ...] = tuple(f for f in PoolFoul if f.info.camera)
 
 def parse_pool_foul(name: object) -> PoolFoul:
     """The foul called ``name`` (``"touched_ball"``), or :class:`UnknownPoolFoulError` listing them."""
-    if isinstance(name, PoolFoul):
-        return name
-    try:
-        return PoolFoul(str(name))
-    except ValueError:
-        valid = ", ".join(f.value for f in PoolFoul)
-        raise UnknownPoolFoulError(f"unknown foul {name!r}: expected one of {valid}") from None
+    return parse_member(PoolFoul, name, "foul", UnknownPoolFoulError)

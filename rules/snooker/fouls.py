@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RefereeInputError
+from rules.input_util import parse_member
 
 MIN_PENALTY = 4
 
@@ -106,13 +107,7 @@ ORDER: dict[SnookerFoul, int] = {f: i for i, f in enumerate(SnookerFoul)}
 
 
 def parse_foul(value: object, where: str) -> SnookerFoul:
-    if isinstance(value, SnookerFoul):
-        return value
-    try:
-        return SnookerFoul(str(value))
-    except ValueError:
-        valid = ", ".join(f.value for f in SnookerFoul)
-        raise RefereeInputError(f"{where}: unknown snooker foul {value!r}: expected one of {valid}") from None
+    return parse_member(SnookerFoul, value, "snooker foul", RefereeInputError, where)
 
 
 def penalty(basis: Basis, on_value: int, ball_values: tuple[int, ...]) -> int:

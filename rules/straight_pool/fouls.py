@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RefereeInputError
+from rules.input_util import parse_member
 
 
 class UnknownStraightPoolFoulError(RefereeInputError):
@@ -94,10 +95,4 @@ CAMERA_FOULS: tuple[StraightPoolFoul, ...] = tuple(f for f in StraightPoolFoul i
 
 def parse_foul(name: object, where: str = "foul") -> StraightPoolFoul:
     """The 14.1 foul called ``name`` (``"touched_ball"``), or an error listing the names."""
-    if isinstance(name, StraightPoolFoul):
-        return name
-    try:
-        return StraightPoolFoul(str(name))
-    except ValueError:
-        valid = ", ".join(f.value for f in StraightPoolFoul)
-        raise UnknownStraightPoolFoulError(f"{where}: unknown 14.1 foul {name!r}: expected one of {valid}") from None
+    return parse_member(StraightPoolFoul, name, "14.1 foul", UnknownStraightPoolFoulError, where)

@@ -24,7 +24,7 @@ BAD = [
     ("unknown-match-key", {"match": {"distance": 5}}, "unknown key 'distance'"),
     ("ART-31.1-best-of-even", {"match": {"best_of": 4}}, "best_of must be an odd"),
     ("race-and-best-of", {"match": {"best_of": 3, "race_to": 2}}, "race_to or best_of, not both"),
-    ("break-rule", {"match": {"break": "lag"}}, "match.break must be one of alternate, winner, loser"),
+    ("break-rule", {"match": {"break": "lag"}}, "match.break: unknown break rule .lag.: expected one of alternate, winner, loser"),
     ("race-to-zero", {"match": {"race_to": 0}}, "race_to must be a positive integer"),
     ("unknown-start-key", {"start": {"score": 3}}, "unknown key 'score'"),
     ("start-at-table-name", {"players": P, "start": {"at_table": "Eva"}}, "at_table must be one of the players"),

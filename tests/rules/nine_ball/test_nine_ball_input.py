@@ -26,7 +26,7 @@ BAD = [
     ("not-a-player", {"players": P, "start": {"at_table": "Eva"}}, "start.at_table must be one of the players"),
     ("same-players", {"players": ["Ana", "Ana"]}, "different names"),
     ("race-to-zero", {"match": {"race_to": 0}}, "race_to must be"),
-    ("break-rule", {"match": {"break": "random"}}, "break must be one of alternate, winner, loser"),
+    ("break-rule", {"match": {"break": "random"}}, "unknown break rule 'random': expected one of alternate, winner, loser"),
     ("lag-choice", {"players": P, "match": {"lag": {"winner": "Ana", "choice": "toss"}}}, "lag.choice"),
     ("ball-of-another-game", {"start": {"balls": ["3", "12"]}}, "balls 1-9, got '12'"),
     ("cue-ball-in-balls", {"start": {"balls": ["cue", "9"]}}, "must be an object ball"),
