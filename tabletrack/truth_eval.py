@@ -14,10 +14,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from rules import judge_events, parse_referee_input
+from rules import judge_events
 from rules.call import Call
 from tracking.eventlog import event_from_dict
-from tracking.events import BallBall, CushionHit, Event, ShotStart
+from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotStart
 from tracking.ids import BallId
 
 
@@ -28,6 +28,8 @@ class ClipTruth:
     events: tuple[Event, ...]
     frames: list[dict[str, Any]]
     referee: dict[str, Any] | None
+    game: str = "three-cushion"
+    table: str = "carom"
 
     @staticmethod
     def load(truth_path: Path) -> "ClipTruth":
@@ -35,11 +37,12 @@ class ClipTruth:
         events = tuple(event_from_dict(e, f"{truth_path.name}: event") for e in d["events"])
         ref_path = referee_path_for(truth_path.with_name(d["video"]))
         referee = json.loads(ref_path.read_text(encoding="utf-8")) if ref_path.exists() else None
-        return ClipTruth(d["clip"], float(d["fps"]), events, d["frames"], referee)
+        return ClipTruth(d["clip"], float(d["fps"]), events, d["frames"], referee, d.get("game", "three-cushion"),
+                         d.get("table", "carom"))
 
     def calls(self) -> list[Call]:
-        ref = parse_referee_input(self.referee) if self.referee else None
-        calls, _ = judge_events(self.events, "three-cushion", ref)
+        """The calls of the true events, judged as the clip's game with its referee input."""
+        calls, _ = judge_events(self.events, self.game, self.referee or {})
         return calls
 
 
@@ -118,3 +121,38 @@ def position_errors_mm(tracks: Sequence[Any], truth: ClipTruth) -> list[float]:
 
 def cue_ball_of(events: Sequence[Event]) -> dict[int, BallId]:
     return {e.shot: e.cue_ball for e in events if isinstance(e, ShotStart)}
+
+
+def pocketings(events: Sequence[Event]) -> list[tuple[int, str, str]]:
+    """(shot, ball, pocket) of every pocketing, in time order."""
+    return [(e.shot, e.ball.value, e.pocket.value) for e in events if isinstance(e, Pocketed)]
+
+
+def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> list[float]:
+    """Per true pocketing found (same shot, ball and pocket), its time error."""
+    out = []
+    for t in truth:
+        if not isinstance(t, Pocketed):
+            continue
+        m = [f for f in found if isinstance(f, Pocketed) and (f.shot, f.ball, f.pocket) == (t.shot, t.ball, t.pocket)]
+        if m:
+            out.append(1000.0 * min(abs(f.t_s - t.t_s) for f in m))
+    return out
+
+
+def first_contacts(events: Sequence[Event]) -> dict[int, tuple[str, str] | None]:
+    """Per shot, (cue ball, the first ball it touched), or None if it touched none."""
+    cue = cue_ball_of(events)
+    out: dict[int, tuple[str, str] | None] = {n: None for n in cue}
+    for e in sorted((e for e in events if isinstance(e, BallBall)), key=lambda e: e.t_s):
+        c = cue.get(e.shot)
+        if c is None or out.get(e.shot) is not None or c not in e.balls:
+            continue
+        other = e.balls[1] if e.balls[0] is c else e.balls[0]
+        out[e.shot] = (c.value, other.value)
+    return out
+
+
+def pool_call_key(c: Call) -> tuple:
+    """What a pocket-game call is: legal, the foul, points, whether the turn passes."""
+    return (c.shot, c.legal, None if c.foul is None else c.foul.value, c.points, c.turn_over)
