@@ -1,0 +1,82 @@
+"""Benchmark rows of the pool and snooker sample clips (``sample_videos/pool/``), for bench/run.py.
+
+Per clip, analysed as ``tabletrack analyze --game <the clip's game>`` does (trained YOLO model, no
+annotated video): pocketings found (same shot, ball and pocket) and extra, pocket-time error, the
+cue ball's first contact, the calls against the truth's calls, the ball-centre error of observed
+samples, identity accuracy (an observed sample of ball B within one ball radius of B's true
+centre, over the observed samples within a radius of any true ball), and speed as ratios of the
+same run (analysis fps ÷ decode-only fps, ÷ the video's fps).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from calibration.table import load_table
+from tabletrack.pipeline import AnalyzeOptions, analyze_video
+from tabletrack.truth_eval import (ClipTruth, first_contacts, pocket_time_errors_ms, pocketings, pool_call_key,
+                                   position_errors_mm)
+
+
+def identity_accuracy(tracks, truth: ClipTruth, radius_mm: float) -> tuple[int, int]:
+    """(right, judged): observed samples near a true ball, and of them those near their own ball."""
+    right = judged = 0
+    for tr in tracks:
+        for f, x, y, obs in zip(tr.frames, tr.x_mm, tr.y_mm, tr.observed):
+            if not obs or f >= len(truth.frames):
+                continue
+            balls = truth.frames[int(f)]["balls"]
+            near = [name for name, b in balls.items() if b.get("on_table", True)
+                    and np.hypot(x - b["mm"][0], y - b["mm"][1]) <= radius_mm]
+            if not near:
+                continue
+            judged += 1
+            right += tr.ball.value in near
+    return right, judged
+
+
+def bench_pool_clip(video: Path, work: Path, decode_only_fps) -> dict:
+    truth = ClipTruth.load(video.with_name(video.stem + ".truth.json"))
+    table = load_table(truth.table)
+    dec = decode_only_fps(video)
+    res = analyze_video(video, AnalyzeOptions(game=truth.game, table=table, out_dir=work / video.stem,
+                                              annotated_video=False, progress=False))
+    an_fps = res.stats.frames / res.stats.analysis_s
+    found, true = pocketings(res.events), pocketings(truth.events)
+    hit = [p for p in true if p in found]
+    pos = position_errors_mm(res.tracks, truth)
+    ok_id, n_id = identity_accuracy(res.tracks, truth, table.ball_radius_mm)
+    pt = pocket_time_errors_ms(res.events, truth.events)
+    return {
+        "clip": video.stem, "game": truth.game, "fps": truth.fps,
+        "size": f"{res.camera.image_w_px}x{res.camera.image_h_px}",
+        "pockets_found": len(hit), "pockets_true": len(true), "pockets_extra": len([p for p in found if p not in true]),
+        "pocket_ms": float(np.median(pt)) if pt else float("nan"),
+        "first_contact_ok": first_contacts(res.events) == first_contacts(truth.events),
+        "calls_ok": [pool_call_key(c) for c in res.calls] == [pool_call_key(c) for c in truth.calls()],
+        "pos_mm": float(np.median(pos)) if pos else float("nan"), "identity": ok_id / n_id if n_id else float("nan"),
+        "calib_mm": res.camera.reprojection_error_mm or float("nan"),
+        "ratio_decode": an_fps / dec, "realtime": an_fps / truth.fps,
+        "moving_realtime": res.stats.moving_fps / truth.fps,
+    }
+
+
+def pool_table(rows: list[dict]) -> str:
+    head = ("| clip | game | size | fps | pocketings found / true (extra) | pocket-time ms | first contact ok | calls ok "
+            "| centre mm median | identity | calib mm | analysis÷decode | ×real time (moving) |")
+    lines = [head, "|" + "---|" * 13]
+    for r in rows:
+        lines.append(
+            f"| {r['clip']} | {r['game']} | {r['size']} | {r['fps']:.0f} | {r['pockets_found']} / {r['pockets_true']} "
+            f"({r['pockets_extra']}) | {r['pocket_ms']:.1f} | {'yes' if r['first_contact_ok'] else 'NO'} "
+            f"| {'yes' if r['calls_ok'] else 'NO'} | {r['pos_mm']:.2f} | {100 * r['identity']:.1f}% | {r['calib_mm']:.2f} "
+            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} ({r['moving_realtime']:.2f}) |")
+    n = len(rows)
+    lines.append("")
+    lines.append(f"Pool and snooker clips: pocketings {sum(r['pockets_found'] for r in rows)}/"
+                 f"{sum(r['pockets_true'] for r in rows)} found, {sum(r['pockets_extra'] for r in rows)} extra; first "
+                 f"contact right {sum(r['first_contact_ok'] for r in rows)}/{n}; calls right "
+                 f"{sum(r['calls_ok'] for r in rows)}/{n}.")
+    return "\n".join(lines)
