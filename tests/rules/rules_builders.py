@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from rules import GameState, engine_for
 from rules.referee import MatchSetup, ShotInput
-from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotEnd, ShotStart, group_shots
+from tracking.shorthand import shorthand_events
+from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion
 
 POS = {BallId.WHITE: (700.0, 500.0), BallId.YELLOW: (710.0, 900.0), BallId.RED: (2130.0, 710.0)}
-CUSHIONS = {c.value for c in Cushion}
 
 
 def shot_events(
@@ -40,29 +40,9 @@ def shot_events(
             balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact),
         ))
     t = t0_s
-    for tok in tokens:
-        step = 0.2
-        k = conf
-        if "~" in tok:
-            tok, d = tok.split("~")
-            step = float(d)
-        if "@" in tok:
-            tok, q = tok.split("@")
-            k = float(q)
-        t += step
-        common = dict(t_s=t, frame=int(t * 30), shot=shot, confidence=k)
-        if tok.startswith("off:"):
-            evs.append(OffTable(**common, ball=BallId.parse(tok[4:])))
-        elif ":" in tok:
-            b, cu = tok.split(":")
-            evs.append(CushionHit(**common, ball=BallId.parse(b), cushion=Cushion.parse(cu), pos_mm=(0.0, 0.0)))
-        elif "-" in tok:
-            a, b = tok.split("-")
-            evs.append(BallBall(**common, balls=(BallId.parse(a), BallId.parse(b)), pos_mm=(0.0, 0.0)))
-        elif tok in CUSHIONS:
-            evs.append(CushionHit(**common, ball=c, cushion=Cushion.parse(tok), pos_mm=(0.0, 0.0)))
-        else:
-            evs.append(BallBall(**common, balls=(c, BallId.parse(tok)), pos_mm=(0.0, 0.0)))
+    mid, gone_now = shorthand_events(tokens, c, shot, t, conf)
+    evs.extend(mid)
+    t = mid[-1].t_s if mid else t
     if end:
         evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99, positions=dict(POS)))
     return evs

@@ -24,11 +24,11 @@ from rules.eight_ball.state import FULL_RACK, EightBallState, Group
 from rules.config import JudgeConfig
 from rules.games import Game
 from rules.racks import BreakRule, RaceConfig
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart, group_shots
-from tracking.ids import BallId, Cushion, Pocket
+from tracking.shorthand import shorthand_events
+from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
+from tracking.ids import BallId, Cushion
 
 PLAYERS = ("Ana", "Bea")
-CUSHIONS = {c.value for c in Cushion}
 ENGINE = make_engine(Game.EIGHT_BALL, JudgeConfig())
 
 
@@ -70,34 +70,10 @@ def shot_events(tokens: list[str] | tuple[str, ...], shot: int = 1, t0_s: float 
                              balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact)))
     t = t0_s
     gone: set[BallId] = set()
-    for tok in tokens:
-        step, k = 0.2, conf
-        if "~" in tok:
-            tok, d = tok.split("~")
-            step = float(d)
-        if "@" in tok:
-            tok, q = tok.split("@")
-            k = float(q)
-        t += step
-        common = dict(t_s=t, frame=int(t * 30), shot=shot, confidence=k)
-        if tok.startswith("off:"):
-            b = BallId.parse(tok[4:])
-            gone.add(b)
-            evs.append(OffTable(**common, ball=b))
-        elif ">" in tok:
-            b, p = tok.split(">")
-            gone.add(BallId.parse(b))
-            evs.append(Pocketed(**common, ball=BallId.parse(b), pocket=Pocket.parse(p)))
-        elif ":" in tok:
-            b, cu = tok.split(":")
-            evs.append(CushionHit(**common, ball=BallId.parse(b), cushion=Cushion.parse(cu), pos_mm=(0.0, 0.0)))
-        elif "-" in tok:
-            a, b = tok.split("-")
-            evs.append(BallBall(**common, balls=(BallId.parse(a), BallId.parse(b)), pos_mm=(0.0, 0.0)))
-        elif tok in CUSHIONS:
-            evs.append(CushionHit(**common, ball=cue, cushion=Cushion.parse(tok), pos_mm=(0.0, 0.0)))
-        else:
-            evs.append(BallBall(**common, balls=(cue, BallId.parse(tok)), pos_mm=(0.0, 0.0)))
+    mid, gone_now = shorthand_events(tokens, cue, shot, t, conf)
+    evs.extend(mid)
+    gone.update(gone_now)
+    t = mid[-1].t_s if mid else t
     if end:
         after = {b: p for b, p in pos.items() if b not in gone}
         evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99, positions=after))

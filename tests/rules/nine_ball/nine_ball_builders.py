@@ -15,10 +15,10 @@ from typing import Any, Iterable, Sequence
 from rules import engine_for
 from rules.nine_ball.variants import variant_of
 from rules.games import parse_game
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart, group_shots
-from tracking.ids import BallId, Cushion, Pocket
+from tracking.shorthand import shorthand_events
+from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
+from tracking.ids import BallId
 
-CUSHIONS = {c.value for c in Cushion}
 BREAK_4_RAILS = ["1", "2:foot", "3:left", "4:right", "5:head"]  # a legal break with nothing pocketed
 
 
@@ -40,34 +40,10 @@ def shot_events(tokens: Sequence[str], balls: Iterable[str], shot: int = 1, t0_s
                              positions=positions))
     t = t0_s
     gone: set[BallId] = set()
-    for tok in tokens:
-        step, k = 0.2, conf
-        if "~" in tok:
-            tok, d = tok.split("~")
-            step = float(d)
-        if "@" in tok:
-            tok, q = tok.split("@")
-            k = float(q)
-        t += step
-        common: dict[str, Any] = dict(t_s=t, frame=int(t * 30), shot=shot, confidence=k)
-        if tok.startswith("off:"):
-            b = BallId.parse(tok[4:])
-            gone.add(b)
-            evs.append(OffTable(**common, ball=b))
-        elif ">" in tok:
-            b, p = tok.split(">")
-            gone.add(BallId.parse(b))
-            evs.append(Pocketed(**common, ball=BallId.parse(b), pocket=Pocket.parse(p)))
-        elif ":" in tok:
-            b, c = tok.split(":")
-            evs.append(CushionHit(**common, ball=BallId.parse(b), cushion=Cushion.parse(c), pos_mm=(0.0, 0.0)))
-        elif "-" in tok:
-            a, b = tok.split("-")
-            evs.append(BallBall(**common, balls=(BallId.parse(a), BallId.parse(b)), pos_mm=(0.0, 0.0)))
-        elif tok in CUSHIONS:
-            evs.append(CushionHit(**common, ball=BallId.CUE, cushion=Cushion.parse(tok), pos_mm=(0.0, 0.0)))
-        else:
-            evs.append(BallBall(**common, balls=(BallId.CUE, BallId.parse(tok)), pos_mm=(0.0, 0.0)))
+    mid, gone_now = shorthand_events(tokens, BallId.CUE, shot, t, conf)
+    evs.extend(mid)
+    gone.update(gone_now)
+    t = mid[-1].t_s if mid else t
     if end:
         evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99,
                            positions={b: p for b, p in positions.items() if b not in gone}))

@@ -11,10 +11,10 @@ Positions are empty unless given (so the state's table is not checked against th
 
 from __future__ import annotations
 
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart, group_shots
-from tracking.ids import BallId, Cushion, Pocket
+from tracking.shorthand import shorthand_events
+from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
+from tracking.ids import BallId
 
-CUSHIONS = {c.value for c in Cushion}
 Pos = dict[str, tuple[float, float]]
 
 
@@ -31,31 +31,9 @@ def shot_events(tokens, shot: int = 1, t0_s: float | None = None, cue: str = "cu
     if start:
         evs.append(ShotStart(t_s=t, frame=int(t * 30), shot=shot, confidence=0.99, cue_ball=c,
                              positions=_pos(start_pos)))
-    for tok in tokens:
-        step, k = 0.2, conf
-        if "~" in tok:
-            tok, s = tok.split("~")
-            step = float(s)
-        if "@" in tok:
-            tok, q = tok.split("@")
-            k = float(q)
-        t += step
-        common = dict(t_s=t, frame=int(t * 30), shot=shot, confidence=k)
-        if tok.startswith("off:"):
-            evs.append(OffTable(**common, ball=BallId.parse(tok[4:])))
-        elif ">" in tok:
-            b, p = tok.split(">")
-            evs.append(Pocketed(**common, ball=BallId.parse(b), pocket=Pocket.parse(p)))
-        elif ":" in tok:
-            b, cu = tok.split(":")
-            evs.append(CushionHit(**common, ball=BallId.parse(b), cushion=Cushion.parse(cu), pos_mm=(0.0, 0.0)))
-        elif "-" in tok:
-            a, b = tok.split("-")
-            evs.append(BallBall(**common, balls=(BallId.parse(a), BallId.parse(b)), pos_mm=(0.0, 0.0)))
-        elif tok in CUSHIONS:
-            evs.append(CushionHit(**common, ball=c, cushion=Cushion.parse(tok), pos_mm=(0.0, 0.0)))
-        else:
-            evs.append(BallBall(**common, balls=(c, BallId.parse(tok)), pos_mm=(0.0, 0.0)))
+    mid, gone_now = shorthand_events(tokens, c, shot, t, conf)
+    evs.extend(mid)
+    t = mid[-1].t_s if mid else t
     if end:
         evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99,
                            positions=_pos(end_pos)))
