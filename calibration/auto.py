@@ -56,10 +56,20 @@ def orient(state: CameraState, table: TableSpec, flip: bool) -> CameraState:
     return state if conventional != flip else flipped(state, table)
 
 
-def _prior(hints: CalibrationHints) -> FocalPrior:
+#: The playing-surface length the default camera-height prior was set for (the carom match table).
+_PRIOR_TABLE_LENGTH_MM = 2840.0
+
+
+def _prior(hints: CalibrationHints, table: TableSpec | None = None) -> FocalPrior:
+    """The camera-height prior: the user's measured height, else the default (3.6 m, hall and
+    broadcast cameras over carom and pool tables), raised in proportion for a table longer than the
+    carom match table (a camera is hung to see the whole table: over a 12 ft snooker table at about
+    4.5 m). Never lowered for a smaller table: the cameras over 7-9 ft pool tables hang as high."""
     if hints.camera_height_mm is not None:
         return FocalPrior(hints.camera_height_mm, hints.camera_height_rel_sigma)
-    return FocalPrior()
+    if table is None:
+        return FocalPrior()
+    return FocalPrior(FocalPrior().height_mm * max(1.0, table.length_mm / _PRIOR_TABLE_LENGTH_MM))
 
 
 class _Solver:
@@ -67,7 +77,7 @@ class _Solver:
 
     def __init__(self, table: TableSpec, images, gray: np.ndarray, hints: CalibrationHints, w: int, h: int) -> None:
         self.table, self.images, self.gray, self.hints, self.w, self.h = table, images, gray, hints, w, h
-        self.prior = _prior(hints)
+        self.prior = _prior(hints, table)
         self.flags: dict[str, bool] = {}
 
     def _fit(self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool,
@@ -218,7 +228,7 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     L, W = table.length_mm, table.width_mm
     world = np.array([[-c, -c], [L + c, -c], [L + c, W + c], [-c, W + c]])
     world = np.column_stack([world, np.full(4, table.rail_height_mm)])
-    prior = _prior(hints)
+    prior = _prior(hints, table)
     starts = []
     for shift in (0, 1):
         try:
@@ -290,7 +300,7 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
         warnings.append(f"only {int(keep_p.sum())} of {n_expected} diamonds were found; the fit rests on the edges")
     # how much does the focal length rest on the prior?
     names = fit.param_names
-    prior = _prior(hints)
+    prior = _prior(hints, table)
     f_note = "fixed by the user" if hints.fx_px is not None else None
     f_rel_sigma = float("nan")
     sig_med, sig_max = ball_plane_sigma_mm(table, run)

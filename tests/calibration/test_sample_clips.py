@@ -21,8 +21,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
 CLIPS = sorted(p.name[: -len(".truth.json")] for p in SAMPLES.glob("*.truth.json"))
 POOL_CLIPS = sorted("pool/" + p.name[: -len(".truth.json")] for p in (SAMPLES / "pool").glob("*.truth.json"))
 #: (median, max) ball-plane error bars in mm. Pool rails carry 18 diamonds; a snooker table has
-#: none, so its near-vertical camera rests on the cushion lines alone (measured 0.8-1.0 / 2.4 mm).
-BARS_MM = {"carom": (0.5, 1.0), "pool": (0.5, 1.0), "snooker": (1.5, 3.0)}
+#: none, so its near-vertical camera rests on the cushion lines alone (measured 0.35-0.55 / 1.5 mm).
+BARS_MM = {"carom": (0.5, 1.0), "pool": (0.5, 1.0), "snooker": (1.0, 2.0)}
 
 
 def first_frame(clip: str) -> np.ndarray | None:
