@@ -1,13 +1,14 @@
 """Render the pool and snooker sample clips (``sample_videos/pool/``) from the committed pooltool shots.
 
     nice -n 10 python tools/make_pool_samples.py                     # every clip of CLIPS
-    nice -n 10 python tools/make_pool_samples.py jaws_720p30         # some of them
+    nice -n 10 python tools/make_pool_samples.py jaws_720p30         # only some of them (the rest stay as they are)
     python tools/make_pool_samples.py --list
     python tools/make_pool_samples.py --index-only                   # rewrite the INDEX section
 
 Each clip is one row of :data:`CLIPS`: the shot it draws (``sample_data/pool_shots/<shot>.npz``,
-made by ``tools/make_pool_shots.py``), the game it is judged as, resolution, frame rate, a
-broadcast camera over the table (near-vertical, one oblique), cloth, lamp layout, rails, noise,
+made by ``tools/make_pool_shots.py`` with pooltool; ``jump_off`` by ``tools/make_jump_shot.py`` with
+:mod:`vision.synth.jump`, since pooltool has no airborne model), the game it is judged as, resolution, frame rate, a
+broadcast camera over the table (near-vertical, two oblique), cloth, lamp layout, rails, noise,
 shutter, a scoreboard, a hand and cue at the stroke, CRF and a seed. Everything random (camera
 tilt and roll, the balls' starting orientations, textures, noise) derives from the seed, so a run
 reproduces the frames.
@@ -123,6 +124,12 @@ CLIPS: tuple[PoolClipRow, ...] = (
                 "a red potted into the foot-right pocket, the cue ball running on off the pink; six reds left",
                 height_mm=4500, fill=0.87, k1=-0.05, cloth="green", lamps="canopy", rail_bgr=_RED_WOOD,
                 noise_sigma=2.5, shutter_fraction=0.6, scoreboard="top_left", crf=20),
+    PoolClipRow("jump_off_720p30", "jump_off", "nine-ball", HD, 30, 208,
+                "the cue ball is jumped into the 4 near the foot cushion; the 4 is thrown up, touches the cushion and "
+                "flies off the table over the foot rail (analytic shot of vision/synth/jump.py: pooltool has no "
+                "airborne model); seen 10 degrees off the vertical",
+                height_mm=3500, fill=0.84, k1=-0.04, off_axis_deg=10.0, cloth="green", lamps="box8",
+                rail_bgr=_WALNUT, scoreboard="bottom_right", crf=21),
 )
 
 _PLAYERS = {"nine-ball": ("ANA", "BEA"), "seven-ball": ("ANA", "BEA"), "snooker": ("HUGO", "SAUL")}
@@ -418,6 +425,8 @@ def index_section(out_dir: Path) -> str:
         f"{INDEX_MARKER}\n\n"
         "## Pool and snooker clips (`sample_videos/pool/`)\n\n"
         "Rendered by `tools/make_pool_samples.py` from the pooltool shots in `sample_data/pool_shots/`\n"
+        "(`jump_off`: the analytic airborne model of `vision/synth/jump.py`, pooltool having none; the 4 leaves the\n"
+        "table over the rail, `off_table` in the truth)\n"
         "(pocketed balls drop into the hole: `sink_into_pockets`, then `drop_into_pockets` of the tool). They sit in\n"
         "`pool/` so that the "
         "carom tests, which take every clip here as three-cushion, do not read them. Truth format as above plus\n"
