@@ -16,8 +16,8 @@ import numpy as np
 
 from calibration.table import load_table
 from tabletrack.pipeline import AnalyzeOptions, analyze_video
-from tabletrack.truth_eval import (ClipTruth, first_contacts, pocket_time_errors_ms, pocketings, pool_call_key,
-                                   position_errors_mm)
+from tabletrack.truth_eval import (ClipTruth, first_contacts, off_table, pocket_time_errors_ms, pocketings,
+                                   pool_call_key, position_errors_mm)
 
 
 def identity_accuracy(tracks, truth: ClipTruth, radius_mm: float) -> tuple[int, int]:
@@ -54,6 +54,7 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps) -> dict:
         "size": f"{res.camera.image_w_px}x{res.camera.image_h_px}",
         "pockets_found": len(hit), "pockets_true": len(true), "pockets_extra": len([p for p in found if p not in true]),
         "pocket_ms": float(np.median(pt)) if pt else float("nan"),
+        "off_table_ok": off_table(res.events) == off_table(truth.events),
         "first_contact_ok": first_contacts(res.events) == first_contacts(truth.events),
         "calls_ok": [pool_call_key(c) for c in res.calls] == [pool_call_key(c) for c in truth.calls()],
         "pos_mm": float(np.median(pos)) if pos else float("nan"), "identity": ok_id / n_id if n_id else float("nan"),
@@ -64,19 +65,21 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps) -> dict:
 
 
 def pool_table(rows: list[dict]) -> str:
-    head = ("| clip | game | size | fps | pocketings found / true (extra) | pocket-time ms | first contact ok | calls ok "
+    head = ("| clip | game | size | fps | pocketings found / true (extra) | pocket-time ms | off table ok | first contact ok | calls ok "
             "| centre mm median | identity | calib mm | analysis÷decode | ×real time (moving) |")
-    lines = [head, "|" + "---|" * 13]
+    lines = [head, "|" + "---|" * 14]
     for r in rows:
         lines.append(
             f"| {r['clip']} | {r['game']} | {r['size']} | {r['fps']:.0f} | {r['pockets_found']} / {r['pockets_true']} "
-            f"({r['pockets_extra']}) | {r['pocket_ms']:.1f} | {'yes' if r['first_contact_ok'] else 'NO'} "
+            f"({r['pockets_extra']}) | {r['pocket_ms']:.1f} | {'yes' if r['off_table_ok'] else 'NO'} "
+            f"| {'yes' if r['first_contact_ok'] else 'NO'} "
             f"| {'yes' if r['calls_ok'] else 'NO'} | {r['pos_mm']:.2f} | {100 * r['identity']:.1f}% | {r['calib_mm']:.2f} "
             f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} ({r['moving_realtime']:.2f}) |")
     n = len(rows)
     lines.append("")
     lines.append(f"Pool and snooker clips: pocketings {sum(r['pockets_found'] for r in rows)}/"
-                 f"{sum(r['pockets_true'] for r in rows)} found, {sum(r['pockets_extra'] for r in rows)} extra; first "
+                 f"{sum(r['pockets_true'] for r in rows)} found, {sum(r['pockets_extra'] for r in rows)} extra; balls off the "
+                 f"table right {sum(r['off_table_ok'] for r in rows)}/{n}; first "
                  f"contact right {sum(r['first_contact_ok'] for r in rows)}/{n}; calls right "
                  f"{sum(r['calls_ok'] for r in rows)}/{n}.")
     return "\n".join(lines)

@@ -17,7 +17,7 @@ import numpy as np
 from rules import judge_events
 from rules.call import Call
 from tracking.eventlog import event_from_dict
-from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotStart
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
 from tracking.ids import BallId
 
 
@@ -138,6 +138,11 @@ def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> lis
         if m:
             out.append(1000.0 * min(abs(f.t_s - t.t_s) for f in m))
     return out
+
+
+def off_table(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """(shot, ball) of every ball that left the table."""
+    return [(e.shot, e.ball.value) for e in events if isinstance(e, OffTable)]
 
 
 def first_contacts(events: Sequence[Event]) -> dict[int, tuple[str, str] | None]:

@@ -11,8 +11,7 @@ import pytest
 
 from calibration.table import load_table
 from tabletrack.pipeline import AnalyzeOptions, analyze_video
-from tracking.events import OffTable
-from tabletrack.truth_eval import ClipTruth, first_contacts, pocketings, pool_call_key, position_errors_mm
+from tabletrack.truth_eval import ClipTruth, first_contacts, off_table, pocketings, pool_call_key, position_errors_mm
 from vision.yolo import DEFAULT_CLASSIFIER, DEFAULT_DETECTOR
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,8 +39,7 @@ def test_every_pocketing_found(analyzed) -> None:
 def test_balls_off_the_table_found(analyzed) -> None:
     """000 6.1 / 2.3(d): a ball that jumps off the table is seen to leave it."""
     video, result, truth = analyzed
-    off = lambda evs: [(e.shot, e.ball.value) for e in evs if isinstance(e, OffTable)]  # noqa: E731
-    assert off(result.events) == off(truth.events), video.stem
+    assert off_table(result.events) == off_table(truth.events), video.stem
 
 
 def test_first_contact_found(analyzed) -> None:
