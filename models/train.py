@@ -47,8 +47,11 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
                    export_hw: tuple[int, int] = (320, 640), batch: int = 16, workers: int = 1,
                    model_yaml: Path = DETECTOR_YAML, name: str = "detector", threads: int = 2,
                    cache_dir: Path | None = None, fraction: float = 1.0, val_every_epoch: bool = False,
-                   log=print) -> dict:
-    """Train, export, copy the ONNX file to ``out``; returns {epochs, wall_s, metrics, onnx}."""
+                   hours: float | None = None, log=print) -> dict:
+    """Train, export, copy the ONNX file to ``out``; returns {epochs, wall_s, metrics, onnx}.
+    ``hours`` caps the training time: ultralytics then re-plans the number of epochs (and the
+    learning-rate schedule) from the first epochs' duration, so a run on a busy machine still
+    completes its schedule."""
     data_yaml = Path(data_yaml)
     if not data_yaml.is_file():
         raise TrainError(f"detector data: expected a YOLO data.yaml, found nothing at {data_yaml}")
@@ -71,7 +74,7 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
                 exist_ok=True, single_cls=True, cache="ram", seed=0, patience=max(epochs, 10),
                 close_mosaic=max(1, epochs // 10), hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, degrees=0.0,
                 translate=0.1, scale=0.2, fliplr=0.5, flipud=0.5, mosaic=1.0, fraction=fraction, verbose=False,
-                val=val_every_epoch)
+                val=val_every_epoch, **({"time": float(hours)} if hours else {}))
     wall = time.time() - t0
     trainer = model.trainer
     best = Path(trainer.best) if Path(trainer.best).is_file() else Path(trainer.last)
@@ -81,7 +84,7 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(exported, out)
-    return {"epochs": epochs, "imgsz": imgsz, "export_hw": list(export_hw), "wall_s": round(wall, 1),
+    return {"epochs": int(getattr(trainer, "epochs", epochs)), "imgsz": imgsz, "export_hw": list(export_hw), "wall_s": round(wall, 1),
             "val_metrics": metrics, "onnx": str(out), "weights": str(best)}
 
 
@@ -186,9 +189,10 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: n
     return out
 
 
-def train_classifier(crops_dir: Path, epochs: int, out: Path = CLASSIFIER_ONNX, batch: int = 128,
+def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLASSIFIER_ONNX, batch: int = 128,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, log=print) -> dict:
-    """Train on ``crops_dir/train.npz``, report on ``val.npz``, export ONNX to ``out``."""
+    """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
+    first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir)."""
     import torch
     import torch.nn.functional as F
 
@@ -196,8 +200,10 @@ def train_classifier(crops_dir: Path, epochs: int, out: Path = CLASSIFIER_ONNX, 
         raise TrainError(f"classifier: expected epochs >= 1, got {epochs}")
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    xtr, ytr, gtr, otr = _load_crops(Path(crops_dir) / "train.npz")
-    xva, yva, gva, ova = _load_crops(Path(crops_dir) / "val.npz")
+    dirs = [Path(d) for d in (crops_dir if isinstance(crops_dir, (list, tuple)) else [crops_dir])]
+    parts = [_load_crops(d / "train.npz") for d in dirs]
+    xtr, ytr, gtr, otr = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    xva, yva, gva, ova = _load_crops(dirs[0] / "val.npz")
     if not len(ytr):
         raise TrainError(f"classifier data: {crops_dir}/train.npz holds no crops")
     net = _net()
@@ -225,18 +231,25 @@ def train_classifier(crops_dir: Path, epochs: int, out: Path = CLASSIFIER_ONNX, 
             xb, ob = _augment(X[idx].float() / 255.0, O[idx], gen)
             o = net(xb)
             reg = (F.smooth_l1_loss(o[:, C:], ob, beta=0.05, reduction="none").sum(1) * B[idx]).mean()
-            loss = F.cross_entropy(o[:, :C] + M[idx], Y[idx], label_smoothing=0.05) + 2.0 * reg
+            # label smoothing over the game's own classes only (the masked ones stay at zero)
+            allowed = (M[idx] == 0).float()
+            target = 0.95 * F.one_hot(Y[idx], C).float() + 0.05 * allowed / allowed.sum(1, keepdim=True)
+            ce = -(target * F.log_softmax(o[:, :C] + M[idx], dim=1)).sum(1).mean()
+            loss = ce + 2.0 * reg
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(idx)
+            tot += float(loss.detach()) * len(idx)
         ev = evaluate_classifier(net, xva, yva, gva, ova)
         hist.append({"epoch": ep + 1, "loss": tot / len(order), **ev})
         log(f"classifier epoch {ep + 1}/{epochs}: loss {tot / len(order):.4f} val acc {ev['accuracy']:.4f} "
             f"centre err {ev['centre_err_median_radii']:.3f} r ({time.time() - t0:.0f} s)")
     wall = time.time() - t0
     export_classifier(net, Path(out))
+    pt = default_cache_dir() / "runs" / f"{Path(out).stem}.pt"
+    pt.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), pt)
     return {"epochs": epochs, "wall_s": round(wall, 1), "train_crops": int(len(ytr)), "val": hist[-1],
             "onnx": str(out)}
 
@@ -276,8 +289,10 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--name", default="detector")
     d.add_argument("--threads", type=int, default=2)
     d.add_argument("--fraction", type=float, default=1.0)
+    d.add_argument("--hours", type=float, help="cap on the training time (epochs re-planned to fit)")
     c = sub.add_parser("classifier", help="the identity classifier on ball crops")
-    c.add_argument("--data", type=Path, required=True, help="DIR/crops of models.dataset")
+    c.add_argument("--data", type=Path, nargs="+", required=True,
+                   help="DIR/crops of models.dataset (several: trained on together, validated on the first)")
     c.add_argument("--epochs", type=int, default=30)
     c.add_argument("--batch", type=int, default=128)
     c.add_argument("--lr", type=float, default=3e-3)
@@ -290,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(hw) != 2:
                 raise TrainError(f"--export-hw: expected H,W, got {a.export_hw!r}")
             res = train_detector(a.data, a.epochs, a.out, a.imgsz, hw, a.batch, a.workers, name=a.name,
-                                 threads=a.threads, fraction=a.fraction)
+                                 threads=a.threads, fraction=a.fraction, hours=a.hours)
         else:
             res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads)
     except ValueError as e:

@@ -1,0 +1,67 @@
+"""The YOLO ball detector through ONNX Runtime (issue 4 section 2): decoding and NMS of the
+finder's raw output, and the shipped models on a rendered carom table: every ball found, named
+and placed within a few millimetres, as the Detector protocol of vision/detect.py promises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tracking.ids import BallId
+from vision.yolo import DEFAULT_CLASSIFIER, DEFAULT_DETECTOR, YoloDetector, YoloModelError, decode_yolo
+
+
+def _raw(rows):
+    """(1, 5, N) raw output from rows of (cx, cy, w, h, score)."""
+    return np.array(rows, np.float32).T[None]
+
+
+def test_decode_keeps_the_best_of_overlapping_boxes_and_drops_weak_ones():
+    out = _raw([(50, 50, 14, 14, 0.9), (51, 50, 14, 14, 0.8), (100, 40, 14, 14, 0.6), (10, 10, 14, 14, 0.1)])
+    boxes, scores = decode_yolo(out, conf=0.25, iou=0.45)
+    assert scores.tolist() == pytest.approx([0.9, 0.6])
+    assert boxes[0].tolist() == pytest.approx([43, 43, 57, 57])
+
+
+def test_decode_rejects_a_wrong_shape():
+    with pytest.raises(YoloModelError):
+        decode_yolo(np.zeros((1, 3, 10), np.float32), 0.25, 0.45)
+
+
+@pytest.fixture(scope="module")
+def carom_view():
+    from calibration.table import load_table
+    from vision.rectify import Rectifier
+    from vision.render.balls import BallsState
+    from vision.render.cameras import broadcast_camera
+    from vision.render.frame import render_frame
+    from vision.render.scene import build_scene
+    from vision.render.style import RenderStyle
+
+    table = load_table("carom")
+    cam = broadcast_camera(table, 1280, 720)
+    scene = build_scene(table, cam, RenderStyle(static_supersample=1), np.random.default_rng(3))
+    pos = {BallId.WHITE: (600.0, 400.0), BallId.YELLOW: (1700.0, 900.0), BallId.RED: (1761.6, 900.0)}
+    frame = render_frame(scene, BallsState.at_rest(pos, table.ball_radius_mm), np.random.default_rng(4))
+    rect = Rectifier(cam, table, 0.5)
+    return table, rect, rect(frame), pos
+
+
+def test_shipped_models_find_name_and_place_carom_balls(carom_view):
+    assert DEFAULT_DETECTOR.is_file() and DEFAULT_CLASSIFIER.is_file()
+    table, rect, view, pos = carom_view
+    det = YoloDetector(rect.geometry, table.ball_radius_mm, "carom")
+    found = det.detect(view)
+    assert sorted(d.label for d in found) == sorted(b.value for b in pos)
+    for d in found:
+        x, y = pos[BallId.parse(d.label)]
+        assert np.hypot(d.x_mm - x, d.y_mm - y) < 4.0, (d.label, d.x_mm, d.y_mm)
+        assert 0.0 < d.score <= 1.0
+        assert set(d.label_scores) == {"white", "yellow", "red"}
+        assert sum(d.label_scores.values()) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_unknown_game_is_refused(carom_view):
+    table, rect, _, _ = carom_view
+    with pytest.raises(YoloModelError):
+        YoloDetector(rect.geometry, table.ball_radius_mm, "golf")
