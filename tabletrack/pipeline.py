@@ -33,7 +33,7 @@ from tracking.infer import EventStream
 from tracking.events import Event, Shot, ShotEnd, group_shots
 from tracking.tracker import BallState, Detection, Tracker
 from tracking.tracks_csv import TracksCsvWriter
-from tracking.identity import balls_for
+from tracking.identity import balls_for, detector_class
 from tracking.ids import BallId
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
 from tabletrack.progress import Progress
@@ -180,14 +180,30 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
                            f"{src.info.path}: no frame to calibrate from")
 
 
-def _to_tracker(d: BallDetection) -> Detection:
+def _to_tracker(d: BallDetection, classes: frozenset[BallId] | None = None) -> Detection:
+    """The tracker's detection. ``classes``: the detector classes of the balls in play (nine-ball:
+    cue and 1-9); the detector's belief is renormalized over them, so that a 3 that the model found
+    a little more like the 11 (same colour, and the 11 is not in a nine-ball rack) is taken as the 3."""
     scores = {}
     for name, s in d.label_scores.items():
         try:
-            scores[BallId.parse(name)] = float(s)
+            b = BallId.parse(name)
         except ValueError:
             continue
-    colour = BallId.parse(d.label) if d.label in {b.value for b in BallId} else None
+        if classes is None or b in classes:
+            scores[b] = float(s)
+    if classes is not None:
+        total = sum(scores.values())
+        if total <= 0.0:
+            scores = {}
+        else:
+            scores = {b: s / total for b, s in scores.items()}
+    if scores:
+        colour = max(scores, key=scores.get)
+    else:
+        colour = BallId.parse(d.label) if d.label in {b.value for b in BallId} else None
+        if classes is not None and colour not in classes:
+            colour = None
     return Detection(d.x_mm, d.y_mm, colour=colour, colour_scores=scores, confidence=float(min(max(d.score, 0.0), 1.0)))
 
 
@@ -266,6 +282,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     rect = Rectifier(camera, table, opts.px_per_mm)
     detector = make_detector(table, rect, opts.detector, src.first_frame())
     tracker = Tracker(balls, table)
+    classes = frozenset(detector_class(b) for b in balls)
     stream = EventStream(table)
     gate = StillGate()
     judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
@@ -313,7 +330,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                     continue
                 analysed += 1
                 dets = detector.detect_frame(fr.image, rect)
-                frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d) for d in dets])
+                frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d, classes) for d in dets])
                 for st in frame_states:
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
                 tracks.write_states(frame_states)

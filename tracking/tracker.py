@@ -119,7 +119,9 @@ class TrackerConfig:
     ``max_hidden_s``: how long a ball is bridged before it is lost.
     ``rest_speed_mm_s``: below this a ball is taken to be at rest (its prediction stays put).
     ``decel_mm_s2``: rolling deceleration used in prediction while unseen.
-    ``min_confidence``: detections below this confidence are ignored.
+    ``min_confidence``: detections below this confidence are ignored; ``start_confidence``: a ball
+    not yet seen is first taken only from a detection at least this sure it is a ball (a table mark
+    such as a spot, faintly ball-like, must not start a track of a ball that is not on the table).
     ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
     moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
     the last measurement."""
@@ -133,6 +135,7 @@ class TrackerConfig:
     rest_speed_mm_s: float = 20.0
     decel_mm_s2: float = 150.0
     min_confidence: float = 0.05
+    start_confidence: float = 0.4
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
@@ -380,7 +383,7 @@ class Tracker:
                 if p is None or lost:
                     # not yet seen, or lost: only colour says which detection it is; without
                     # colour evidence it takes what the other balls leave
-                    if score is not None and score < 0.5:
+                    if (score is not None and score < 0.5) or (p is None and d.confidence < cfg.start_confidence):
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
                     if ball in self._shared:  # first named in order along the table
