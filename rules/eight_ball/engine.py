@@ -95,7 +95,7 @@ class EightBallEngine:
         notes: list[str] = []
         doubts: list[str] = []
         st = self._resolve_pending(state, facts.positions_before, shot.number, notes, doubts)
-        st = self._trust_positions(st, facts.positions_before, notes)
+        st = self._trust_positions(st, facts.positions_before, notes, doubts)
         if shot.start is None:
             doubts.append("the log has no shot_start for this shot; the cue ball is taken to be the cue")
         if shot.end is None:
@@ -150,7 +150,12 @@ class EightBallEngine:
             doubts.append(f"no choice was given after the last shot and no positions show the table: {what} assumed")
         return st
 
-    def _trust_positions(self, st: EightBallState, pos: dict, notes: list[str]) -> EightBallState:
+    def _trust_positions(self, st: EightBallState, pos: dict, notes: list[str], doubts: list[str]) -> EightBallState:
+        """The balls on the table: at a break, the rack the shot start shows; mid-rack, where the
+        positions differ from the game state (with a doubt): a ball they show but the state has
+        pocketed is a misread identity or a mark on the cloth far more often than a ball come back,
+        so it is not taken; a ball they lack is taken as gone (a missed pocketing) unless as many
+        are extra (one ball misread as another: the state is kept)."""
         if not pos:
             return st
         seen = frozenset(b for b in pos if b in OBJECT_BALLS)
@@ -162,8 +167,19 @@ class EightBallEngine:
             bits.append(f"without the {', '.join(b.value for b in gone)}")
         if new:
             bits.append(f"with the {', '.join(b.value for b in new)}")
-        notes.append(f"The shot start shows the table {' and '.join(bits)}; its positions are trusted")
-        return replace(st, balls=seen)
+        if st.next_is_break:
+            notes.append(f"The shot start shows the table {' and '.join(bits)}; its positions are trusted (a new rack)")
+            return replace(st, balls=seen)
+        swap = bool(new) and len(gone) == len(new)
+        kept = st.balls if swap else st.balls - frozenset(gone)
+        text = (f"the shot start shows the table {' and '.join(bits)}; "
+                + ("the game state is kept (one ball misread as another?)" if swap else
+                   ("the missing balls are taken as gone" if gone else "") + ("; " if gone and new else "")
+                   + ("the balls the state has pocketed are not taken back (misread, or a mark on the cloth?)"
+                      if new else "")))
+        notes.append(text[0].upper() + text[1:])
+        doubts.append(text)
+        return replace(st, balls=kept)
 
     def _check_input(self, st: EightBallState, si: EightBallShotInput, n: int) -> None:
         if st.next_is_break and (si.called is not None or si.safety):

@@ -144,8 +144,13 @@ class NineBallEngine:
     # -- parts ------------------------------------------------------------------------------------
     def _balls_at_start(self, state: NineBallState, start: ShotStart | None, lead: list[str],
                         doubts: list[str]) -> frozenset[BallId]:
-        """The object balls on the table at the shot start: the positions' where they differ from
-        the state (a tracker can miss a pocketing; the positions are what the camera sees)."""
+        """The object balls on the table at the shot start, where the positions and the game state
+        differ (the call is then flagged for review): a ball the positions show but the state has
+        off the table is a misread identity (the 9 read as the 1) or a mark on the cloth far more
+        often than a ball come back, so it is not taken; a ball they lack is taken as gone (a
+        pocketing the tracker missed) unless as many balls are extra, which is one ball misread
+        as another: then the state is kept. Where the state does not know the balls yet (a log
+        that starts mid-rack without referee input, a new rack), the positions are all there is."""
         if start is None or not start.positions:
             return state.balls
         v = self.variant
@@ -160,17 +165,19 @@ class NineBallEngine:
         if not state.balls_known:
             return frozenset(seen)
         missing, extra = state.balls - seen, seen - state.balls
+        swap = bool(extra) and len(missing) == len(extra)
         if missing:
-            text = (f"the shot start lacks {_listed(missing)}, which the game state has on the table: the positions "
-                    "are trusted (a pocketing the tracker missed?)")
+            text = (f"the shot start lacks {_listed(missing)}, which the game state has on the table: "
+                    + ("the state is kept (read as " + _listed(extra) + "?)" if swap else
+                       "taken as gone (a pocketing the tracker missed?)"))
             lead.append(text[0].upper() + text[1:])
             doubts.append(text)
         if extra:
-            text = (f"the shot start shows {_listed(extra)}, off the table in the game state: the positions are "
-                    "trusted")
+            text = (f"the shot start shows {_listed(extra)}, off the table in the game state: not taken "
+                    "(a misread ball or a mark on the cloth?)")
             lead.append(text[0].upper() + text[1:])
             doubts.append(text)
-        return frozenset(seen)
+        return state.balls if swap else state.balls - missing
 
     def _review(self, ctx: ShotContext, shot: Shot, si: NineBallShotInput) -> Review:
         start, end = shot.start, shot.end

@@ -3,6 +3,8 @@ table-driven; each case names the article it checks."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from eight_ball_builders import ENGINE, a_shot, judge, shot_events, state
@@ -139,11 +141,25 @@ def test_called_ball_not_on_the_table_is_an_input_error(si, msg):
         judge(["4", "4>foot_left"], st, si, number=4)
 
 
-def test_positions_are_trusted_when_they_differ_from_the_state():
+def test_positions_missing_balls_are_taken_as_gone():
+    """A missed pocketing: the shot start lacks the 3 and the 11."""
     st = state(**SOLIDS)
     call, new = judge(["4", "4>foot_left"], st, None, balls=FULL_RACK - {BallId.B3, BallId.B11})
-    assert "shows the table without the 3, 11; its positions are trusted" in call.reason
+    assert "without the 3, 11; the missing balls are taken as gone" in call.reason and call.needs_review
     assert BallId.B3 not in new.balls and BallId.B11 not in new.balls and BallId.B4 not in new.balls
+
+
+@pytest.mark.parametrize("case,on_table,shown,kept", [
+    # one ball misread as another (the 3 read as the 11, pocketed earlier): the state is kept
+    ("swap", FULL_RACK - {BallId.B11}, FULL_RACK - {BallId.B3}, FULL_RACK - {BallId.B11}),
+    # a mark on the cloth read as the pocketed 11: not taken back
+    ("phantom", FULL_RACK - {BallId.B11}, FULL_RACK, FULL_RACK - {BallId.B11}),
+])
+def test_balls_the_state_has_pocketed_are_not_taken_back(case, on_table, shown, kept):
+    st = replace(state(**SOLIDS), balls=on_table)
+    call, new = judge(["4"], st, None, balls=shown)
+    assert call.needs_review, case
+    assert new.balls == kept, case
 
 
 def test_low_confidence_pocket_needs_review():

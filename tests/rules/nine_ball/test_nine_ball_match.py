@@ -69,6 +69,19 @@ def test_positions_missing_a_ball_are_trusted_and_noted():
     assert "4" not in {b.value for b in st.balls}
 
 
+@pytest.mark.parametrize("case,second_start,on_table", [
+    # the 9 read as the 1 (pocketed on the break): one ball misread as another, the state is kept
+    ("swap", ["1", "3", "4", "5", "6", "7", "8"], {"3", "4", "5", "6", "7", "8", "9"}),
+    # the foot spot read as the pocketed 1: not taken back
+    ("phantom", ["1", "3", "4", "5", "6", "7", "8", "9"], {"3", "4", "5", "6", "7", "8", "9"}),
+])
+def test_000_2_5_balls_pocketed_do_not_come_back_from_a_misread_start(case, second_start, on_table):
+    log = match_log("nine-ball", [(["1", "1>foot_left", "2>foot_right"], NINE), (["3", "3:foot"], second_start)])
+    calls, st = judge_events(log, "nine-ball")
+    assert calls[1].needs_review and calls[1].legal, (case, calls[1].reason)
+    assert {b.value for b in st.balls} == on_table, case
+
+
 def test_a_log_starting_mid_rack_takes_the_balls_from_the_first_shot_start():
     ref = {"players": ["Ana", "Bea"], "start": {"next_is_break": False, "at_table": "Bea"}}
     calls, st = judge_events(match_log("nine-ball", [(["4", "4:foot"], ["4", "6", "9"])]), "nine-ball", ref)
