@@ -10,7 +10,8 @@ current game or set, by player), ``needs_review``, ``evidence``; then extras: ``
 ``high_run`` (by player), ``set`` and ``sets`` (with sets), ``match_over``, ``winner``, ``draw``,
 ``review_reason``, ``note`` (the referee's). The carom extras are written for the carom games
 only; every game then adds its own ``details`` (JSON-ready values, e.g. the balls pocketed, ball in
-hand, the rack), merged after them, and ``summary`` (the short call a table or overlay shows).
+hand, the rack), merged after them, and ``summary`` (the short call a table or overlay shows;
+written in calls.jsonl for the pocket games, after ``break_shot``).
 
 ``foul`` and ``fouls`` hold members of the game's own foul enum (carom :class:`rules.fouls.Foul`,
 nine-ball's, snooker's …): anything with a string ``value``.
@@ -104,7 +105,8 @@ def call_to_dict(c: Call) -> dict[str, Any]:
         "evidence": [evidence_to_dict(e) for e in c.evidence],
     }
     if c.game.family is not Family.CAROM:
-        d.update({"cue_ball": _ball(c.cue_ball), "break_shot": c.break_shot, "fouls": [f.value for f in c.fouls]})
+        d.update({"cue_ball": _ball(c.cue_ball), "break_shot": c.break_shot, "summary": c.summary,
+                  "fouls": [f.value for f in c.fouls]})
         d.update(c.details)
         d.update({"match_over": c.match_over, "winner": c.winner, "review_reason": c.review_reason, "note": c.note})
         return d
