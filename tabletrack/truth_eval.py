@@ -105,17 +105,22 @@ def contact_time_errors_ms(found: Sequence[Event], truth: Sequence[Event], windo
 
 
 def position_errors_mm(tracks: Sequence[Any], truth: ClipTruth) -> list[float]:
-    """Distance between each observed track sample and the true centre in that frame."""
+    """Distance between each observed track sample and the true centre in that frame (a snooker
+    red: the nearest true red, since which red is which is only the tracker's naming)."""
     errs: list[float] = []
     for tr in tracks:
         name = tr.ball.value
+        red = name.startswith("red_")
         for f, x, y, obs in zip(tr.frames, tr.x_mm, tr.y_mm, tr.observed):
             if not obs or f >= len(truth.frames):
                 continue
-            b = truth.frames[int(f)]["balls"].get(name)
-            if b is None or not b.get("on_table", True):
+            balls = truth.frames[int(f)]["balls"]
+            cands = ([b for k, b in balls.items() if k.startswith("red_")] if red else
+                     [balls[name]] if name in balls else [])
+            cands = [b for b in cands if b.get("on_table", True)]
+            if not cands:
                 continue
-            errs.append(float(np.hypot(x - b["mm"][0], y - b["mm"][1])))
+            errs.append(min(float(np.hypot(x - b["mm"][0], y - b["mm"][1])) for b in cands))
     return errs
 
 
@@ -123,9 +128,15 @@ def cue_ball_of(events: Sequence[Event]) -> dict[int, BallId]:
     return {e.shot: e.cue_ball for e in events if isinstance(e, ShotStart)}
 
 
+def _class(ball: BallId) -> str:
+    """A ball as the rules and the detector tell it: snooker's reds are all "red" (which red is
+    which is the tracker's naming, in order along the table, not the truth's)."""
+    return "red" if ball.value.startswith("red_") else ball.value
+
+
 def pocketings(events: Sequence[Event]) -> list[tuple[int, str, str]]:
-    """(shot, ball, pocket) of every pocketing, in time order."""
-    return [(e.shot, e.ball.value, e.pocket.value) for e in events if isinstance(e, Pocketed)]
+    """(shot, ball, pocket) of every pocketing, in time order (snooker reds as "red")."""
+    return [(e.shot, _class(e.ball), e.pocket.value) for e in events if isinstance(e, Pocketed)]
 
 
 def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> list[float]:
@@ -134,7 +145,8 @@ def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> lis
     for t in truth:
         if not isinstance(t, Pocketed):
             continue
-        m = [f for f in found if isinstance(f, Pocketed) and (f.shot, f.ball, f.pocket) == (t.shot, t.ball, t.pocket)]
+        m = [f for f in found if isinstance(f, Pocketed)
+             and (f.shot, _class(f.ball), f.pocket) == (t.shot, _class(t.ball), t.pocket)]
         if m:
             out.append(1000.0 * min(abs(f.t_s - t.t_s) for f in m))
     return out
@@ -142,7 +154,7 @@ def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> lis
 
 def off_table(events: Sequence[Event]) -> list[tuple[int, str]]:
     """(shot, ball) of every ball that left the table."""
-    return [(e.shot, e.ball.value) for e in events if isinstance(e, OffTable)]
+    return [(e.shot, _class(e.ball)) for e in events if isinstance(e, OffTable)]
 
 
 def first_contacts(events: Sequence[Event]) -> dict[int, tuple[str, str] | None]:
@@ -154,7 +166,7 @@ def first_contacts(events: Sequence[Event]) -> dict[int, tuple[str, str] | None]
         if c is None or out.get(e.shot) is not None or c not in e.balls:
             continue
         other = e.balls[1] if e.balls[0] is c else e.balls[0]
-        out[e.shot] = (c.value, other.value)
+        out[e.shot] = (c.value, _class(other))
     return out
 
 
