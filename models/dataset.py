@@ -257,6 +257,29 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
     return summary
 
 
+def write_subset(yolo_dir: Path, n_synthetic: int, n_val_synthetic: int = 150, n_val_real: int = 100,
+                 seed: int = 0) -> tuple[int, int]:
+    """``data_sub.yaml``: a random ``n_synthetic`` of the synthetic training tiles plus the first
+    tile of every real photo (and a smaller validation set), to fit an epoch to a busy CPU.
+    Returns the (train, val) tile counts."""
+    import random
+
+    yolo_dir = Path(yolo_dir).resolve()
+    rnd = random.Random(seed)
+    tr = sorted(str(p.relative_to(yolo_dir)) for p in (yolo_dir / "images" / "train").glob("*.jpg"))
+    syn = [f for f in tr if not Path(f).name.startswith("real")]
+    real = [f for f in tr if Path(f).name.startswith("real") and f.endswith("_0.jpg")]
+    sel = rnd.sample(syn, min(n_synthetic, len(syn))) + real
+    va = sorted(str(p.relative_to(yolo_dir)) for p in (yolo_dir / "images" / "val").glob("*.jpg"))
+    vsyn = [f for f in va if "real" not in f]
+    vsel = rnd.sample(vsyn, min(n_val_synthetic, len(vsyn))) + [f for f in va if "real" in f and f.endswith("_0.jpg")][:n_val_real]
+    (yolo_dir / "train_sub.txt").write_text("".join(f"{yolo_dir / f}\n" for f in sel))
+    (yolo_dir / "val_sub.txt").write_text("".join(f"{yolo_dir / f}\n" for f in vsel))
+    (yolo_dir / "data_sub.yaml").write_text(f"path: {yolo_dir}\ntrain: {yolo_dir}/train_sub.txt\n"
+                                            f"val: {yolo_dir}/val_sub.txt\nnames:\n  0: ball\n")
+    return len(sel), len(vsel)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.dataset", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True)
@@ -269,7 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--px-per-mm", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--real", type=Path, help="also the real photos' train/valid splits (billiard-pool-coco)")
+    ap.add_argument("--subset", type=int, metavar="N",
+                    help="only write DIR/yolo/data_sub.yaml: N random synthetic tiles + one per real photo")
     a = ap.parse_args(argv)
+    if a.subset is not None:
+        print(json.dumps(dict(zip(("train_tiles", "val_tiles"), write_subset(a.out / "yolo", a.subset)))))
+        return 0
     games = []
     for g in [s.strip() for s in a.games.split(",") if s.strip()]:
         if g not in GAMES:

@@ -190,7 +190,8 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: n
 
 
 def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLASSIFIER_ONNX, batch: int = 128,
-                     lr: float = 3e-3, threads: int = 2, seed: int = 0, log=print) -> dict:
+                     lr: float = 3e-3, threads: int = 2, seed: int = 0, minutes: float | None = None,
+                     log=print) -> dict:
     """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
     first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir)."""
     import torch
@@ -209,7 +210,8 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     net = _net()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    sched = None if minutes else torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    budget_s = 60.0 * minutes if minutes else None
     gen = torch.Generator().manual_seed(seed)
     X = torch.from_numpy(xtr).permute(0, 3, 1, 2).contiguous()
     Y = torch.from_numpy(ytr)
@@ -239,18 +241,25 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            if sched is not None:
+                sched.step()
+            else:
+                f = min((time.time() - t0) / budget_s, 1.0)
+                for g in opt.param_groups:
+                    g["lr"] = lr * (f / 0.05 if f < 0.05 else 0.5 * (1.0 + np.cos(np.pi * (f - 0.05) / 0.95))) + 1e-6
             tot += float(loss.detach()) * len(idx)
         ev = evaluate_classifier(net, xva, yva, gva, ova)
         hist.append({"epoch": ep + 1, "loss": tot / len(order), **ev})
         log(f"classifier epoch {ep + 1}/{epochs}: loss {tot / len(order):.4f} val acc {ev['accuracy']:.4f} "
             f"centre err {ev['centre_err_median_radii']:.3f} r ({time.time() - t0:.0f} s)")
+        if budget_s is not None and time.time() - t0 >= budget_s:
+            break
     wall = time.time() - t0
     export_classifier(net, Path(out))
     pt = default_cache_dir() / "runs" / f"{Path(out).stem}.pt"
     pt.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), pt)
-    return {"epochs": epochs, "wall_s": round(wall, 1), "train_crops": int(len(ytr)), "val": hist[-1],
+    return {"epochs": len(hist), "wall_s": round(wall, 1), "train_crops": int(len(ytr)), "val": hist[-1],
             "onnx": str(out)}
 
 
@@ -298,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--lr", type=float, default=3e-3)
     c.add_argument("--out", type=Path, default=CLASSIFIER_ONNX)
     c.add_argument("--threads", type=int, default=2)
+    c.add_argument("--minutes", type=float, help="cap on the training time (learning rate scheduled over it)")
     a = ap.parse_args(argv)
     try:
         if a.what == "detector":
@@ -307,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             res = train_detector(a.data, a.epochs, a.out, a.imgsz, hw, a.batch, a.workers, name=a.name,
                                  threads=a.threads, fraction=a.fraction, hours=a.hours)
         else:
-            res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads)
+            res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes)
     except ValueError as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
