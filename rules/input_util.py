@@ -4,7 +4,9 @@ shot numbers, and prefixing an error with where it was found. Each raises
 
 from __future__ import annotations
 
+import json
 from enum import Enum
+from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
 from rules.errors import RefereeInputError
@@ -77,3 +79,18 @@ def parse_member(enum_cls: type[E], value: object, what: str, error: type[ValueE
         valid = ", ".join(str(m.value) for m in enum_cls)
         prefix = f"{where}: " if where else ""
         raise error(f"{prefix}unknown {what} {value!r}: expected one of {valid}") from None
+
+
+def read_input_json(path: str | Path) -> Any:
+    """The decoded JSON of a referee input file; :class:`RefereeInputError` naming the file when it
+    cannot be read or is not JSON."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = getattr(e, "strerror", None) or "not a UTF-8 text file"
+        raise RefereeInputError(f"{p.name}: cannot read the referee input ({why})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None

@@ -10,28 +10,13 @@ and a file with a rules fault both give one line naming the file and the problem
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from rules.engine import GameInput, engine_for
+from rules.input_util import read_input_json
 from rules.errors import RefereeInputError
 from rules.games import Game, parse_game
-
-
-def read_input_json(path: str | Path) -> Any:
-    """The decoded JSON of a referee input file; :class:`RefereeInputError` naming the file when it
-    cannot be read or is not JSON."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        why = getattr(e, "strerror", None) or "not a UTF-8 text file"
-        raise RefereeInputError(f"{p.name}: cannot read the referee input ({why})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
 def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput:

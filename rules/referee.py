@@ -36,7 +36,6 @@ was expected and what came. The start is resolved (missing fields derived) by :f
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -46,6 +45,7 @@ from rules.config import MatchConfig
 from rules.errors import RefereeInputError
 from rules.fouls import Foul, UnknownFoulError, parse_foul
 from rules.input_util import checked_object as _object
+from rules.input_util import read_input_json
 from rules.input_util import located as _wrap
 from rules.input_util import per_player as _per_player_json
 from rules.input_util import shot_number as _shot_number
@@ -442,18 +442,8 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
 
 
 def load_referee_input(path: str | Path) -> RefereeInput:
-    """Read and validate a referee input JSON file; :class:`RefereeInputError` on any fault."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        why = getattr(e, "strerror", None) or "not a UTF-8 text file"
-        raise RefereeInputError(f"{p.name}: cannot read the referee input ({why})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    return parse_referee_input(obj, p.name)
+    """Read and validate a carom referee input JSON file; :class:`RefereeInputError` on any fault."""
+    return parse_referee_input(read_input_json(path), Path(path).name)
 
 
 def referee_input_to_dict(ref: RefereeInput) -> dict[str, Any]:
