@@ -94,3 +94,34 @@ def read_input_json(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
+
+
+def one_or_many(value: Any, where: str, what: str, single: tuple[type, ...] = (str,),
+                many: tuple[type, ...] = (list, tuple), error: type[ValueError] = RefereeInputError) -> list[Any]:
+    """A field that takes one value or a list of them (``"foul": "touched_ball"`` or a list):
+    [] for None, [value] for one of ``single``, the items of one of ``many``; else ``error``
+    saying ``where`` must be ``what`` or a list of them."""
+    if value is None:
+        return []
+    if isinstance(value, single):
+        return [value]
+    if not isinstance(value, many):
+        raise error(f"{where} must be {what} or a list of them, got {value!r}")
+    return list(value)
+
+
+def shot_entries(shots: Any, where: str, error: type[ValueError] = RefereeInputError) -> list[tuple[int, str, Any]]:
+    """The ``shots`` object of a referee input as (shot number, key as written, value), checked: an
+    object keyed by positive shot numbers, none given twice ("3" and "03")."""
+    shots = shots or {}
+    if not isinstance(shots, dict):
+        raise error(f"{where}: shots must be an object keyed by shot number, got {type(shots).__name__}")
+    out: list[tuple[int, str, Any]] = []
+    seen: set[int] = set()
+    for key, value in shots.items():
+        n = shot_number(key, f"{where}: shots")
+        if n in seen:
+            raise error(f"{where}: shots: shot {n} is given twice")
+        seen.add(n)
+        out.append((n, key, value))
+    return out

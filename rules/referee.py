@@ -45,10 +45,9 @@ from rules.config import MatchConfig
 from rules.errors import RefereeInputError
 from rules.fouls import Foul, UnknownFoulError, parse_foul
 from rules.input_util import checked_object as _object
-from rules.input_util import read_input_json
+from rules.input_util import one_or_many, read_input_json, shot_entries
 from rules.input_util import located as _wrap
 from rules.input_util import per_player as _per_player_json
-from rules.input_util import shot_number as _shot_number
 from rules.state import Equalizing
 from tracking.ids import BallId
 
@@ -64,13 +63,8 @@ class Verdict(Enum):
 
 
 def _fouls(value: Any, where: str) -> tuple[Foul, ...]:
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, (str, Foul)) else value
-    if not isinstance(items, (list, tuple)):
-        raise RefereeInputError(f"{where} must be a foul name or a list of them, got {value!r}")
     out: list[Foul] = []
-    for item in items:
+    for item in one_or_many(value, where, "a foul name", single=(str, Foul)):
         try:
             out.append(parse_foul(item))
         except UnknownFoulError as e:
@@ -425,14 +419,8 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
             first_set_starter=sj.get("first_set_starter"),
         )
     setup = _wrap(where, MatchSetup, players=names, match=match, start=start)  # type: ignore[arg-type]
-    shots_raw = top.get("shots") or {}
-    if not isinstance(shots_raw, dict):
-        raise RefereeInputError(f"{where}: shots must be an object keyed by shot number, got {type(shots_raw).__name__}")
     shots: dict[int, ShotInput] = {}
-    for key, v in shots_raw.items():
-        n = _shot_number(key, f"{where}: shots")
-        if n in shots:
-            raise RefereeInputError(f"{where}: shots: shot {n} is given twice")
+    for n, key, v in shot_entries(top.get("shots"), where):
         sv = _object(v, f"{where}: shots.{key}", _SHOT_KEYS)
         shots[n] = _wrap(
             f"{where}: shots.{key}", ShotInput, fouls=sv.get("foul"), verdict=sv.get("verdict"),

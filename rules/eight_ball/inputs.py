@@ -46,7 +46,7 @@ from rules.eight_ball.fouls import EightBallFoul, parse_foul
 from rules.eight_ball.state import (
     FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, sorted_balls,
 )
-from rules.input_util import checked_object, located, per_player, player_names, shot_number
+from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
 from rules.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
@@ -82,12 +82,8 @@ class Called:
 
 
 def _fouls(value: Any, where: str) -> tuple[EightBallFoul, ...]:
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, (str, EightBallFoul)) else value
-    if not isinstance(items, (list, tuple)):
-        raise RefereeInputError(f"{where} must be a foul name or a list of them, got {value!r}")
-    return tuple(located(where, parse_foul, x) for x in items)
+    return tuple(located(where, parse_foul, x) for x in one_or_many(value, where, "a foul name",
+                                                                   single=(str, EightBallFoul)))
 
 
 def _bool(v: Any, where: str) -> bool:
@@ -344,11 +340,7 @@ def parse_input(obj: Any, where: str = "referee input") -> EightBallInput:
         s = checked_object(top["start"], f"{where}: start", START_KEYS)
         start = EightBallStart(**s)
     setup = located(where, EightBallSetup, players, race, start)
-    shots_obj = top.get("shots") or {}
-    if not isinstance(shots_obj, dict):
-        raise RefereeInputError(f"{where}: shots must be an object keyed by shot number, got {type(shots_obj).__name__}")
     shots: dict[int, EightBallShotInput] = {}
-    for k, v in shots_obj.items():
-        n = shot_number(k, f"{where}: shots")
+    for n, _, v in shot_entries(top.get("shots"), where):
         shots[n] = parse_shot_input(v, f"{where}: shot {n}")
     return EightBallInput(setup=setup, shots=shots)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from rules.errors import RefereeInputError
 from rules.games import Game
-from rules.input_util import checked_object, per_player, player_names, shot_number
+from rules.input_util import checked_object, one_or_many, per_player, player_names, shot_entries
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul, parse_pool_foul
 from rules.nine_ball.setup import DEFAULT_PLAYERS, NineBallSetup, NineBallStart, initial_state
@@ -63,11 +63,7 @@ def _bool(v: Any, where: str) -> bool:
 
 
 def _fouls(value: Any, where: str) -> tuple[PoolFoul, ...]:
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, (str, PoolFoul)) else value
-    if not isinstance(items, (list, tuple)):
-        raise NineBallInputError(f"{where} must be a foul name or a list of them, got {value!r}")
+    items = one_or_many(value, where, "a foul name", single=(str, PoolFoul), error=NineBallInputError)
     try:
         return tuple(dict.fromkeys(parse_pool_foul(i) for i in items))
     except RefereeInputError as e:
@@ -284,14 +280,8 @@ def _parse(obj: Any, game: Game, where: str) -> NineBallInput:
     setup = NineBallSetup(players=names, race=race, first_breaker=first, rack_target=rack_target,
                           race_points=race_points, start=start)
     located(where, initial_state, game, setup)  # the start's consistency with the rules
-    raw = top.get("shots") or {}
-    if not isinstance(raw, dict):
-        raise NineBallInputError(f"{where}: shots must be an object keyed by shot number, got {type(raw).__name__}")
     shots: dict[int, NineBallShotInput] = {}
-    for key, v in raw.items():
-        n = shot_number(key, f"{where}: shots")
-        if n in shots:
-            raise NineBallInputError(f"{where}: shots: shot {n} is given twice")
+    for n, key, v in shot_entries(top.get("shots"), where, NineBallInputError):
         sv = checked_object(v, f"{where}: shots.{key}", _SHOT)
         si = located(f"{where}: shots.{key}", NineBallShotInput, fouls=sv.get("foul"), overrule=sv.get("overrule"),
                      push_out=sv.get("push_out", False), choice=sv.get("choice"), called=sv.get("called"),

@@ -31,7 +31,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, per_player, player_names, shot_number
+from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
 from rules.racks import BreakRule, RaceConfig
 from rules.snooker.balls import COLOURS, FULL_REDS, BallOn, check_ball, is_colour
 from rules.snooker.fouls import SnookerFoul, parse_foul
@@ -81,11 +81,7 @@ def _ball(v: Any, where: str) -> BallId:
 
 
 def _fouls(v: Any, where: str) -> tuple[SnookerFoul, ...]:
-    if v is None:
-        return ()
-    items = [v] if isinstance(v, (str, SnookerFoul)) else v
-    if not isinstance(items, (list, tuple)):
-        raise RefereeInputError(f"{where} must be a foul name or a list of them, got {v!r}")
+    items = one_or_many(v, where, "a foul name", single=(str, SnookerFoul))
     return tuple(dict.fromkeys(parse_foul(x, where) for x in items))
 
 
@@ -344,12 +340,8 @@ def parse_snooker_input(obj: Any, where: str = "referee input") -> SnookerInput:
     race = located(where, _race, top.get("match") or {})
     start = None if top.get("start") is None else located(where, _start, top["start"])
     setup = located(where, SnookerSetup, names, race, start)
-    shots_json = top.get("shots") or {}
-    if not isinstance(shots_json, dict):
-        raise RefereeInputError(f"{where}: shots must be an object keyed by shot number, got {type(shots_json).__name__}")
     shots: dict[int, SnookerShotInput] = {}
-    for key, val in shots_json.items():
-        n = located(where, shot_number, key, "shots")
+    for n, _, val in shot_entries(top.get("shots"), where):
         si = located(f"{where}: shot {n}", _shot, val)
         if si.plays_first is not None:
             located(f"{where}: shot {n}", _index, si.plays_first, names, "plays_first")

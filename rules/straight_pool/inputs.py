@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, per_player, player_names, shot_number
+from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
 from rules.straight_pool.fouls import StraightPoolFoul, parse_foul
 from rules.straight_pool.state import OBJECT_BALLS, CallsMode, Choice, Option
 from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry
@@ -195,11 +195,7 @@ def _name(v: Any, names: tuple[str, str], where: str) -> int:
 
 
 def _fouls(v: Any, where: str) -> tuple[StraightPoolFoul, ...]:
-    if v is None:
-        return ()
-    items = [v] if isinstance(v, str) else v
-    if not isinstance(items, list):
-        raise RefereeInputError(f"{where} must be a foul name or a list of them, got {v!r}")
+    items = one_or_many(v, where, "a foul name", single=(str,), many=(list,))
     return tuple(dict.fromkeys(parse_foul(i, where) for i in items))
 
 
@@ -298,12 +294,8 @@ def parse_input(obj: Any, where: str = "referee input") -> StraightPoolInput:
     names = player_names(top, where, DEFAULT_PLAYERS)
     match = located(where, parse_match, top.get("match"))
     start = located(where, parse_start, top.get("start"), names)
-    shots_obj = top.get("shots") or {}
-    if not isinstance(shots_obj, dict):
-        raise RefereeInputError(f"{where}: shots must be an object keyed by shot number, got {type(shots_obj).__name__}")
     shots: dict[int, ShotInput] = {}
-    for k, v in shots_obj.items():
-        n = shot_number(k, f"{where}: shots")
+    for n, _, v in shot_entries(top.get("shots"), where):
         shots[n] = parse_shot(v, f"{where}: shot {n}")
     calls_given = any(s.called is not None or s.safety for s in shots.values())
     return StraightPoolInput(Setup(names, match, start, calls_given), shots)
