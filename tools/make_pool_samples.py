@@ -214,66 +214,13 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
 
 def render_pool_clip(shot, table, camera, fps: float, out_mp4: Path, style, occlusions, seed: int, crf: int,
                      lead_in_s: float, duration_s: float, name: str, shot_name: str, start_orient):
-    """:func:`vision.render.clip.render_clip`'s loop with the balls starting at ``start_orient``
-    (B, 3, 3); returns the truth path and the :class:`~vision.render.clip.ClipStats`."""
-    import numpy as np
+    """:func:`vision.render.clip.render_clip` with the balls starting at ``start_orient`` (B, 3, 3);
+    returns the truth path and the :class:`~vision.render.clip.ClipStats`."""
+    from vision.render.clip import render_clip
 
-    from tracking.events import ShotStart
-    from vision.render.clip import (ClipStats, _clip_events, _occluder_pose, _ShotSampler, _subframe_times,
-                                    _visible_fraction, truth_path_for)
-    from vision.render.frame import FrameRenderer
-    from vision.render.scene import build_scene
-    from vision.render.truth import BallTruth, ClipTruth, FrameTruth, write_truth
-    from vision.render.video import Mp4Writer
-
-    t_start = time.perf_counter()
-    n_frames = int(round(duration_s * fps))
-    rng_scene, rng_frames = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    scene = build_scene(table, camera, style, rng_scene)
-    t_scene = time.perf_counter() - t_start
-    renderer = FrameRenderer(scene, rng_frames)
-    sampler = _ShotSampler(shot, table, lead_in_s)
-    sampler.orient = np.einsum("nbij,bjk->nbik", sampler.orient, start_orient)
-    exposure_s = style.shutter_fraction / fps
-    strike = {e.cue_ball: e.t_s + lead_in_s for e in shot.events if isinstance(e, ShotStart)}
-    r = table.ball_radius_mm
-    frames, times = [], []
-    with Mp4Writer(out_mp4, camera.image_w_px, camera.image_h_px, fps, crf) as writer:
-        for i in range(n_frames):
-            t0 = time.perf_counter()
-            t = i / fps
-            subs = [sampler.at(tk) for tk in _subframe_times(sampler, camera, t, exposure_s, style)]
-            poses = [_occluder_pose(o, sampler, t, fps, table, strike.get(o.ball))
-                     for o in occlusions if o.start_frame <= i < o.end_frame]
-            img, covers = renderer.render(subs, poses)
-            times.append(time.perf_counter() - t0)
-            writer.write(img)
-            st = sampler.at(t)
-            px = camera.project(st.centres_mm)
-            balls = {}
-            for j, b in enumerate(st.balls):
-                if not st.on_table[j]:
-                    continue
-                depth = float(camera.R[2] @ (st.centres_mm[j] - scene.centre_mm))
-                r_px = camera.fx * r / depth
-                balls[b] = BallTruth(*(float(v) for v in st.centres_mm[j]), float(px[j, 0]), float(px[j, 1]),
-                                     r_px, _visible_fraction(px[j], r_px, covers))
-            frames.append(FrameTruth(frame=i, t_s=t, balls=balls))
-    truth = ClipTruth(
-        clip=name, video=out_mp4.name, shot=shot_name, fps=float(fps), frame_count=n_frames,
-        image_w_px=camera.image_w_px, image_h_px=camera.image_h_px, table=table.name, camera=camera,
-        lead_in_s=float(lead_in_s), exposure_s=exposure_s, balls=shot.balls, frames=tuple(frames),
-        events=_clip_events(shot.events, lead_in_s, fps), meta=dict(shot.meta),
-        occlusions=tuple(o.to_dict() for o in occlusions), overlay_box_px=renderer.overlay_box_px,
-        render={"seed": seed, "crf": crf, "cloth": style.cloth.value, "shutter_fraction": style.shutter_fraction,
-                "noise_sigma": style.noise_sigma, "white_marked": style.white_marked,
-                "renderer": "tabletrack vision.render (ray-cast, OpenCV) via tools/make_pool_samples.py"},
-    )
-    path = write_truth(truth_path_for(out_mp4), truth)
-    tt = np.array(times)
-    return path, ClipStats(frames=n_frames, scene_s=t_scene, frame_mean_s=float(tt.mean()),
-                           frame_p95_s=float(np.percentile(tt, 95)), frame_max_s=float(tt.max()),
-                           total_s=time.perf_counter() - t_start)
+    return render_clip(shot, table, camera, fps, out_mp4, style=style, occlusions=occlusions, seed=seed, crf=crf,
+                       lead_in_s=lead_in_s, duration_s=duration_s, name=name, shot_name=shot_name,
+                       start_orient=start_orient, made_by="tools/make_pool_samples.py")
 
 
 # -- referee input and the pool keys of the truth -------------------------------------------------

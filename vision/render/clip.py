@@ -135,8 +135,12 @@ def _occluder_pose(occ: Occlusion, sampler: _ShotSampler, t_clip_s: float, fps: 
 def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float, out_mp4: str | Path,
                 style: RenderStyle | None = None, occlusions: Sequence[Occlusion] = (), seed: int = 0,
                 crf: int = 23, lead_in_s: float = 0.0, tail_s: float = 0.3, duration_s: float | None = None,
-                name: str | None = None, shot_name: str | None = None) -> tuple[Path, ClipStats]:
-    """Render the clip; returns the truth file's path and what the rendering cost."""
+                name: str | None = None, shot_name: str | None = None, start_orient: np.ndarray | None = None,
+                made_by: str | None = None) -> tuple[Path, ClipStats]:
+    """Render the clip; returns the truth file's path and what the rendering cost. ``start_orient``
+    (B, 3, 3): each ball's orientation at the start (default: the sampler's own, so that a caller can
+    turn numbered balls' numbers toward the camera); ``made_by``: the tool named in the truth's
+    render note."""
     t_start = time.perf_counter()
     style = style or RenderStyle()
     if fps <= 0:
@@ -155,6 +159,8 @@ def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float
     t_scene = time.perf_counter() - t_start
     renderer = FrameRenderer(scene, rng_frames)
     sampler = _ShotSampler(shot, table, lead_in_s)
+    if start_orient is not None:
+        sampler.orient = np.einsum("nbij,bjk->nbik", sampler.orient, start_orient)
     exposure_s = style.shutter_fraction / fps
     starts = [e for e in shot.events if isinstance(e, ShotStart)]
     strike = {e.cue_ball: e.t_s + lead_in_s for e in starts}
@@ -194,7 +200,7 @@ def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float
         overlay_box_px=renderer.overlay_box_px,
         render={"seed": seed, "crf": crf, "cloth": style.cloth.value, "shutter_fraction": style.shutter_fraction,
                 "noise_sigma": style.noise_sigma, "white_marked": style.white_marked,
-                "renderer": "tabletrack vision.render (ray-cast, OpenCV)"},
+                "renderer": "tabletrack vision.render (ray-cast, OpenCV)" + (f" via {made_by}" if made_by else "")},
     )
     path = write_truth(truth_path_for(out_mp4), truth)
     tt = np.array(times)
