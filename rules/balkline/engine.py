@@ -124,12 +124,11 @@ def split_match_keys(obj: Any, where: str, keys: Sequence[str]) -> tuple[dict[st
     return rest, taken
 
 
-def _object_balls(start: ShotStart | None, end_positions: Mapping[BallId, PointMm] | None = None,
-                  cue: BallId | None = None) -> tuple[BallId, BallId] | None:
-    cue = cue or (start.cue_ball if start is not None else None)
-    if cue is None:
+def _object_balls(start: ShotStart | None) -> tuple[BallId, BallId] | None:
+    """The two object balls (ART 18): the carom balls other than the one struck."""
+    if start is None:
         return None
-    objs = tuple(b for b in CAROM_BALLS if b is not cue)
+    objs = tuple(b for b in CAROM_BALLS if b is not start.cue_ball)
     return (objs[0], objs[1]) if len(objs) == 2 else None
 
 
