@@ -160,3 +160,32 @@ def read_pool_shot(shot: Shot) -> PoolShotFacts:
         positions_after=dict(end.positions) if end is not None else {},
         complete=start is not None and end is not None, events=tuple(mids),
     )
+
+
+def struck_object_ball(shot: Shot) -> BallId | None:
+    """The ball the shot start names as struck where that is not the cue ball, else None.
+
+    On a pocket table every stroke is on the cue ball, so an object ball that moves first is a ball
+    the player touched (a foul in every pocket game: 000 6.6, 002 bola 8 ART 16.1e, 002 snooker
+    ART 2.2.12, 004's general rules) or the camera's misread of a resting ball; no engine judges such a
+    shot from the log alone: :func:`not_struck_call` flags it for the referee."""
+    start = shot.start
+    return start.cue_ball if start is not None and start.cue_ball is not BallId.CUE else None
+
+
+def not_struck_call(shot: Shot, game, player: str, score: Mapping[str, int], moved: BallId, article: str,
+                    note: str | None = None, details: Mapping | None = None):
+    """The call for a shot where ``moved`` (an object ball) moved with no stroke on the cue ball:
+    not judged, the inning goes on, the state is kept, needs review; the referee calls the foul
+    (``article``) as input for this shot if a ball was touched."""
+    from rules.call import Call
+
+    return Call(
+        shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
+        game_over=False,
+        reason=(f"Not judged: the {moved.value} moved with no stroke on the cue ball seen: a ball touched by the "
+                f"player (a foul, {article}) or the camera's misread; the referee decides (give the foul as "
+                "referee input for this shot to call it)"),
+        score=dict(score), needs_review=True, cue_ball=moved, note=note,
+        review_reason="Needs review: an object ball moved with no stroke on the cue ball.",
+        summary=f"the {moved.value} moved, no stroke", details=dict(details or {}))

@@ -39,7 +39,7 @@ from rules.eight_ball.verdict import Decision, decide, describe_outcome
 from rules.errors import ShotError
 from rules.evidence import review_shot
 from rules.games import Game
-from rules.pool_shot import read_pool_shot
+from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
 from rules.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
@@ -91,6 +91,10 @@ class EightBallEngine:
         si = shot_input or EightBallShotInput()
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        moved = struck_object_ball(shot)
+        if moved is not None and not si.fouls:
+            return (not_struck_call(shot, self.game, state.player, state.score, moved, f"{ART} 16.1e", si.note,
+                                    {"racks": dict(state.score)}), replace(state, shots=state.shots + 1))
         facts = read_pool_shot(shot)
         notes: list[str] = []
         doubts: list[str] = []

@@ -36,7 +36,7 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from rules.pool_shot import read_pool_shot
+from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
@@ -86,11 +86,13 @@ class NineBallEngine:
             raise NineBallInputError(f"shot {n}: {e}") from None
         names = state.players
         start = shot.start
-        if start is not None and start.cue_ball is not BallId.CUE:
-            raise ShotError(f"shot {n}: {v.name} is played with the cue ball, but the shot start names the "
-                            f"{start.cue_ball.value} as struck")
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        moved = struck_object_ball(shot)
+        if moved is not None and not si.fouls:
+            return not_struck_call(shot, self.game, names[state.at_table],
+                                   {names[0]: state.racks_won[0], names[1]: state.racks_won[1]}, moved,
+                                   "000 6.6", si.note), replace(state, shots=state.shots + 1)
         doubts: list[str] = []
         lead: list[str] = []
         balls = self._balls_at_start(state, start, lead, doubts)
@@ -154,7 +156,7 @@ class NineBallEngine:
         if start is None or not start.positions:
             return state.balls
         v = self.variant
-        seen = {b for b in start.positions if b is not start.cue_ball}
+        seen = {b for b in start.positions if b is not BallId.CUE}
         foreign = {b for b in seen if b not in v.balls}
         if foreign:
             doubts.append(f"the shot start shows {_listed(foreign)}, not a ball of {v.name}: ignored")

@@ -28,7 +28,7 @@ from rules.config import JudgeConfig
 from rules.errors import RefereeInputError, ShotError
 from rules.evidence import review_shot
 from rules.games import Game
-from rules.pool_shot import read_pool_shot
+from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.fouls import StraightPoolFoul
 from rules.straight_pool.inputs import (
@@ -115,6 +115,10 @@ class StraightPoolEngine:
         n = shot.number
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        moved = struck_object_ball(shot)
+        if moved is not None and not si.fouls:
+            return (not_struck_call(shot, self.game, state.names[state.at_table], state.score, moved,
+                                    "004 general rules", si.note), replace(state, shots=state.shots + 1))
         start, end = shot.start, shot.end
         for e in shot.events:
             for b in _balls_of(e):

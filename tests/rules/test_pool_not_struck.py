@@ -1,0 +1,45 @@
+"""An object ball that moves with no stroke on the cue ball (a ball touched by the player, or
+the camera's misread of a resting ball) is not judged from the log: the call says so, needs the
+referee, and keeps the state (000 6.6; 002 bola 8 ART 16.1e; 004 general rules). The referee's
+foul for that shot is judged as any foul. Snooker has its own foul for it (002 snooker ART 2.2.8,
+tested with the snooker engine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import judge_events
+from tracking.events import ShotEnd, ShotStart
+from tracking.ids import BallId
+
+POS = {BallId.CUE: (600.0, 635.0), **{BallId(str(i)): (1800.0 + 60.0 * i, 400.0) for i in range(1, 10)}}
+
+
+def _log(cue_ball: BallId, moved_mm: float = 4.0):
+    after = dict(POS)
+    x, y = POS[cue_ball]
+    after[cue_ball] = (x + moved_mm, y)
+    return [ShotStart(t_s=1.0, frame=30, shot=1, confidence=0.8, cue_ball=cue_ball, positions=POS),
+            ShotEnd(t_s=1.2, frame=36, shot=1, confidence=0.5, positions=after)]
+
+
+@pytest.mark.parametrize("game, article", [
+    ("nine-ball", "000 6.6"),
+    ("ten-ball", "000 6.6"),
+    ("eight-ball", "ART 16.1e"),
+    ("14.1", "004 general rules"),
+])
+def test_an_object_ball_moving_first_is_not_judged_but_flagged(game, article):
+    calls, state = judge_events(_log(BallId("2")), game, {"players": ["A", "B"]})
+    (c,) = calls
+    assert c.needs_review and not c.turn_over and not c.game_over and c.points == 0 and c.foul is None
+    assert "the 2 moved with no stroke on the cue ball" in c.reason and article in c.reason
+    assert c.player == "A" and c.cue_ball is BallId("2")
+
+
+@pytest.mark.parametrize("game, foul", [("nine-ball", "touched_ball"), ("eight-ball", "touched_ball"),
+                                        ("14.1", "touched_ball")])
+def test_the_referees_foul_for_that_shot_is_judged(game, foul):
+    calls, _ = judge_events(_log(BallId("2")), game, {"players": ["A", "B"], "shots": {"1": {"foul": foul}}})
+    (c,) = calls
+    assert not c.legal and foul in {f.value for f in c.fouls} and c.turn_over
