@@ -39,6 +39,7 @@ DET_INPUT_HW = (320, 640)
 TILE_PX = 160
 MIN_VISIBLE_DET = 0.3
 MIN_VISIBLE_CLS = 0.5
+HARD_NONE_R = 1.4
 SPLIT_SEEDS = {"train": 1000, "val": 2000, "heldout": 3000}
 
 
@@ -88,10 +89,14 @@ def yolo_tiles(view: View, rng: np.random.Generator, input_hw: tuple[int, int] =
     return tiles_of(img, boxes, rng)
 
 
-def crops_of(view: View, rng: np.random.Generator, n_none: int = 3,
+def crops_of(view: View, rng: np.random.Generator, n_none: int = 3, n_hard: int = 6,
              ) -> tuple[list[np.ndarray], list[int], list[tuple[float, float]]]:
     """Classifier crops of the view's balls and ``n_none`` crops of no ball, with the offset
-    (crop px) of the true ball centre from the crop's centre (zero for no ball)."""
+    (crop px) of the true ball centre from the crop's centre (zero for no ball); and up to
+    ``n_hard`` ``none`` crops where :func:`vision.proposals.ball_proposals` proposes a ball that is
+    not there (shadows, hands, cues, lines, pocket mouths, the shoulder of a ball more than
+    ``HARD_NONE_R`` radii away), so the classifier learns to reject what it is shown at run time."""
+    from vision.proposals import ball_proposals, playing_region
     from vision.yolo_geometry import CROP_BALL_PX, ball_crop
 
     xs, ys, offs = [], [], []
@@ -124,6 +129,15 @@ def crops_of(view: View, rng: np.random.Generator, n_none: int = 3,
         ys.append(class_index(view.game, "none"))
         offs.append((0.0, 0.0))
         got += 1
+    if n_hard > 0 and view.balls:
+        pu, pv, _ = ball_proposals(img, r, region_px=playing_region(view.geometry, r))
+        if len(pu):
+            far = np.hypot(pu[:, None] - centres[None, :, 0], pv[:, None] - centres[None, :, 1]).min(axis=1) > HARD_NONE_R * r
+            idx = np.nonzero(far)[0]
+            for i in rng.permutation(idx)[:n_hard]:
+                xs.append(ball_crop(img, float(pu[i]), float(pv[i]), r * rng.uniform(0.93, 1.07)))
+                ys.append(class_index(view.game, "none"))
+                offs.append((0.0, 0.0))
     return xs, ys, offs
 
 
@@ -148,8 +162,9 @@ def probe_game(game: str) -> str | None:
 
 
 def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int = 12,
-             px_per_mm: float = 0.5, seed: int = 0, log=print) -> dict:
-    """Write the splits (module docstring); returns a summary {split: {game: views, ...}}."""
+             px_per_mm: float = 0.5, seed: int = 0, tiles: bool = True, log=print) -> dict:
+    """Write the splits (module docstring); returns a summary {split: {game: views, ...}}.
+    ``tiles=False`` writes the classifier's crops only (no detector tiles)."""
     import cv2
 
     out = Path(out)
@@ -183,7 +198,7 @@ def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int
                         "balls": [{"ball": b.ball.value, "label": b.label, "u": b.u_px, "v": b.v_px, "r": b.r_px,
                                    "box": list(b.box), "visible": b.visible} for b in view.balls]}) + "\n")
                 else:
-                    for ti, (tile, labels) in enumerate(yolo_tiles(view, rng)):
+                    for ti, (tile, labels) in enumerate(yolo_tiles(view, rng) if tiles else ()):
                         stem = f"{game}_{k:05d}_{ti}"
                         cv2.imwrite(str(img_dir / f"{stem}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])
                         (lab_dir / f"{stem}.txt").write_text(
@@ -291,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--views-per-scene", type=int, default=12)
     ap.add_argument("--px-per-mm", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-tiles", action="store_true", help="the classifier's crops only, no detector tiles")
     ap.add_argument("--real", type=Path, help="also the real photos' train/valid splits (billiard-pool-coco)")
     ap.add_argument("--subset", type=int, metavar="N",
                     help="only write DIR/yolo/data_sub.yaml: N random synthetic tiles + one per real photo")
@@ -312,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the renderer can draw none of the games asked for", file=sys.stderr)
         return 2
     s = generate(a.out, games, {"train": a.train_views, "val": a.val_views, "heldout": a.heldout_views},
-                 a.views_per_scene, a.px_per_mm, a.seed)
+                 a.views_per_scene, a.px_per_mm, a.seed, tiles=not a.no_tiles)
     if a.real is not None:
         if (a.real / "train" / "_annotations.coco.json").is_file():
             s["real"] = add_real(a.out, a.real, a.seed)

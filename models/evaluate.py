@@ -159,8 +159,9 @@ def _label_boxes(dets_boxes) -> tuple[np.ndarray, dict[str, np.ndarray]]:
 
 
 def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifier_path: Path | None = None,
-                     limit: int | None = None, log=print) -> dict:
-    """The synthetic figures of the module docstring, per game and overall."""
+                     limit: int | None = None, log=print, **detector_kw) -> dict:
+    """The synthetic figures of the module docstring, per game and overall; ``detector_kw`` go to
+    :class:`vision.yolo.YoloDetector` (e.g. ``proposals=False``)."""
     import cv2
 
     from calibration.table import load_table
@@ -180,8 +181,9 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
                                 float(row["px_per_mm"]), r_mm)
         key = (game, geo)
         if key not in dets_cache:
-            dets_cache[key] = (YoloDetector(geo, r_mm, game, detector_path, classifier_path),
-                               YoloDetector(geo, r_mm, game, detector_path, classifier_path, conf=0.01, min_score=0.01))
+            dets_cache[key] = (YoloDetector(geo, r_mm, game, detector_path, classifier_path, **detector_kw),
+                               YoloDetector(geo, r_mm, game, detector_path, classifier_path,
+                                            **{**detector_kw, "conf": 0.01, "min_score": 0.01}))
         op, low = dets_cache[key]
         g = per_game.setdefault(game, {"ap": APAccumulator(), "id": IdentityCounter(), "ms": [], "ppm": geo.px_per_mm})
         img = cv2.imread(str(Path(heldout) / row["image"]))

@@ -191,9 +191,11 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: n
 
 def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLASSIFIER_ONNX, batch: int = 128,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, minutes: float | None = None,
-                     log=print) -> dict:
+                     init: Path | None = None, none_share: float = 0.15, log=print) -> dict:
     """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
-    first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir)."""
+    first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir).
+    ``init``: torch weights of an earlier run to start from (fine-tuning on more data costs a
+    fraction of training anew on this machine's CPU)."""
     import torch
     import torch.nn.functional as F
 
@@ -208,6 +210,14 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     if not len(ytr):
         raise TrainError(f"classifier data: {crops_dir}/train.npz holds no crops")
     net = _net()
+    if init is not None:
+        if not Path(init).is_file():
+            raise TrainError(f"classifier --init: expected torch weights at {init}, found nothing")
+        try:
+            net.load_state_dict(torch.load(str(init), map_location="cpu", weights_only=True))
+        except (RuntimeError, KeyError) as e:
+            raise TrainError(f"classifier --init: expected weights of this network at {init}, got: {str(e).splitlines()[0]}")
+        log(f"classifier: starting from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
     sched = None if minutes else torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -221,7 +231,13 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     C = len(CLASSIFIER_CLASSES)
     # balance the classes: rare balls (a pool 8, a snooker pink) weigh as much as the many reds/none
     counts = np.bincount(ytr, minlength=len(CLASSIFIER_CLASSES)).astype(np.float64)
-    w = torch.from_numpy((1.0 / np.maximum(counts, 1.0))[ytr])
+    cw = 1.0 / np.maximum(counts, 1.0)
+    # ... but ``none`` (cloth, shadows, hands, the proposals that are no ball) gets ``none_share``
+    # of the draws: it is what the classifier must reject on every frame, in every game
+    present = counts > 0
+    if present[C - 1] and present[:C - 1].any():
+        cw[C - 1] = none_share / (1.0 - none_share) * present[:C - 1].sum() / counts[C - 1]
+    w = torch.from_numpy(cw[ytr])
     t0 = time.time()
     hist = []
     for ep in range(epochs):
@@ -308,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, default=CLASSIFIER_ONNX)
     c.add_argument("--threads", type=int, default=2)
     c.add_argument("--minutes", type=float, help="cap on the training time (learning rate scheduled over it)")
+    c.add_argument("--init", type=Path, help="torch weights (.pt) of an earlier run to start from")
     a = ap.parse_args(argv)
     try:
         if a.what == "detector":
@@ -317,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
             res = train_detector(a.data, a.epochs, a.out, a.imgsz, hw, a.batch, a.workers, name=a.name,
                                  threads=a.threads, fraction=a.fraction, hours=a.hours)
         else:
-            res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes)
+            res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes, init=a.init)
     except ValueError as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2

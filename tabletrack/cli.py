@@ -90,6 +90,9 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detector", default="auto", choices=("auto", "yolo", "classical"),
                    help="ball detector: the trained YOLO model (models/; default on pool and snooker tables) or the "
                         "classical colour detector (carom only; default there)")
+    p.add_argument("--key-every", type=int, default=6, metavar="N",
+                   help="the YOLO model runs whole on every Nth frame and wherever the balls do not move as "
+                        "predicted; its classifier follows them in between (default 6; 1: whole on every frame)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_analyze)
 
@@ -152,10 +155,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
 
     video = Path(args.video) if args.video else default_sample_video()
+    if args.key_every < 1:
+        raise ValueError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
     opts = AnalyzeOptions(
         game=args.game, table=table_from_args(args), calibration=args.calibration, corners=args.corners,
         referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
         progress=not args.quiet, camera_height_mm=args.camera_height, flip=args.flip, detector=args.detector,
+        yolo_key_every=args.key_every,
     )
     result = analyze_video(video, opts)
     print(result.summary)

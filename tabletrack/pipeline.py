@@ -60,6 +60,7 @@ class AnalyzeOptions:
     camera_height_mm: float | None = None
     flip: bool = False
     detector: str = "auto"
+    yolo_key_every: int = 6
 
 
 DETECTORS = ("auto", "yolo", "classical")
@@ -118,20 +119,23 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
 
 
 class _RectifiedDetector:
-    """A detector of rectified views (the YOLO one) behind the classical one's per-frame call."""
+    """A detector of rectified views (the YOLO one, guided by the last frames) behind the
+    classical one's per-frame call."""
 
     def __init__(self, detector) -> None:
         self.detector = detector
 
-    def detect_frame(self, frame_bgr: np.ndarray, rectifier: Rectifier) -> list[BallDetection]:
-        return self.detector.detect(rectifier(frame_bgr))
+    def detect_frame(self, frame_bgr: np.ndarray, rectifier: Rectifier, t_s: float | None = None) -> list[BallDetection]:
+        return self.detector.detect(rectifier(frame_bgr), t_s)
 
 
-def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray):
+def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray, key_every: int = 6):
     """The detector ``choice`` (auto, yolo, classical) for ``table``: ``auto`` is the classical
     detector on carom tables (its colour model knows the three carom balls; measured 0.58 mm median
     on the sample clips) and the trained YOLO model (models/) on pool and snooker tables, whose
-    numbered and coloured balls only the model tells apart."""
+    numbered and coloured balls only the model tells apart. The model runs whole on every
+    ``key_every``-th frame and wherever the last frames do not predict the balls; in between its
+    classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame."""
     if choice not in DETECTORS:
         raise ValueError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
@@ -144,7 +148,12 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
         return det
     from vision.yolo import YoloDetector
 
-    return _RectifiedDetector(YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind))
+    from vision.guided import GuidedConfig, GuidedDetector
+
+    if key_every < 1:
+        raise ValueError(f"--key-every: expected a number of frames >= 1, got {key_every}")
+    yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind)
+    return _RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)))
 
 
 def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
@@ -280,7 +289,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     src = VideoFile(video)
     fps = src.info.fps
     rect = Rectifier(camera, table, opts.px_per_mm)
-    detector = make_detector(table, rect, opts.detector, src.first_frame())
+    detector = make_detector(table, rect, opts.detector, src.first_frame(), opts.yolo_key_every)
     tracker = Tracker(balls, table)
     classes = frozenset(detector_class(b) for b in balls)
     stream = EventStream(table)
@@ -329,7 +338,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                     progress.update(fr.index + 1)
                     continue
                 analysed += 1
-                dets = detector.detect_frame(fr.image, rect)
+                dets = detector.detect_frame(fr.image, rect, fr.t_s)
                 frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d, classes) for d in dets])
                 for st in frame_states:
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))

@@ -120,8 +120,8 @@ class ClassicalDetector:
             out.extend(self._measure(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0))
         return out
 
-    def detect_frame(self, frame_bgr: np.ndarray, rectifier) -> list[BallDetection]:
-        """Balls in a raw frame: candidates in the rectifier's half-resolution view, each measured
+    def detect_frame(self, frame_bgr: np.ndarray, rectifier, t_s: float | None = None) -> list[BallDetection]:
+        """Balls in a raw frame (``t_s`` unused: each frame is seen afresh): candidates in the rectifier's half-resolution view, each measured
         in a full-resolution window remapped on its own (about four times cheaper than remapping
         the whole view at full resolution)."""
         if self._bg_full is None:

@@ -4,9 +4,10 @@ Contract: :class:`YoloDetector` fills :class:`vision.detect.Detector` for one ga
 ``pool`` or ``snooker``): ``detect(rectified_bgr)`` -> one :class:`BallDetection` per ball, with
 ``label`` the ball's name in that game as a :class:`~tracking.ids.BallId` value (snooker reds are
 all ``red``), ``label_scores`` the classifier's belief over the game's labels, ``score`` the
-finder's confidence times the classifier's belief that the crop holds a ball.
+finder's confidence (or ``proposal_weight``) times the classifier's belief that the crop holds a
+ball.
 
-Two stages, run with ONNX Runtime (no torch at run time):
+Two networks, run with ONNX Runtime (no torch at run time):
 
 1. the ball finder (``models/ball_detector.onnx``, a YOLOv8 of one class) on the rectified view
    letterboxed into its fixed input (320x640 by default: a ball is 9-14 px there), decoded and
@@ -14,9 +15,18 @@ Two stages, run with ONNX Runtime (no torch at run time):
 2. for each box, a crop of the *full-resolution* view around it, scaled so the ball spans 30 of
    40 px (:func:`vision.yolo_geometry.ball_crop`), through the classifier
    (``models/ball_classifier.onnx``): identity logits (other games masked out) and the offset of
-   the ball's centre from the crop's centre. The centre is refined by that offset (once more on a
-   crop re-centred there), so positions are good to a fraction of a full-resolution pixel though
-   the finder saw the table at less than half that scale.
+   the ball's centre from the crop's centre. The centre is refined by that offset, so positions
+   are good to a fraction of a full-resolution pixel though the finder saw the table at less than
+   half that scale; it is re-cropped until it moves less
+   than ``converged_r`` radii, so it ends at the regression's fixed point whatever it started
+   from (a box, a proposal, a prediction of :mod:`vision.guided`);
+3. where the finder saw nothing, proposals from the cloth (:mod:`vision.proposals`: discs of the
+   ball's size that differ from the cloth, a grid over a rack of touching balls) go through the
+   same classifier, which rejects what is no ball (its ``none`` class, trained on such proposals)
+   and pulls the rest onto their balls; a proposal's score is the classifier's belief times
+   ``proposal_weight``. The finder at ~9 px a ball misses dark balls on dark cloth and most of a
+   packed rack; the proposals find them at the full view's scale. One detection is kept per ball
+   (the best of those whose refined centres lie within a radius).
 
 Why two stages: the finder at this scale tells a ball from the cloth easily, but sixteen pool
 balls apart badly (measured: mAP50 0.32 over 4 classes after 40 epochs from scratch); a crop at
@@ -32,6 +42,7 @@ import cv2
 import numpy as np
 
 from vision.detect import BallDetection
+from vision.proposals import ball_proposals, playing_region
 from vision.rectify import RectifiedGeometry
 from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox
 
@@ -85,15 +96,22 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 class YoloDetector:
     """See the module docstring. ``conf`` is the finder's score threshold, ``iou`` its NMS
-    overlap; ``refine`` how many times the centre is re-cropped at the refined position."""
+    overlap; ``refine`` how many times at most the centre is re-cropped at the refined position
+    (a ball whose centre moved less than ``converged_r`` radii is not re-cropped)."""
 
     def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, game: str,
                  detector_path: Path | str | None = None, classifier_path: Path | str | None = None,
-                 conf: float = 0.25, iou: float = 0.45, threads: int = 2, refine: int = 1,
-                 min_score: float = 0.2) -> None:
+                 conf: float = 0.25, iou: float = 0.45, threads: int = 2, refine: int = 2,
+                 min_score: float = 0.2, proposals: bool = True, proposal_weight: float = 0.4,
+                 proposal_refine: int = 2, proposal_inset_r: float = 0.8, converged_r: float = 0.03,
+                 proposal_min_ball: float = 0.85) -> None:
         self.geometry = geometry
         self.r_px = float(ball_radius_mm) * geometry.px_per_mm
         self.conf, self.iou, self.refine, self.min_score = float(conf), float(iou), int(refine), float(min_score)
+        self.converged_r = float(converged_r)
+        self.proposals, self.proposal_weight = bool(proposals), float(proposal_weight)
+        self.proposal_refine, self.proposal_inset_r = int(proposal_refine), float(proposal_inset_r)
+        self.proposal_min_ball = float(proposal_min_ball)
         self._det = _session(Path(detector_path or DEFAULT_DETECTOR), threads)
         self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), threads)
         shape = self._det.get_inputs()[0].shape
@@ -123,47 +141,101 @@ class YoloDetector:
         return boxes / lb.scale, scores
 
     def classify(self, rectified_bgr: np.ndarray, u: np.ndarray, v: np.ndarray, r_px: np.ndarray | None = None,
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 refine: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For centres (k,) (and radii, default the table's ball): class probabilities over the
-        game's labels and ``none`` (k, n + 1), and the refined centres u, v (view px)."""
+        game's labels and ``none`` (k, n + 1), and the refined centres u, v (view px), re-cropped
+        ``refine`` times (default the detector's)."""
         r = np.full(len(u), self.r_px) if r_px is None else np.maximum(np.asarray(r_px, np.float64), 1.0)
         k = CROP_BALL_PX / (2.0 * r)
         n = len(self.classes)
-        for it in range(self.refine + 1):
-            crops = np.stack([ball_crop(rectified_bgr, float(a), float(b), float(c)) for a, b, c in zip(u, v, r)])
+        refine = self.refine if refine is None else int(refine)
+        u, v = np.array(u, np.float64), np.array(v, np.float64)
+        if not len(u):
+            return np.zeros((0, len(self._cols) + (self._none is not None))), u, v
+        logits = np.zeros((len(u), n))
+        off = np.zeros((len(u), 2))
+        todo = np.arange(len(u))
+        for it in range(refine + 1):
+            crops = np.stack([ball_crop(rectified_bgr, float(u[i]), float(v[i]), float(r[i])) for i in todo])
             x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
             out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
-            off = np.clip(out[:, n:n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[:, None]  # view px
-            logits = out[:, :n]
-            if it < self.refine:
-                u, v = u + off[:, 0], v + off[:, 1]
+            off[todo] = np.clip(out[:, n:n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
+            logits[todo] = out[:, :n]
+            if it < refine:
+                # re-crop only the balls whose centre still moves: the centre then ends at the
+                # regression's fixed point whatever the start (finder box, proposal, prediction)
+                moving = np.hypot(off[todo, 0], off[todo, 1]) > self.converged_r * r[todo]
+                u[todo], v[todo] = u[todo] + off[todo, 0], v[todo] + off[todo, 1]
+                off[todo] = 0.0
+                todo = todo[moving]
+                if not len(todo):
+                    break
         cols = self._cols if self._none is None else np.append(self._cols, self._none)
         p = _softmax(logits[:, cols])
         return p, u + off[:, 0], v + off[:, 1]
 
+    def _proposed(self, rectified_bgr: np.ndarray, u_known: np.ndarray, v_known: np.ndarray,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Proposals (:mod:`vision.proposals`) farther than a radius from every finder ball,
+        classified and pulled onto their balls: probabilities (k, n + 1) and centres u, v."""
+        region = playing_region(self.geometry, self.r_px, self.proposal_inset_r)
+        pu, pv, _ = ball_proposals(rectified_bgr, self.r_px, region_px=region)
+        if len(pu) and len(u_known):
+            far = np.hypot(pu[:, None] - u_known[None, :], pv[:, None] - v_known[None, :]).min(axis=1) > self.r_px
+            pu, pv = pu[far], pv[far]
+        if not len(pu):
+            return np.zeros((0, len(self.labels) + 1)), np.zeros(0), np.zeros(0)
+        return self.classify(rectified_bgr, pu, pv, refine=self.proposal_refine)
+
     def detect_with_boxes(self, rectified_bgr: np.ndarray, radius_from_box: bool = False,
                           ) -> list[tuple[BallDetection, tuple[float, float, float, float]]]:
-        """Detections with the finder's box (view px) of each. ``radius_from_box`` sizes each crop
-        by its box instead of the table's ball (for photos with no rectified geometry)."""
+        """Detections with the finder's box (view px) of each (a proposal's: the ball's square).
+        ``radius_from_box`` sizes each crop by its box instead of the table's ball, and takes no
+        proposals (for photos with no rectified geometry, where a ball's size is not known)."""
         boxes, scores = self.find(rectified_bgr)
-        if not len(boxes):
-            return []
-        u0 = (boxes[:, 0] + boxes[:, 2]) / 2.0
-        v0 = (boxes[:, 1] + boxes[:, 3]) / 2.0
-        rb = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) / 2.0 if radius_from_box else None
-        p, u, v = self.classify(rectified_bgr, u0, v0, rb)
         n = len(self.labels)
-        p_ball = p[:, :n].sum(axis=1)
+        if len(boxes):
+            u0 = (boxes[:, 0] + boxes[:, 2]) / 2.0
+            v0 = (boxes[:, 1] + boxes[:, 3]) / 2.0
+            rb = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) / 2.0 if radius_from_box else None
+            p, u, v = self.classify(rectified_bgr, u0, v0, rb)
+            radii = rb if rb is not None else np.full(len(u), self.r_px)
+            if rb is None:
+                # the box around the refined centre, as long as the finder saw the ball (a blurred
+                # ball is longer along its path) but never narrower than the ball: the finder's
+                # coarse box is often off centre by a few px, which the regression has corrected
+                fw = np.maximum((boxes[:, 2] - boxes[:, 0]) / 2.0, 1e-3)
+                fh = np.maximum((boxes[:, 3] - boxes[:, 1]) / 2.0, 1e-3)
+                hw, hh = np.maximum(fw, self.r_px), np.maximum(fh, self.r_px)
+                boxes = np.column_stack([u - hw, v - hh, u + hw, v + hh]).astype(np.float32)
+        else:
+            p, u, v, radii = np.zeros((0, n + 1)), np.zeros(0), np.zeros(0), np.zeros(0)
+        score = scores * p[:, :n].sum(axis=1)
+        if self.proposals and not radius_from_box:
+            pp, pu, pv = self._proposed(rectified_bgr, u, v)
+            r = self.r_px
+            p, u, v = np.vstack([p, pp]), np.concatenate([u, pu]), np.concatenate([v, pv])
+            pb = pp[:, :n].sum(axis=1)
+            score = np.concatenate([score, np.where(pb >= self.proposal_min_ball, self.proposal_weight * pb, 0.0)])
+            boxes = np.vstack([boxes.reshape(-1, 4), np.column_stack([pu - r, pv - r, pu + r, pv + r])])
+            radii = np.concatenate([radii, np.full(len(pu), r)])
+        # one detection per ball: the best of those whose refined centres lie within a radius
+        order = np.argsort(-score, kind="stable")
+        kept: list[int] = []
+        for i in order:
+            if score[i] < self.min_score:
+                break
+            if kept and np.min(np.hypot(u[kept] - u[i], v[kept] - v[i]) / np.maximum(radii[kept], 1e-6)) < 1.0:
+                continue
+            kept.append(int(i))
         out = []
         x_mm, y_mm = self.geometry.uv_to_mm(u, v)
-        for i in range(len(boxes)):
-            score = float(scores[i] * p_ball[i])
-            if score < self.min_score:
-                continue
-            q = p[i, :n] / max(p_ball[i], 1e-9)
+        for i in kept:
+            p_ball = max(float(p[i, :n].sum()), 1e-9)
+            q = p[i, :n] / p_ball
             j = int(np.argmax(q))
             d = BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
-                              r_px=float(rb[i]) if rb is not None else self.r_px, label=self.labels[j], score=score,
+                              r_px=float(radii[i]), label=self.labels[j], score=float(score[i]),
                               label_scores={l: float(q[t]) for t, l in enumerate(self.labels)})
             out.append((d, tuple(float(c) for c in boxes[i])))
         return out

@@ -51,6 +51,7 @@ def _cases(tmp: Path) -> list[tuple[list[str], str]]:
         (["analyze", str(SAMPLE), "--calibration", str(bad_cal), "--out", out], "not a tabletrack calibration"),
         (["analyze", str(SAMPLE), "--input", str(bad_ref), "--out", out], "shot"),
         (["analyze", str(SAMPLE), "--corners", "1,2,3", "--out", out], "corners"),
+        (["analyze", str(SAMPLE), "--key-every", "0", "--out", out], "--key-every"),
         (["calibrate", str(text), "-o", str(tmp / "c.json")], "cannot be opened as video"),
         (["calibrate", str(_black_video(tmp / "black2.mp4")), "-o", str(tmp / "c.json")], "no table found"),
     ]

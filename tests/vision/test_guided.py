@@ -1,0 +1,124 @@
+"""The guided detector (vision/guided.py): the full detector on key frames and wherever the last
+frames do not predict the balls; the classifier's crops in between."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import BallDetection
+from vision.guided import GuidedConfig, GuidedDetector
+from vision.rectify import RectifiedGeometry
+
+R = 14.0
+
+
+class FakeYolo:
+    """A detector over a scripted world: ``balls`` (label -> (u, v)) is what the frame shows."""
+
+    labels = ("cue", "1")
+
+    def __init__(self) -> None:
+        self.geometry = RectifiedGeometry(2540.0, 1270.0, 28.575, 0.5, 28.575)
+        self.r_px = R
+        self.balls: dict[str, tuple[float, float]] = {}
+        self.full_calls = 0
+
+    def _det(self, label: str, u: float, v: float) -> BallDetection:
+        x, y = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
+        return BallDetection(float(x[0]), float(y[0]), u, v, R, label, 0.9, {label: 1.0})
+
+    def detect(self, view):
+        self.full_calls += 1
+        return [self._det(k, *c) for k, c in self.balls.items()]
+
+    def classify(self, view, u, v, r_px=None, refine=None):
+        """The crop's regression reaches one radius: a ball farther off is not seen."""
+        n = len(self.labels)
+        p = np.zeros((len(u), n + 1))
+        uo, vo = np.array(u, float), np.array(v, float)
+        for i, (a, b) in enumerate(zip(u, v)):
+            best = min(self.balls.items(), key=lambda kv: np.hypot(kv[1][0] - a, kv[1][1] - b), default=None)
+            if best is not None and np.hypot(best[1][0] - a, best[1][1] - b) < R:
+                p[i, self.labels.index(best[0])] = 0.95
+                p[i, n] = 0.05
+                uo[i], vo[i] = best[1]
+            else:
+                p[i, n] = 1.0
+        return p, uo, vo
+
+
+VIEW = np.zeros((656, 1299, 3), np.uint8)
+
+
+def _run(fake, guided, frames, fps=30.0):
+    out = []
+    for i, world in enumerate(frames):
+        fake.balls = world
+        before = fake.full_calls
+        dets = guided.detect(VIEW, i / fps)
+        out.append((fake.full_calls > before, {d.label: (d.u_px, d.v_px) for d in dets}))
+    return out
+
+
+def test_balls_at_rest_take_the_full_detector_only_on_key_frames():
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=4))
+    world = {"cue": (300.0, 300.0), "1": (700.0, 320.0)}
+    res = _run(fake, g, [world] * 12)
+    assert [full for full, _ in res] == [True, False, False, False] * 3
+    assert all(seen == world for _, seen in res)
+    assert g.stats.full == 3 and g.stats.guided == 9
+
+
+def test_a_ball_rolling_steadily_is_followed_by_its_velocity():
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=100))
+    # 20 px a frame: farther than the crop's reach (one radius) without the prediction
+    frames = [{"cue": (300.0 + 20.0 * i, 300.0)} for i in range(10)]
+    res = _run(fake, g, frames)
+    # the first frame, and the second (no velocity known yet: the ball left its crop)
+    assert [full for full, _ in res] == [True, True] + [False] * 8
+    assert res[-1][1]["cue"] == pytest.approx((480.0, 300.0))
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda w: {"cue": (w["cue"][0] + 3 * R, w["cue"][1]), "1": w["1"]}, "the cue ball struck"),
+    (lambda w: {"cue": (w["cue"][0] + 0.8 * R, w["cue"][1]), "1": w["1"]}, "moved farther than max_shift_r"),
+    (lambda w: {"cue": w["cue"]}, "the 1 pocketed or hidden"),
+])
+def test_anything_the_prediction_did_not_foresee_takes_the_full_detector(change, why):
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=100))
+    world = {"cue": (300.0, 300.0), "1": (700.0, 320.0)}
+    res = _run(fake, g, [world, world, change(world)])
+    assert [full for full, _ in res] == [True, False, True], why
+    assert res[-1][1] == change(world)
+
+
+def test_two_predictions_ending_on_one_ball_take_the_full_detector():
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=100))
+    world = {"cue": (300.0, 300.0), "1": (300.0 + 2.2 * R, 300.0)}
+    fake.balls = world
+    g.detect(VIEW, 0.0)
+    fake.balls = {"cue": (300.0 + 1.1 * R, 300.0)}  # one ball where both were predicted (misread)
+    before = fake.full_calls
+    g.detect(VIEW, 1 / 30)
+    assert fake.full_calls == before + 1
+
+
+def test_a_gap_between_frames_takes_the_full_detector():
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=100, max_gap_s=0.5))
+    fake.balls = {"cue": (300.0, 300.0)}
+    g.detect(VIEW, 0.0)
+    g.detect(VIEW, 0.1)
+    before = fake.full_calls
+    g.detect(VIEW, 1.0)
+    assert fake.full_calls == before + 1
+
+
+def test_key_every_below_one_is_refused():
+    with pytest.raises(ValueError, match="key_every"):
+        GuidedDetector(FakeYolo(), GuidedConfig(key_every=0))

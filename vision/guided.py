@@ -1,0 +1,145 @@
+"""Detection guided by the last frames: the full detector only where it is needed.
+
+Contract: :class:`GuidedDetector` wraps a :class:`vision.yolo.YoloDetector` and fills the same
+``detect(rectified_bgr, t_s)`` contract for a *sequence* of frames of one video, in order. It keeps
+the balls it saw on the last frames (their centres and velocities in view px) and, on a frame
+that is not a key frame, only classifies crops at their predicted centres (the classifier's
+centre regression pulls each crop onto its ball, as for the finder's boxes). It runs the full
+detector (finder + proposals + classifier) instead:
+
+- on every ``key_every``-th frame, so that a ball that appears (placed, respotted, out from under
+  a hand) is found within that many frames;
+- whenever a predicted ball is not confirmed: its crop holds no ball, its centre had to move more
+  than ``max_shift_r`` radii from the prediction (a collision, a cushion, a cue stroke), or two
+  predictions ended on one ball;
+- after a gap of more than ``max_gap_s`` between frames, and on the first frame.
+
+Why: the finder costs most of the detector's time (~60-100 ms a frame on this machine's two
+cores, against ~1 ms a crop for the classifier), yet between events the balls roll smoothly or
+rest; the classifier, which names and places every ball in any case, tracks them from one frame
+to the next at a small part of that cost. Every frame where something happens that the
+prediction did not foresee still gets the full detector, so a contact or a ball entering a
+pocket is never seen later than with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.detect import BallDetection
+
+
+@dataclass(frozen=True)
+class GuidedConfig:
+    """``key_every`` in frames; ``max_shift_r`` and ``rest_r`` (the shift between two frames taken
+    for no motion) in ball radii; ``min_ball`` the classifier's
+    belief that a crop holds a ball below which a prediction counts as lost."""
+
+    key_every: int = 6
+    max_shift_r: float = 0.6
+    min_ball: float = 0.6
+    max_gap_s: float = 0.5
+    score_weight: float = 0.9
+    rest_r: float = 0.25
+
+
+@dataclass(frozen=True)
+class GuidedStats:
+    """How many frames took the full detector and how many the crops only."""
+
+    full: int
+    guided: int
+
+
+class GuidedDetector:
+    """See the module docstring. ``detect`` must see the frames of one video in order."""
+
+    def __init__(self, detector, config: GuidedConfig | None = None) -> None:
+        self.detector = detector
+        self.geometry = detector.geometry
+        self.config = config or GuidedConfig()
+        if self.config.key_every < 1:
+            raise ValueError(f"guided detector: expected key_every >= 1 frame, got {self.config.key_every}")
+        self._last: list[BallDetection] = []
+        self._vel = np.zeros((0, 2))
+        self._t: float | None = None
+        self._since_key = 0
+        self._full = 0
+        self._guided = 0
+
+    @property
+    def stats(self) -> GuidedStats:
+        return GuidedStats(self._full, self._guided)
+
+    def reset(self) -> None:
+        """Forget the last frames (the next frame takes the full detector)."""
+        self._last, self._vel, self._t = [], np.zeros((0, 2)), None
+
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
+        cfg = self.config
+        dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
+        step = 1.0 if dt is None else dt
+        key = (not self._last or self._since_key + 1 >= cfg.key_every
+               or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s)))
+        dets = None if key else self._follow(rectified_bgr, step)
+        if dets is None:
+            dets = self.detector.detect(rectified_bgr)
+            self._since_key = 0
+            self._full += 1
+        else:
+            self._since_key += 1
+            self._guided += 1
+        self._remember(dets, step)
+        self._t = None if t_s is None else float(t_s)
+        return dets
+
+    # -- internals ---------------------------------------------------------------------------
+    def _follow(self, view: np.ndarray, step: float) -> list[BallDetection] | None:
+        """Crops at the predicted centres; None where any prediction is not confirmed."""
+        cfg = self.config
+        det = self.detector
+        u0 = np.array([d.u_px for d in self._last]) + self._vel[:, 0] * step
+        v0 = np.array([d.v_px for d in self._last]) + self._vel[:, 1] * step
+        h, w = view.shape[:2]
+        if ((u0 < 0) | (v0 < 0) | (u0 > w - 1) | (v0 > h - 1)).any():
+            return None
+        p, u, v = det.classify(view, u0, v0)
+        n = len(det.labels)
+        p_ball = p[:, :n].sum(axis=1)
+        r = det.r_px
+        if (p_ball < cfg.min_ball).any() or (np.hypot(u - u0, v - v0) > cfg.max_shift_r * r).any():
+            return None
+        if len(u) > 1:
+            d = np.hypot(u[:, None] - u[None, :], v[:, None] - v[None, :])
+            np.fill_diagonal(d, np.inf)
+            if d.min() < r:
+                return None
+        x_mm, y_mm = det.geometry.uv_to_mm(u, v)
+        out = []
+        for i, prev in enumerate(self._last):
+            q = p[i, :n] / max(float(p_ball[i]), 1e-9)
+            j = int(np.argmax(q))
+            out.append(BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
+                                     r_px=prev.r_px, label=det.labels[j], score=float(cfg.score_weight * p_ball[i]),
+                                     label_scores={l: float(q[t]) for t, l in enumerate(det.labels)}))
+        return out
+
+    def _remember(self, dets: list[BallDetection], step: float) -> None:
+        """Velocities from the nearest ball of the last frame (within two radii; else at rest)."""
+        cfg = self.config
+        vel = np.zeros((len(dets), 2))
+        if self._last and dets:
+            pu = np.array([d.u_px for d in self._last])
+            pv = np.array([d.v_px for d in self._last])
+            lim = 2.0 * self.detector.r_px + np.hypot(self._vel[:, 0], self._vel[:, 1]) * step
+            for i, d in enumerate(dets):
+                e = np.hypot(pu + self._vel[:, 0] * step - d.u_px, pv + self._vel[:, 1] * step - d.v_px)
+                j = int(np.argmin(e))
+                du, dv = d.u_px - pu[j], d.v_px - pv[j]
+                # a shift below the deadband is the centre's noise, not motion: fed back as a
+                # velocity it would make a resting ball creep
+                if e[j] <= lim[j] and np.hypot(du, dv) > cfg.rest_r * self.detector.r_px:
+                    vel[i] = (du / step, dv / step)
+        self._last, self._vel = list(dets), vel
