@@ -27,13 +27,15 @@ from calibration.camera import CameraModel
 from calibration.diamonds import DiamondFinds, find_diamonds, ransac_inliers
 from calibration.edges import edge_images, measure_edges
 from calibration.features import EDGE_KINDS, SIDES
-from calibration.find_table import find_table
+from calibration.find_table import GREY_HUE, find_table
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, DiamondMatch, EdgeLine
 from calibration.solve import (CameraState, EdgeObs, FocalPrior, Fit, PointObs, flipped, init_from_corners,
                                refine, sample_states)
 from calibration.table import TableSpec
 
 MIN_EDGE_POINTS_PER_SIDE = 12
+#: a grey cloth's calibration must explain this share of the table's diamonds (see calibrate_frame)
+GREY_MIN_DIAMOND_FRACTION = 1.0 / 3.0
 
 
 def _robust_sigma(r: np.ndarray) -> float:
@@ -257,7 +259,16 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     if not runs:
         raise CalibrationError(errors[0])
     run = max(runs, key=_Run.score)
-    return _result(table, run, w, h, hints, outline)
+    res = _result(table, run, w, h, hints, outline)
+    marks = len(table.diamond_marks()) if table.pockets else 0
+    if outline.cloth.hue == GREY_HUE and marks and res.n_diamond_inliers < GREY_MIN_DIAMOND_FRACTION * marks:
+        # a grey cloth is found by its lightness alone, which a floor, a shirt or a wall share; only
+        # the rails' diamonds where the camera puts them show it is the table, seen the right way
+        raise CalibrationError(
+            f"a grey or white surface was found, but the camera it implies explains {res.n_diamond_inliers} of the "
+            f"table's {marks} diamonds (expected at least {int(np.ceil(GREY_MIN_DIAMOND_FRACTION * marks))}): "
+            "give the playing surface's corners instead")
+    return res
 
 
 def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:

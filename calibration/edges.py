@@ -45,10 +45,18 @@ def edge_images(image_bgr: np.ndarray, cloth_hue: float, cloth_sat: float, cloth
     """The frame as float BGR and its cloth-likeness: 1 within 8 hue steps of the cloth's hue (OpenCV
     0..179), fading to 0 at 16; times a ramp on saturation (0 below 30% of the cloth's, 1 above 50%)
     and on brightness (0 below 12% of the cloth's, 1 above 22%: the dark cushion stays cloth, the
-    noise-hued near-black does not)."""
+    noise-hued near-black does not). A grey or white cloth (``cloth_hue`` < 0) has no hue: there
+    it is a ramp on saturation (1 up to 15 above the cloth's, 0 at 35) times one on brightness (0
+    below 30% of the cloth's, 1 above 45%)."""
     import cv2
 
     hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
+    if cloth_hue < 0:
+        # a grey or white cloth (calibration.find_table.GREY_HUE): cloth-like is unsaturated and not
+        # dark (the shaded cushion stays cloth; black rails and coloured wood do not)
+        like = np.clip(1.0 - (hsv[..., 1] - (cloth_sat + 15.0)) / 20.0, 0.0, 1.0)
+        like *= np.clip((hsv[..., 2] - 0.3 * cloth_val) / max(0.15 * cloth_val, 1.0), 0.0, 1.0)
+        return EdgeImages(bgr=image_bgr.astype(np.float32), cloth_like=like.astype(np.float32))
     dh = np.abs(hsv[..., 0] - np.float32(cloth_hue))
     dh = np.minimum(dh, 180.0 - dh)
     like = np.clip(1.0 - (dh - 8.0) / 8.0, 0.0, 1.0)

@@ -12,7 +12,11 @@ How the cloth is told from the rest: a billiard cloth is one saturated hue over 
 convex region. Each peak of the hue histogram of saturated pixels is tried; its largest connected
 region, small holes (balls, marks, hands) filled, scores by area times solidity⁴ (a carpet or a
 lit wall is large but not convex, or has the table as a big hole in it); the best that also fills
-the quadrilateral of its four lines (and stays inside it) is the table. A frame where no region
+the quadrilateral of its four lines (and stays inside it) is the table. Where no coloured region
+qualifies and the middle of the frame is an even unsaturated surface, a grey or white cloth is
+looked for instead: the region flooded from the middle through neighbours of nearly its colour
+(its ``ClothColour.hue`` is ``GREY_HUE``), which must be framed by the rails (cut by the picture's
+border on one side at most). A frame where no region
 covers ``MIN_AREA_FRACTION`` of the image with solidity ``MIN_SOLIDITY`` and a four-sided outline
 raises :class:`~calibration.result.CalibrationError` with one line saying what was found instead.
 """
@@ -26,13 +30,15 @@ import numpy as np
 from calibration.result import CalibrationError
 
 MIN_AREA_FRACTION = 0.06
+GREY_HUE = -1.0  # ClothColour.hue of a grey or white cloth (found by its lightness, not a hue)
 MIN_SOLIDITY = 0.80
 _WORK_SIDE_PX = 800  # the segmentation runs on a copy this size (longer side)
 
 
 @dataclass(frozen=True)
 class ClothColour:
-    """Median colour of the cloth region: OpenCV HSV (hue 0..179) and BGR."""
+    """Median colour of the cloth region: OpenCV HSV (hue 0..179, or ``GREY_HUE`` for a grey or
+    white cloth) and BGR."""
 
     hue: float
     sat: float
@@ -90,9 +96,54 @@ def _region_for_hue(hsv: np.ndarray, h0: float) -> tuple[np.ndarray, float, floa
     if core.sum() < 50:
         return None
     med_s, med_v = float(np.median(S[core])), float(np.median(V[core]))
-    m = (near & (S >= 0.45 * med_s) & (V >= 0.25 * med_v)).astype(np.uint8)
+    return _solid_region((near & (S >= 0.45 * med_s) & (V >= 0.25 * med_v)).astype(np.uint8))
+
+
+def _grey_region(small_bgr: np.ndarray, hsv: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """For a grey or white cloth (no hue to find it by): the region flooded from the middle of the
+    frame (where a broadcast camera puts the table) through neighbours of nearly the same colour,
+    so that it follows a lamp's gradual fall-off but stops at the cushion's nose shadow and the
+    rails; (mask, area, solidity), or None where the middle is not an even unsaturated surface."""
+    import cv2
+
+    if not _grey_middle(hsv):
+        return None
+    h, w = hsv.shape[:2]
+    blur = cv2.medianBlur(small_bgr, 5)
+    y0, x0 = int(0.35 * h), int(0.35 * w)
+    v = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[y0:int(0.65 * h), x0:int(0.65 * w), 2].astype(np.float32)
+    typical = np.abs(v - np.median(v)) <= 2  # seeds of the middle's typical colour
+    if not typical.any():
+        return None
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    tol = (3, 3, 3)
+    # seeds spread over the middle (a cue or an arm across the cloth leaves parts a single flood
+    # cannot reach), each flooded unless an earlier flood took it in
+    vh, vw = typical.shape
+    for fy in (0.15, 0.5, 0.85):
+        for fx in (0.15, 0.5, 0.85):
+            cy, cx = int(fy * (vh - 1)), int(fx * (vw - 1))
+            r = max(2, vh // 8)
+            win = typical[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
+            ys, xs = np.nonzero(win)
+            if not len(xs):
+                continue
+            sx, sy = int(xs[len(xs) // 2] + max(0, cx - r) + x0), int(ys[len(ys) // 2] + max(0, cy - r) + y0)
+            if mask[sy + 1, sx + 1]:
+                continue
+            cv2.floodFill(blur, mask, (sx, sy), 0, tol, tol, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    # a dark cue across a grey cloth splits it (a coloured cloth's cue is bridged by the hue test's
+    # tolerance): closed over a few cue widths
+    return _solid_region(mask[1:-1, 1:-1], close_px=max(5, int(round(0.025 * max(h, w)))) | 1)
+
+
+def _solid_region(m: np.ndarray, close_px: int = 5) -> tuple[np.ndarray, float, float] | None:
+    """The largest connected region of mask ``m``, closed over ``close_px``, its holes up to a
+    fifth of it filled and thin parts opened away: (mask, area, solidity)."""
+    import cv2
+
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((close_px, close_px), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     if n <= 1:
         return None
@@ -163,16 +214,20 @@ def _intersect(l1: tuple[float, float, float], l2: tuple[float, float, float]) -
     return float(p[0] / p[2]), float(p[1] / p[2])
 
 
-def _grey_hint(hsv: np.ndarray) -> str:
-    """A note for frames whose middle is an unsaturated (grey, white, black) surface: such a cloth
-    has no hue to find it by."""
+def _grey_middle(hsv: np.ndarray) -> bool:
+    """The middle of the frame is an even unsaturated (grey, white) surface: a grey cloth, maybe."""
     h, w = hsv.shape[:2]
     mid = hsv[int(0.35 * h):int(0.65 * h), int(0.35 * w):int(0.65 * w)]
     v = mid[..., 2].astype(np.float32)
-    if (mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(v)) > 40
-            and float(np.median(np.abs(v - np.median(v)))) < 20):
-        return ("; the middle of the frame is an even unsaturated surface: a grey or white cloth is not found "
-                "automatically, give the playing surface's corners instead")
+    return bool(mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(v)) > 40
+                and float(np.median(np.abs(v - np.median(v)))) < 20)
+
+
+def _grey_hint(hsv: np.ndarray) -> str:
+    """A note for frames whose middle is an unsaturated surface that was not found as a table."""
+    if _grey_middle(hsv):
+        return ("; the middle of the frame is an even unsaturated surface, but no grey or white cloth with a "
+                "four-sided outline was found there: give the playing surface's corners instead")
     return ""
 
 
@@ -311,6 +366,11 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
             mask, area, solidity = r
             regions.append(((area / frame_area) * solidity ** 4, h0, area, solidity, mask))
     regions.sort(key=lambda r: -r[0])
+    grey = None
+    if not any(r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY for r in regions):
+        grey = _grey_region(small, hsv)  # no coloured cloth: a grey or white one (hue -1 marks it)
+        if grey is not None:
+            regions.insert(0, ((grey[1] / frame_area) * grey[2] ** 4, GREY_HUE, grey[1], grey[2], grey[0]))
     expectation = (f"no table found in the frame: expected a cloth region covering at least "
                    f"{100 * MIN_AREA_FRACTION:.0f}% of the image, solidity >= {MIN_SOLIDITY:.2f}, "
                    "with a four-sided outline; got ")
@@ -330,6 +390,11 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
         e = max(3.0, 0.012 * max(sw, sh))  # the opening leaves the mask a little short of the border
         cut = tuple(i for i, sel in enumerate(on_side)
                     if ((sel[:, 0] <= x0 + e) | (sel[:, 0] >= x1 - e) | (sel[:, 1] <= y0 + e) | (sel[:, 1] >= y1 - e)).mean() > 0.5)
+        if h0 == GREY_HUE and (len(cut) > 1 or area > 0.9 * frame_area):
+            # an even grey that the frame cuts on two sides or more is a wall, a floor, a fog of
+            # noise: a grey cloth is found only framed by its rails
+            why = why or f"an unsaturated region covering {100 * area / frame_area:.1f}% of the image, cut by the frame"
+            continue
         found.append((len(cut), (h0, area, solidity, mask, quad, lines, inliers, cut)))
         if not cut:
             break  # a whole outline: a table's cloth is framed by its rails, a shirt or a carpet runs off the frame
@@ -340,7 +405,7 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     corners_full = tuple((float(x) * inv, float(y) * inv) for x, y in quad)
     lines_full = tuple((a, b, c * inv) for a, b, c in lines)
     full_mask = cv2.resize(mask * 255, (w, h), interpolation=cv2.INTER_NEAREST) if scale < 1.0 else mask * 255
-    core = (mask > 0) & cand
+    core = (mask > 0) & (cand if h0 != GREY_HUE else True)
     med = np.median(hsv[core], axis=0) if core.any() else np.array([h0, 0, 0])
     bgr = np.median(small[core], axis=0) if core.any() else np.zeros(3)
     cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=tuple(float(v) for v in bgr))
