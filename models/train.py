@@ -47,11 +47,13 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
                    export_hw: tuple[int, int] = (320, 640), batch: int = 16, workers: int = 1,
                    model_yaml: Path = DETECTOR_YAML, name: str = "detector", threads: int = 2,
                    cache_dir: Path | None = None, fraction: float = 1.0, val_every_epoch: bool = False,
-                   hours: float | None = None, log=print) -> dict:
+                   hours: float | None = None, init: Path | None = None, lr0: float | None = None,
+                   log=print) -> dict:
     """Train, export, copy the ONNX file to ``out``; returns {epochs, wall_s, metrics, onnx}.
     ``hours`` caps the training time: ultralytics then re-plans the number of epochs (and the
     learning-rate schedule) from the first epochs' duration, so a run on a busy machine still
-    completes its schedule."""
+    completes its schedule. ``init``: the weights (.pt) of an earlier run to fine-tune instead of
+    random weights from the yaml; ``lr0`` its initial learning rate (with AdamW)."""
     data_yaml = Path(data_yaml)
     if not data_yaml.is_file():
         raise TrainError(f"detector data: expected a YOLO data.yaml, found nothing at {data_yaml}")
@@ -61,7 +63,11 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
     prepare_ultralytics(root, threads)
     from ultralytics import YOLO
 
-    model = YOLO(str(model_yaml), task="detect")
+    if init is not None and not Path(init).is_file():
+        raise TrainError(f"detector --init: expected YOLO weights (.pt) at {init}, found nothing")
+    # from a .pt, ultralytics trains on from its weights (``pretrained`` only concerns a yaml model)
+    model = YOLO(str(init) if init is not None else str(model_yaml), task="detect")
+    extra = {"optimizer": "AdamW", "lr0": float(lr0), "warmup_epochs": 0.5} if lr0 else {}
     t0 = time.time()
 
     def _epoch_end(tr) -> None:
@@ -74,7 +80,7 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
                 exist_ok=True, single_cls=True, cache="ram", seed=0, patience=max(epochs, 10),
                 close_mosaic=max(1, epochs // 10), hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, degrees=0.0,
                 translate=0.1, scale=0.2, fliplr=0.5, flipud=0.5, mosaic=1.0, fraction=fraction, verbose=False,
-                val=val_every_epoch, **({"time": float(hours)} if hours else {}))
+                val=val_every_epoch, **({"time": float(hours)} if hours else {}), **extra)
     wall = time.time() - t0
     trainer = model.trainer
     best = Path(trainer.best) if Path(trainer.best).is_file() else Path(trainer.last)
@@ -315,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--threads", type=int, default=2)
     d.add_argument("--fraction", type=float, default=1.0)
     d.add_argument("--hours", type=float, help="cap on the training time (epochs re-planned to fit)")
+    d.add_argument("--init", type=Path, help="YOLO weights (.pt) of an earlier run to fine-tune")
+    d.add_argument("--lr0", type=float, help="initial learning rate (AdamW); for fine-tuning")
     c = sub.add_parser("classifier", help="the identity classifier on ball crops")
     c.add_argument("--data", type=Path, nargs="+", required=True,
                    help="DIR/crops of models.dataset (several: trained on together, validated on the first)")
@@ -332,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(hw) != 2:
                 raise TrainError(f"--export-hw: expected H,W, got {a.export_hw!r}")
             res = train_detector(a.data, a.epochs, a.out, a.imgsz, hw, a.batch, a.workers, name=a.name,
-                                 threads=a.threads, fraction=a.fraction, hours=a.hours)
+                                 threads=a.threads, fraction=a.fraction, hours=a.hours, init=a.init, lr0=a.lr0)
         else:
             res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes, init=a.init)
     except ValueError as e:
