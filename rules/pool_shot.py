@@ -94,6 +94,14 @@ class PoolShotFacts:
         return tuple(b for b in self.off_table if b is not self.cue_ball)
 
     @property
+    def cue_ball_placed(self) -> bool:
+        """Only the cue ball moved and it touched nothing (no ball, no cushion, no pocket, still on
+        the table): what placing it by hand with ball in hand looks like from above. A stroke
+        that misses everything almost always reaches a cushion."""
+        return (self.complete and self.first_contact is None and not self.pocketed and not self.off_table
+                and not any(isinstance(e, (CushionHit, BallBall)) for e in self.events))
+
+    @property
     def rail_after_contact(self) -> bool:
         """A ball reached a cushion after the first contact (the cue ball or any object ball)."""
         return bool(self.cushions_after_contact)
@@ -189,3 +197,20 @@ def not_struck_call(shot: Shot, game, player: str, score: Mapping[str, int], mov
         score=dict(score), needs_review=True, cue_ball=moved, note=note,
         review_reason="Needs review: an object ball moved with no stroke on the cue ball.",
         summary=f"the {moved.value} moved, no stroke", details=dict(details or {}))
+
+
+def placement_call(shot: Shot, game, player: str, score: Mapping[str, int], article: str,
+                   note: str | None = None, details: Mapping | None = None):
+    """The call for a "shot" that is the cue ball placed by hand (:attr:`PoolShotFacts.cue_ball_placed`
+    while the player has ball in hand, ``article``): not a stroke, nothing judged, the player still
+    has ball in hand and the inning; the referee's foul for it (a ball touched while placing) is
+    judged as any foul."""
+    from rules.call import Call
+
+    return Call(
+        shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
+        game_over=False,
+        reason=(f"Not a stroke: with ball in hand ({article}) the cue ball moved alone and touched nothing: "
+                "it was placed; the player still has ball in hand"),
+        score=dict(score), needs_review=False, cue_ball=BallId.CUE, note=note, summary="cue ball placed",
+        details=dict(details or {}))

@@ -39,7 +39,7 @@ from rules.eight_ball.verdict import Decision, decide, describe_outcome
 from rules.errors import ShotError
 from rules.evidence import review_shot
 from rules.games import Game
-from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
+from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
@@ -96,6 +96,12 @@ class EightBallEngine:
             return (not_struck_call(shot, self.game, state.player, state.score, moved, f"{ART} 16.1e", si.note,
                                     {"racks": dict(state.score)}), replace(state, shots=state.shots + 1))
         facts = read_pool_shot(shot)
+        if (state.ball_in_hand or state.next_is_break) and not si.fouls and facts.cue_ball_placed:
+            # the breaker's cue ball is in hand behind the head string, the incoming player's after
+            # a foul anywhere (ART 17.1)
+            return (placement_call(shot, self.game, state.player, state.score, f"{ART} 17.1", si.note,
+                                   {"racks": dict(state.score), "ball_in_hand": True}),
+                    replace(state, shots=state.shots + 1))
         notes: list[str] = []
         doubts: list[str] = []
         st = self._resolve_pending(state, facts.positions_before, shot.number, notes, doubts)

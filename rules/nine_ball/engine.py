@@ -36,7 +36,7 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
+from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
@@ -93,6 +93,13 @@ class NineBallEngine:
             return not_struck_call(shot, self.game, names[state.at_table],
                                    {names[0]: state.racks_won[0], names[1]: state.racks_won[1]}, moved,
                                    "000 6.6", si.note), replace(state, shots=state.shots + 1)
+        if (state.ball_in_hand or state.next_is_break) and not si.fouls and read_pool_shot(shot).cue_ball_placed:
+            # the breaker has the cue ball in hand behind the head string (000 2.3), the incoming
+            # player after a foul anywhere (000 2.7)
+            return placement_call(shot, self.game, names[state.at_table],
+                                  {names[0]: state.racks_won[0], names[1]: state.racks_won[1]},
+                                  "000 2.3" if state.next_is_break else "000 2.7",
+                                  si.note, {"ball_in_hand": True}), replace(state, shots=state.shots + 1)
         doubts: list[str] = []
         lead: list[str] = []
         balls = self._balls_at_start(state, start, lead, doubts)

@@ -28,7 +28,7 @@ from rules.config import JudgeConfig
 from rules.errors import RefereeInputError, ShotError
 from rules.evidence import review_shot
 from rules.games import Game
-from rules.pool_shot import not_struck_call, read_pool_shot, struck_object_ball
+from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.fouls import StraightPoolFoul
 from rules.straight_pool.inputs import (
@@ -119,6 +119,11 @@ class StraightPoolEngine:
         if moved is not None and not si.fouls:
             return (not_struck_call(shot, self.game, state.names[state.at_table], state.score, moved,
                                     "004 general rules", si.note), replace(state, shots=state.shots + 1))
+        if ((state.ball_in_hand or state.opening_break) and not si.fouls and not si.intentional
+                and read_pool_shot(shot).cue_ball_placed):
+            # the cue ball in hand behind the head string (the opening break, art. 10, the General Rules)
+            return (placement_call(shot, self.game, state.names[state.at_table], state.score,
+                                   "004 art. 10 and General Rules", si.note), replace(state, shots=state.shots + 1))
         start, end = shot.start, shot.end
         for e in shot.events:
             for b in _balls_of(e):

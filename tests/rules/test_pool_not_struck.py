@@ -1,8 +1,10 @@
-"""An object ball that moves with no stroke on the cue ball (a ball touched by the player, or
+"""Shots that are not strokes. An object ball that moves with no stroke on the cue ball (a ball touched by the player, or
 the camera's misread of a resting ball) is not judged from the log: the call says so, needs the
 referee, and keeps the state (000 6.6; 002 bola 8 ART 16.1e; 004 general rules). The referee's
 foul for that shot is judged as any foul. Snooker has its own foul for it (002 snooker ART 2.2.8,
-tested with the snooker engine)."""
+tested with the snooker engine). And with ball in hand (the breaker's behind the head string,
+the incoming player's after a foul), the cue ball moving alone and touching nothing (no ball, no
+cushion, no pocket) is the player placing it, not a stroke."""
 
 from __future__ import annotations
 
@@ -43,3 +45,38 @@ def test_the_referees_foul_for_that_shot_is_judged(game, foul):
     calls, _ = judge_events(_log(BallId("2")), game, {"players": ["A", "B"], "shots": {"1": {"foul": foul}}})
     (c,) = calls
     assert not c.legal and foul in {f.value for f in c.fouls} and c.turn_over
+
+
+def _placed():
+    """The cue ball alone moves 300 mm and touches nothing: placed by hand."""
+    return _log(BallId.CUE, moved_mm=300.0)
+
+
+@pytest.mark.parametrize("game, article", [
+    ("nine-ball", "000 2.3"), ("seven-ball", "000 2.3"), ("eight-ball", "ART 17.1"), ("14.1", "004 art. 10"),
+])
+def test_the_breaker_placing_the_cue_ball_is_not_the_break(game, article):
+    """Before the break the breaker has the cue ball in hand behind the head string: moving it
+    there and touching nothing is not a stroke (000 2.3; 002 bola 8 ART 17.1; 004 art. 10)."""
+    calls, state = judge_events(_placed(), game, {"players": ["A", "B"]})
+    (c,) = calls
+    assert c.summary == "cue ball placed" and article in c.reason
+    assert c.legal and not c.turn_over and c.foul is None and c.player == "A"
+    assert getattr(state, "next_is_break", getattr(state, "opening_break", None)) is True
+
+
+def test_nine_ball_000_2_7_placing_the_cue_ball_in_hand_keeps_the_ball_in_hand():
+    ref = {"players": ["A", "B"], "start": {"at_table": "B", "next_is_break": False, "ball_in_hand": True,
+                                            "balls": [str(i) for i in range(1, 10)]}}
+    calls, state = judge_events(_placed(), "nine-ball", ref)
+    (c,) = calls
+    assert c.summary == "cue ball placed" and "000 2.7" in c.reason and c.player == "B"
+    assert state.ball_in_hand and state.at_table == 1
+
+
+def test_nine_ball_000_6_2_without_ball_in_hand_touching_nothing_is_a_foul():
+    ref = {"players": ["A", "B"], "start": {"at_table": "B", "next_is_break": False, "ball_in_hand": False,
+                                            "balls": [str(i) for i in range(1, 10)]}}
+    calls, state = judge_events(_placed(), "nine-ball", ref)
+    (c,) = calls
+    assert not c.legal and c.foul.value == "no_contact" and c.turn_over
