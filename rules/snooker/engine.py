@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.call import Call
+from rules.pool_shot import not_struck_call, struck_object_ball
 from rules.config import JudgeConfig
 from rules.errors import ShotError
 from rules.evidence import review_shot
@@ -73,6 +74,8 @@ class SnookerEngine:
 
     game: Game = Game.SNOOKER
     config: JudgeConfig = field(default_factory=JudgeConfig)
+    #: below this shot-start confidence an object ball moving first is not called ART 2.2.8
+    MIN_STRUCK_CONFIDENCE: ClassVar[float] = 0.5
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: SnookerSetup | None = None) -> SnookerState:
@@ -96,6 +99,14 @@ class SnookerEngine:
         n = shot.number
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        moved = struck_object_ball(shot)
+        if (moved is not None and not si.fouls and shot.start is not None
+                and shot.start.confidence < self.MIN_STRUCK_CONFIDENCE):
+            # ART 2.2.8 (a ball other than the cue ball played) costs 7 points: not called from a
+            # shot start the tracker itself doubts (a packed rack's reds trading places read as one
+            # moving), but left to the referee
+            return (not_struck_call(shot, self.game, state.players[state.at_table], state.score, moved,
+                                    "002 snooker ART 2.2.8", si.note), replace(state, shots=state.shots + 1))
         st = state
         notes: list[str] = []
         doubts: list[str] = []

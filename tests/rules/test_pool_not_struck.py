@@ -80,3 +80,24 @@ def test_nine_ball_000_6_2_without_ball_in_hand_touching_nothing_is_a_foul():
     calls, state = judge_events(_placed(), "nine-ball", ref)
     (c,) = calls
     assert not c.legal and c.foul.value == "no_contact" and c.turn_over
+
+
+def _snooker_log(conf: float):
+    pos = {BallId.CUE: (700.0, 760.0), BallId.parse("red_1"): (2700.0, 889.0), BallId.PINK: (2677.0, 889.0)}
+    after = dict(pos)
+    after[BallId.parse("red_1")] = (2705.0, 889.0)
+    return [ShotStart(t_s=0.0, frame=0, shot=1, confidence=conf, cue_ball=BallId.parse("red_1"), positions=pos),
+            ShotEnd(t_s=0.3, frame=9, shot=1, confidence=0.9, positions=after)]
+
+
+@pytest.mark.parametrize("conf, called", [(0.3, False), (0.9, True)])
+def test_snooker_art_2_2_8_is_not_called_from_a_doubtful_shot_start(conf, called):
+    """002 snooker ART 2.2.8 (a ball other than the cue ball played, 7 points) is called where the
+    tracker is sure the red moved first; from a doubtful shot start (packed reds trading places) it
+    is left to the referee."""
+    calls, _ = judge_events(_snooker_log(conf), "snooker", {"players": ["A", "B"]})
+    (c,) = calls
+    if called:
+        assert c.foul is not None and c.foul.value == "played_non_cue_ball"
+    else:
+        assert c.foul is None and c.needs_review and "ART 2.2.8" in c.reason and c.score == {"A": 0, "B": 0}
