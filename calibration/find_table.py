@@ -88,8 +88,6 @@ def _hue_peaks(hue: np.ndarray, cand: np.ndarray, max_peaks: int = 4) -> list[fl
 
 def _region_for_hue(hsv: np.ndarray, h0: float) -> tuple[np.ndarray, float, float] | None:
     """Largest connected region of hue ``h0`` (holes up to a fifth of it filled): (mask, area, solidity)."""
-    import cv2
-
     H, S, V = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     near = _circ_dist(H, h0) <= 12
     core = near & (S >= 60) & (V >= 40)

@@ -150,8 +150,6 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
 
     from vision.guided import GuidedConfig, GuidedDetector
 
-    if key_every < 1:
-        raise ValueError(f"--key-every: expected a number of frames >= 1, got {key_every}")
     yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind)
     return _RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)))
 

@@ -73,10 +73,6 @@ class GuidedDetector:
     def stats(self) -> GuidedStats:
         return GuidedStats(self._full, self._guided)
 
-    def reset(self) -> None:
-        """Forget the last frames (the next frame takes the full detector)."""
-        self._last, self._vel, self._t = [], np.zeros((0, 2)), None
-
     def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
@@ -116,15 +112,7 @@ class GuidedDetector:
             np.fill_diagonal(d, np.inf)
             if d.min() < r:
                 return None
-        x_mm, y_mm = det.geometry.uv_to_mm(u, v)
-        out = []
-        for i, prev in enumerate(self._last):
-            q = p[i, :n] / max(float(p_ball[i]), 1e-9)
-            j = int(np.argmax(q))
-            out.append(BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
-                                     r_px=prev.r_px, label=det.labels[j], score=float(cfg.score_weight * p_ball[i]),
-                                     label_scores={l: float(q[t]) for t, l in enumerate(det.labels)}))
-        return out
+        return det.detections(p, u, v, np.array([d.r_px for d in self._last]), cfg.score_weight * p_ball)
 
     def _remember(self, dets: list[BallDetection], step: float) -> None:
         """Velocities from the nearest ball of the last frame (within two radii; else at rest)."""

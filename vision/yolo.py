@@ -183,8 +183,6 @@ class YoloDetector:
         if len(pu) and len(u_known):
             far = np.hypot(pu[:, None] - u_known[None, :], pv[:, None] - v_known[None, :]).min(axis=1) > self.r_px
             pu, pv = pu[far], pv[far]
-        if not len(pu):
-            return np.zeros((0, len(self.labels) + 1)), np.zeros(0), np.zeros(0)
         return self.classify(rectified_bgr, pu, pv, refine=self.proposal_refine)
 
     def detect_with_boxes(self, rectified_bgr: np.ndarray, radius_from_box: bool = False,
@@ -204,9 +202,8 @@ class YoloDetector:
                 # the box around the refined centre, as long as the finder saw the ball (a blurred
                 # ball is longer along its path) but never narrower than the ball: the finder's
                 # coarse box is often off centre by a few px, which the regression has corrected
-                fw = np.maximum((boxes[:, 2] - boxes[:, 0]) / 2.0, 1e-3)
-                fh = np.maximum((boxes[:, 3] - boxes[:, 1]) / 2.0, 1e-3)
-                hw, hh = np.maximum(fw, self.r_px), np.maximum(fh, self.r_px)
+                hw = np.maximum((boxes[:, 2] - boxes[:, 0]) / 2.0, self.r_px)
+                hh = np.maximum((boxes[:, 3] - boxes[:, 1]) / 2.0, self.r_px)
                 boxes = np.column_stack([u - hw, v - hh, u + hw, v + hh]).astype(np.float32)
         else:
             p, u, v, radii = np.zeros((0, n + 1)), np.zeros(0), np.zeros(0), np.zeros(0)
@@ -228,16 +225,22 @@ class YoloDetector:
             if kept and np.min(np.hypot(u[kept] - u[i], v[kept] - v[i]) / np.maximum(radii[kept], 1e-6)) < 1.0:
                 continue
             kept.append(int(i))
-        out = []
+        dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
+        return [(d, tuple(float(c) for c in boxes[i])) for d, i in zip(dets, kept)]
+
+    def detections(self, p: np.ndarray, u: np.ndarray, v: np.ndarray, r_px: np.ndarray, score: np.ndarray,
+                   ) -> list[BallDetection]:
+        """Detections from the classifier's probabilities (k, n + 1; :meth:`classify`), refined
+        centres, radii and scores: the label the game's best, its beliefs renormalized over the
+        game's labels (the ``none`` share left out)."""
+        n = len(self.labels)
         x_mm, y_mm = self.geometry.uv_to_mm(u, v)
-        for i in kept:
-            p_ball = max(float(p[i, :n].sum()), 1e-9)
-            q = p[i, :n] / p_ball
-            j = int(np.argmax(q))
-            d = BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
-                              r_px=float(radii[i]), label=self.labels[j], score=float(score[i]),
-                              label_scores={l: float(q[t]) for t, l in enumerate(self.labels)})
-            out.append((d, tuple(float(c) for c in boxes[i])))
+        out = []
+        for i in range(len(u)):
+            q = p[i, :n] / max(float(p[i, :n].sum()), 1e-9)
+            out.append(BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
+                                     r_px=float(r_px[i]), label=self.labels[int(np.argmax(q))], score=float(score[i]),
+                                     label_scores={l: float(q[t]) for t, l in enumerate(self.labels)}))
         return out
 
     def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:

@@ -9,6 +9,7 @@ import pytest
 from vision.detect import BallDetection
 from vision.guided import GuidedConfig, GuidedDetector
 from vision.rectify import RectifiedGeometry
+from vision.yolo import YoloDetector
 
 R = 14.0
 
@@ -17,6 +18,7 @@ class FakeYolo:
     """A detector over a scripted world: ``balls`` (label -> (u, v)) is what the frame shows."""
 
     labels = ("cue", "1")
+    detections = YoloDetector.detections  # the real one: labels and beliefs from the probabilities
 
     def __init__(self) -> None:
         self.geometry = RectifiedGeometry(2540.0, 1270.0, 28.575, 0.5, 28.575)
