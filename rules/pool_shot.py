@@ -186,17 +186,12 @@ def not_struck_call(shot: Shot, game, player: str, score: Mapping[str, int], mov
     """The call for a shot where ``moved`` (an object ball) moved with no stroke on the cue ball:
     not judged, the inning goes on, the state is kept, needs review; the referee calls the foul
     (``article``) as input for this shot if a ball was touched."""
-    from rules.call import Call
-
-    return Call(
-        shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
-        game_over=False,
+    return _not_a_stroke(
+        shot, game, player, score, moved, note, details, summary=f"the {moved.value} moved, no stroke",
         reason=(f"Not judged: the {moved.value} moved with no stroke on the cue ball seen: a ball touched by the "
                 f"player (a foul, {article}) or the camera's misread; the referee decides (give the foul as "
                 "referee input for this shot to call it)"),
-        score=dict(score), needs_review=True, cue_ball=moved, note=note,
-        review_reason="Needs review: an object ball moved with no stroke on the cue ball.",
-        summary=f"the {moved.value} moved, no stroke", details=dict(details or {}))
+        review_reason="Needs review: an object ball moved with no stroke on the cue ball.")
 
 
 def placement_call(shot: Shot, game, player: str, score: Mapping[str, int], article: str,
@@ -205,12 +200,19 @@ def placement_call(shot: Shot, game, player: str, score: Mapping[str, int], arti
     while the player has ball in hand, ``article``): not a stroke, nothing judged, the player still
     has ball in hand and the inning; the referee's foul for it (a ball touched while placing) is
     judged as any foul."""
+    return _not_a_stroke(
+        shot, game, player, score, BallId.CUE, note, details, summary="cue ball placed",
+        reason=(f"Not a stroke: with ball in hand ({article}) the cue ball moved alone and touched nothing: "
+                "it was placed; the player still has ball in hand"))
+
+
+def _not_a_stroke(shot: Shot, game, player: str, score: Mapping[str, int], cue_ball: BallId, note: str | None,
+                  details: Mapping | None, summary: str, reason: str, review_reason: str | None = None):
+    """A call that judges nothing: legal, no points, the inning and the game go on; it needs
+    review where ``review_reason`` is given."""
     from rules.call import Call
 
     return Call(
         shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
-        game_over=False,
-        reason=(f"Not a stroke: with ball in hand ({article}) the cue ball moved alone and touched nothing: "
-                "it was placed; the player still has ball in hand"),
-        score=dict(score), needs_review=False, cue_ball=BallId.CUE, note=note, summary="cue ball placed",
-        details=dict(details or {}))
+        game_over=False, reason=reason, score=dict(score), needs_review=review_reason is not None,
+        cue_ball=cue_ball, note=note, review_reason=review_reason, summary=summary, details=dict(details or {}))

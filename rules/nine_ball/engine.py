@@ -88,16 +88,16 @@ class NineBallEngine:
         start = shot.start
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        facts = read_pool_shot(shot)
         moved = struck_object_ball(shot)
+        racks = {names[0]: state.racks_won[0], names[1]: state.racks_won[1]}
         if moved is not None and not si.fouls:
-            return not_struck_call(shot, self.game, names[state.at_table],
-                                   {names[0]: state.racks_won[0], names[1]: state.racks_won[1]}, moved,
-                                   "000 6.6", si.note), replace(state, shots=state.shots + 1)
-        if (state.ball_in_hand or state.next_is_break) and not si.fouls and read_pool_shot(shot).cue_ball_placed:
+            return (not_struck_call(shot, self.game, names[state.at_table], racks, moved, "000 6.6", si.note),
+                    replace(state, shots=state.shots + 1))
+        if (state.ball_in_hand or state.next_is_break) and not si.fouls and facts.cue_ball_placed:
             # the breaker has the cue ball in hand behind the head string (000 2.3), the incoming
             # player after a foul anywhere (000 2.7)
-            return placement_call(shot, self.game, names[state.at_table],
-                                  {names[0]: state.racks_won[0], names[1]: state.racks_won[1]},
+            return placement_call(shot, self.game, names[state.at_table], racks,
                                   "000 2.3" if state.next_is_break else "000 2.7",
                                   si.note, {"ball_in_hand": True}), replace(state, shots=state.shots + 1)
         doubts: list[str] = []
@@ -141,7 +141,6 @@ class NineBallEngine:
 
         ctx = ShotContext(variant=v, balls=balls, is_break=state.next_is_break, push_out=si.push_out,
                           called=si.called, safety=si.safety, shooter=names[shooter], opponent=names[1 - shooter])
-        facts = read_pool_shot(shot)
         d = decide(ctx, facts, si)
         review = self._review(ctx, shot, si)
         if v.called_shots and d.call_assumed and (len(d.pocketed) > 1 or v.game_ball in d.pocketed):

@@ -115,12 +115,13 @@ class StraightPoolEngine:
         n = shot.number
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
+        facts = read_pool_shot(shot)
         moved = struck_object_ball(shot)
         if moved is not None and not si.fouls:
             return (not_struck_call(shot, self.game, state.names[state.at_table], state.score, moved,
                                     "004 general rules", si.note), replace(state, shots=state.shots + 1))
         if ((state.ball_in_hand or state.opening_break) and not si.fouls and not si.intentional
-                and read_pool_shot(shot).cue_ball_placed):
+                and facts.cue_ball_placed):
             # the cue ball in hand behind the head string (the opening break, art. 10, the General Rules)
             return (placement_call(shot, self.game, state.names[state.at_table], state.score,
                                    "004 art. 10 and General Rules", si.note), replace(state, shots=state.shots + 1))
@@ -161,7 +162,6 @@ class StraightPoolEngine:
         if end is None:
             doubts.append("the log ends before the balls came to rest")
         st = begin_inning(st)
-        facts = read_pool_shot(shot)
         d = decide(st, facts, si)
         if d.call_assumed and st.calls_given:
             doubts.append("the referee input calls other shots but not this one: the first ball pocketed is taken "
