@@ -120,23 +120,13 @@ def make(out: Path = OUT) -> Path:
 
 
 def write_index_row(folder: Path, path: Path) -> None:
-    """This shot's row in ``INDEX.md`` (same columns as tools/make_pool_shots.py writes), in name order."""
-    from tracking.events import BallBall, CushionHit, Pocketed
-    from vision.synth.trajectory import SimShot
+    """This shot's row in ``INDEX.md`` (the row and columns tools/make_pool_shots.py writes), in name order."""
+    from make_pool_shots import INDEX_HEADER, index_row  # tools/, this script's folder
 
-    s = SimShot.load(path)
-    m = s.meta
-    pk = ", ".join(f"{e.ball.value} {e.pocket.value}" for e in s.events if isinstance(e, Pocketed)) or "-"
-    first = next((f"{e.balls[0].value}-{e.balls[1].value}" for e in s.events if isinstance(e, BallBall)), "-")
-    n_c = sum(isinstance(e, CushionHit) for e in s.events)
-    n_jaw = sum(1 for c in m.get("cushion_segments", []) if not c["nose"])
-    row = (f"| {path.stem} | {s.table} | {s.duration_s:.2f} | {m['rest_t_s'] - m['stroke_t_s']:.2f} | {len(s.balls)} | "
-           f"{first} | {pk} | {n_c} ({n_jaw}) | {m.get('tries', '-')} | {m.get('description', '')} |")
+    row = index_row(path)
     index = folder / "INDEX.md"
     lines = index.read_text(encoding="utf-8").splitlines() if index.is_file() else [
-        "# Synthetic pool and snooker shots", "",
-        "| name | table | clip s | motion s | balls | first contact | pocketed | cushion contacts (jaw) | tries | description |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        "# Synthetic pool and snooker shots", "", *INDEX_HEADER]
     text = "\n".join(lines)
     if OLD_NOTE in text:
         text = text.replace(OLD_NOTE, NEW_NOTE)

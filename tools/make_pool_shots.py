@@ -374,8 +374,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_index(folder: Path) -> None:
-    from vision.synth.trajectory import SimShot
-
     rows = [
         "# Synthetic pool and snooker shots",
         "",
@@ -387,19 +385,31 @@ def write_index(folder: Path) -> None:
         "No shot of a ball jumping off the table: pooltool 0.6 has no airborne model (balls never leave",
         "the cloth), so it cannot be simulated and is not faked.",
         "",
-        "| name | table | clip s | motion s | balls | first contact | pocketed | cushion contacts (jaw) | tries | description |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *INDEX_HEADER,
     ]
-    for p in sorted(folder.glob("*.npz")):
-        s = SimShot.load(p)
-        m = s.meta
-        pk = ", ".join(f"{e.ball.value} {e.pocket.value}" for e in s.events if isinstance(e, Pocketed)) or "-"
-        first = next((f"{e.balls[0].value}-{e.balls[1].value}" for e in s.events if isinstance(e, BallBall)), "-")
-        n_c = sum(isinstance(e, CushionHit) for e in s.events)
-        n_jaw = sum(1 for c in m.get("cushion_segments", []) if not c["nose"])
-        rows.append(f"| {p.stem} | {s.table} | {s.duration_s:.2f} | {m['rest_t_s'] - m['stroke_t_s']:.2f} | {len(s.balls)} | "
-                    f"{first} | {pk} | {n_c} ({n_jaw}) | {m.get('tries', '-')} | {m.get('description', '')} |")
+    rows += [index_row(p) for p in sorted(folder.glob("*.npz"))]
     (folder / "INDEX.md").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+#: The column heads of INDEX.md's table (tools/make_jump_shot.py adds its row under them too).
+INDEX_HEADER = (
+    "| name | table | clip s | motion s | balls | first contact | pocketed | cushion contacts (jaw) | tries | description |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+)
+
+
+def index_row(path: Path) -> str:
+    """The INDEX.md row of one saved shot (columns :data:`INDEX_HEADER`)."""
+    from vision.synth.trajectory import SimShot
+
+    s = SimShot.load(path)
+    m = s.meta
+    pk = ", ".join(f"{e.ball.value} {e.pocket.value}" for e in s.events if isinstance(e, Pocketed)) or "-"
+    first = next((f"{e.balls[0].value}-{e.balls[1].value}" for e in s.events if isinstance(e, BallBall)), "-")
+    n_c = sum(isinstance(e, CushionHit) for e in s.events)
+    n_jaw = sum(1 for c in m.get("cushion_segments", []) if not c["nose"])
+    return (f"| {path.stem} | {s.table} | {s.duration_s:.2f} | {m['rest_t_s'] - m['stroke_t_s']:.2f} | {len(s.balls)} | "
+            f"{first} | {pk} | {n_c} ({n_jaw}) | {m.get('tries', '-')} | {m.get('description', '')} |")
 
 
 if __name__ == "__main__":
