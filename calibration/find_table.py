@@ -86,15 +86,115 @@ def _hue_peaks(hue: np.ndarray, cand: np.ndarray, max_peaks: int = 4) -> list[fl
     return peaks
 
 
-def _region_for_hue(hsv: np.ndarray, h0: float) -> tuple[np.ndarray, float, float] | None:
-    """Largest connected region of hue ``h0`` (holes up to a fifth of it filled): (mask, area, solidity)."""
+def _region_for_hue(hsv: np.ndarray, h0: float) -> list[tuple[np.ndarray, float, float]]:
+    """The large connected regions of hue ``h0`` (holes up to a fifth of each filled), largest
+    first: (mask, area, solidity) each."""
+    m = _hue_mask(hsv, h0)
+    return [] if m is None else _solid_regions(m)
+
+
+def _hue_mask(hsv: np.ndarray, h0: float) -> np.ndarray | None:
+    """Pixels of hue ``h0`` (within 12 steps), saturated and bright enough for that hue's cloth
+    (uint8 0/1), or None where the hue is hardly there."""
     H, S, V = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     near = _circ_dist(H, h0) <= 12
     core = near & (S >= 60) & (V >= 40)
     if core.sum() < 50:
         return None
     med_s, med_v = float(np.median(S[core])), float(np.median(V[core]))
-    return _solid_region((near & (S >= 0.45 * med_s) & (V >= 0.25 * med_v)).astype(np.uint8))
+    return (near & (S >= 0.45 * med_s) & (V >= 0.25 * med_v)).astype(np.uint8)
+
+
+def _quad_grid(q: np.ndarray, n: int) -> np.ndarray:
+    """(n*n, 2) points spread inside the quadrilateral ``q`` (4, 2) (bilinear in its corners)."""
+    t = (np.arange(n) + 0.5) / n
+    u, v = np.meshgrid(t, t)
+    u, v = u.ravel()[:, None], v.ravel()[:, None]
+    return (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+
+
+def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3) -> list[np.ndarray]:
+    """Quadrilaterals (4, 2) of straight edges that frame cloth: where the cloth's colour region is
+    not table-shaped (a floor or carpet of the cloth's colour joined to it by an overlay, a shirt,
+    a banner across a rail), the table is still the one place framed by four long straight lines
+    (the cloth/wood edges of its rails) with cloth all over the inside and, just outside each line,
+    no cloth (the rail). Long segments (probabilistic Hough on the edges) in two families of
+    directions are paired into quadrilaterals; each scores by the share of its sides the edges
+    support, times the cloth inside, times the non-cloth just outside (sampled, so thousands of
+    hypotheses cost little); the best ``max_out`` above a floor are returned, best first."""
+    import cv2
+
+    h, w = cloth.shape
+    side = max(h, w)
+    blur = cv2.GaussianBlur(small_bgr, (3, 3), 0)
+    edges = np.zeros(cloth.shape, np.uint8)
+    for ch in cv2.split(blur):  # a colour edge (green cloth, brown wood) may be no edge in grey
+        edges |= cv2.Canny(ch, 30, 90)
+    edges |= cv2.morphologyEx(cloth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) * 255  # the cloth's border
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 360, threshold=int(0.08 * side), minLineLength=int(0.12 * side),
+                           maxLineGap=int(0.01 * side) + 2)
+    if segs is None or len(segs) < 4:
+        return []
+    segs = segs.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    segs = segs[np.argsort(-length)][:40]
+    ang = np.degrees(np.arctan2(segs[:, 3] - segs[:, 1], segs[:, 2] - segs[:, 0])) % 180.0
+    lines = [_fit_line(s.reshape(2, 2)) for s in segs]
+    near_edge = cv2.dilate(edges, np.ones((5, 5), np.uint8)) > 0
+    cl = cloth > 0
+
+    def at(mask: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        x = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+        y = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        return mask[y, x] & inside
+
+    def distinct(idx: list[int]) -> list[int]:  # one segment per line (a long edge breaks into several)
+        out: list[int] = []
+        for i in idx:
+            a, b, c = lines[i]
+            mid = segs[i].reshape(2, 2).mean(axis=0)
+            if all(abs(np.dot(lines[j][:2], mid) + lines[j][2]) > 0.02 * side or
+                   abs(np.dot(lines[j][:2], (a, b))) < np.cos(np.radians(8)) for j in out):
+                out.append(i)
+        return out[:10]
+
+    # the two families: the directions of the longest segment and those about square to it (a
+    # camera above the table keeps the rails' images within some 35 degrees of square)
+    a0 = ang[0]
+    d0 = np.minimum(np.abs(ang - a0), 180 - np.abs(ang - a0))
+    fam_a = distinct([i for i in range(len(segs)) if d0[i] <= 20])
+    fam_b = distinct([i for i in range(len(segs)) if d0[i] >= 55])
+    scored = []
+    for ia, ja in ((i, j) for k, i in enumerate(fam_a) for j in fam_a[k + 1:]):
+        for ib, jb in ((i, j) for k, i in enumerate(fam_b) for j in fam_b[k + 1:]):
+            corners = [_intersect(lines[p], lines[q]) for p, q in ((ia, ib), (ib, ja), (ja, jb), (jb, ia))]
+            if any(c is None for c in corners):
+                continue
+            q = np.array(corners)
+            area = 0.5 * abs(float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1])))
+            if area < MIN_AREA_FRACTION * h * w or np.any(q < -0.02 * side) or np.any(q[:, 0] > 1.02 * w) \
+                    or np.any(q[:, 1] > 1.02 * h):
+                continue
+            hull = cv2.convexHull(q.astype(np.float32)).reshape(-1, 2)
+            if len(hull) != 4:
+                continue
+            inside = float(at(cl, _quad_grid(q, 16)).mean())
+            if inside < 0.6:
+                continue
+            ctr = q.mean(axis=0)
+            support, outside = [], []
+            for i in range(4):
+                a, b = q[i], q[(i + 1) % 4]
+                t = np.linspace(0.1, 0.9, 40)[:, None]
+                p = a + t * (b - a)
+                out = p + 0.015 * side * (p - ctr) / np.maximum(np.hypot(*(p - ctr).T), 1e-9)[:, None]
+                support.append(float(at(near_edge, p).mean()))
+                outside.append(1.0 - float(at(cl, out).mean()))
+            score = float(np.mean(support)) * min(support) ** 0.5 * inside * float(np.mean(outside)) * min(outside) ** 0.5
+            scored.append((score, q))
+    scored.sort(key=lambda e: -e[0])
+    return [q for sc, q in scored[:max_out] if sc > 0.15]
 
 
 def _grey_region(small_bgr: np.ndarray, hsv: np.ndarray) -> tuple[np.ndarray, float, float] | None:
@@ -138,15 +238,40 @@ def _grey_region(small_bgr: np.ndarray, hsv: np.ndarray) -> tuple[np.ndarray, fl
 def _solid_region(m: np.ndarray, close_px: int = 5) -> tuple[np.ndarray, float, float] | None:
     """The largest connected region of mask ``m``, closed over ``close_px``, its holes up to a
     fifth of it filled and thin parts opened away: (mask, area, solidity)."""
+    regions = _solid_regions(m, close_px, max_regions=1)
+    return regions[0] if regions else None
+
+
+def _solid_regions(m: np.ndarray, close_px: int = 5, max_regions: int = 4,
+                   min_fraction: float = 0.5 * MIN_AREA_FRACTION) -> list[tuple[np.ndarray, float, float]]:
+    """The connected regions of mask ``m`` (closed over ``close_px``) that cover at least
+    ``min_fraction`` of it, largest first, at most ``max_regions`` (at least the largest), each as
+    :func:`_shaped` makes it. Not only the largest: a floor or carpet of the cloth's colour is a
+    region of its own, bigger than the cloth it surrounds (the rails part them), with the table as
+    a hole in it; the cloth is then the second region."""
     import cv2
 
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((close_px, close_px), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     if n <= 1:
-        return None
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    comp = (lab == i).astype(np.uint8)
+        return []
+    order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
+    out = []
+    for k, i in enumerate(order[:max_regions]):
+        if k > 0 and stats[i, cv2.CC_STAT_AREA] < min_fraction * m.size:
+            break
+        r = _shaped((lab == i).astype(np.uint8))
+        if r is not None:
+            out.append(r)
+    return out
+
+
+def _shaped(comp: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """One connected region with its holes up to a fifth of it filled and thin parts opened away:
+    (mask, area, solidity)."""
+    import cv2
+
     contours, hier = cv2.findContours(comp, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     outer = [j for j in range(len(contours)) if hier[0][j][3] < 0]
     j0 = max(outer, key=lambda j: cv2.contourArea(contours[j]))
@@ -359,9 +484,7 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     frame_area = float(sh * sw)
     regions = []  # (score, hue, area, solidity, mask)
     for h0 in _hue_peaks(hsv[..., 0], cand):
-        r = _region_for_hue(hsv, h0)
-        if r is not None:
-            mask, area, solidity = r
+        for mask, area, solidity in _region_for_hue(hsv, h0):
             regions.append(((area / frame_area) * solidity ** 4, h0, area, solidity, mask))
     regions.sort(key=lambda r: -r[0])
     grey = None
@@ -373,8 +496,6 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
                    f"{100 * MIN_AREA_FRACTION:.0f}% of the image, solidity >= {MIN_SOLIDITY:.2f}, "
                    "with a four-sided outline; got ")
     usable = [r for r in regions if r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY]
-    if not usable:
-        raise CalibrationError(expectation + _describe(regions[0] if regions else None, frame_area) + _grey_hint(hsv))
     x0, y0, x1, y1 = _content_box(hsv[..., 2])
     rng = np.random.default_rng(0)
     why = ""
@@ -396,8 +517,36 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
         found.append((len(cut), (h0, area, solidity, mask, quad, lines, inliers, cut)))
         if not cut:
             break  # a whole outline: a table's cloth is framed by its rails, a shirt or a carpet runs off the frame
-    if not found:
-        raise CalibrationError(expectation + why)
+    if not found or min(f[0] for f in found) > 0:
+        # no colour region with a whole four-sided outline: look for the table by its shape, the
+        # rectangle of rail edges around cloth of one of the hues seen (see _rail_rectangles)
+        tried = 0
+        for h0 in dict.fromkeys(r[1] for r in regions if r[1] != GREY_HUE):
+            hue_mask = _hue_mask(hsv, h0)
+            if hue_mask is None:
+                continue
+            for q in _rail_rectangles(small, hue_mask):
+                tried += 1
+                qmask = np.zeros_like(hue_mask)
+                cv2.fillPoly(qmask, [np.round(q).astype(np.int32)], 1)
+                shaped = _shaped((hue_mask & qmask).astype(np.uint8))
+                if shaped is None:
+                    continue
+                mask, area, solidity = shaped
+                fitted = _fit_outline(mask, rng)
+                if isinstance(fitted, str) or area < MIN_AREA_FRACTION * frame_area:
+                    continue
+                quad, lines, inliers, on_side = fitted
+                found = [(0, (h0, area, solidity, mask, quad, lines, inliers, ()))]
+                break
+            if found and found[0][0] == 0:
+                break
+        if not found:
+            base = why if usable else _describe(regions[0] if regions else None, frame_area) + _grey_hint(hsv)
+            raise CalibrationError(
+                expectation + base + f"; looked for the rectangle of the rails' straight edges around cloth as "
+                f"well ({tried} candidate{'s' if tried != 1 else ''}, none framing a table): give the playing "
+                "surface's corners instead (--corners)")
     h0, area, solidity, mask, quad, lines, inliers, cut = min(found, key=lambda f: f[0])[1]
     inv = 1.0 / scale
     corners_full = tuple((float(x) * inv, float(y) * inv) for x, y in quad)

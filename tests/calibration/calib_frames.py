@@ -40,8 +40,11 @@ def _coverage(d_mm: np.ndarray) -> np.ndarray:
 def render_frame(camera: CameraModel, table: TableSpec, *, cloth: str = "blue", seed: int = 0,
                  noise_sigma: float = 2.0, blur_sigma_px: float = 0.7, jpeg_quality: int | None = 88,
                  diamond_diameter_mm: float = 12.0, balls_mm: tuple[tuple[float, float], ...] = (),
-                 occluder_px: np.ndarray | None = None, cushion_shade: float = 0.68) -> np.ndarray:
-    """An 8-bit BGR frame of the empty table (plus ``balls_mm`` and an ``occluder_px`` polygon)."""
+                 occluder_px: np.ndarray | None = None, cushion_shade: float = 0.68,
+                 floor_bgr: tuple[float, float, float] | None = None) -> np.ndarray:
+    """An 8-bit BGR frame of the empty table (plus ``balls_mm`` and an ``occluder_px`` polygon);
+    ``floor_bgr`` paints the surround (default a dark floor; the cloth's colour for a carpet or
+    floor that matches the cloth)."""
     import cv2
 
     rng = np.random.default_rng(seed)
@@ -60,7 +63,7 @@ def render_frame(camera: CameraModel, table: TableSpec, *, cloth: str = "blue", 
     cloth_bgr = np.array(CLOTHS_BGR[cloth])
     c_w, r_w = table.cushion_width_mm, table.rail_width_mm
     img = np.empty((H, W, 3))
-    img[:] = np.array(FLOOR_BGR)
+    img[:] = np.array(FLOOR_BGR if floor_bgr is None else floor_bgr)
     img *= (1.0 + 0.05 * cv2.GaussianBlur(rng.standard_normal((H, W)), (0, 0), 3.0))[..., None]
 
     x45, y45 = plane(table.rail_height_mm)
