@@ -7,7 +7,11 @@ fps ÷ decode-only fps of the same file (decode-only = reading every frame with 
 fps ÷ the video's own fps (real-time factor). Times are wall-clock on this machine, so the ratios, not
 the absolute rates, are what to compare.
 
-    python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md]
+    python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md] [--no-real]
+
+Then the "Real footage" section (bench/real.py, on ../shared/data/real-dev and billiard-pool-coco)
+is run and written between its markers; ``--no-real`` skips it and keeps the section already in the
+file.
 """
 
 from __future__ import annotations
@@ -119,7 +123,11 @@ def main() -> int:
     ap.add_argument("--clips", nargs="*", help="clip names (default: every sample clip)")
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
     ap.add_argument("--no-pool", action="store_true", help="skip the pool and snooker clips")
+    ap.add_argument("--real", action=argparse.BooleanOptionalAction, default=True,
+                    help="run bench/real.py (real footage) too (default); --no-real keeps the section already written")
     args = ap.parse_args()
+    out_path = Path(args.out)
+    old_text = out_path.read_text(encoding="utf-8") if out_path.is_file() else ""
     videos = sorted((REPO / "sample_videos").glob("*.mp4"))
     if args.clips:
         videos = [v for v in videos if v.stem in set(args.clips)]
@@ -158,7 +166,17 @@ def main() -> int:
         md += ["## Pool and snooker sample clips", "", "Analysed with the shipped model (`models/`): its own "
                "detection figures (mAP50 and identity on held-out synthetic views and the real photos' test split, "
                "ms per frame) are in `models/MODEL_CARD.md`.", "", pool_text, ""]
-    Path(args.out).write_text("\n".join(md) + "\n", encoding="utf-8")
+    import real  # bench/real.py (this script's folder is on sys.path)
+
+    new_text = "\n".join(md) + "\n"
+    if args.real:
+        body, _ = real.run()
+        new_text = real.replace_section(new_text, body)
+    else:
+        i, j = old_text.find(real.BEGIN), old_text.find(real.END)
+        if i >= 0 and j > i:  # keep the real-footage section of the last run
+            new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN):j].strip("\n"))
+    out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
     return 0
 
