@@ -218,7 +218,16 @@ class CushionCaromEngine:
                 bare = replace(start, frozen_to_cushion={}, balls_in_contact=())
                 return self._decide(st, bare, mids, si, cue).outcome
 
+            def struck(ball: BallId) -> Callable[[], Outcome]:
+                def alt() -> Outcome:
+                    alt_start = replace(start, cue_ball=ball)
+                    return self._decide(choose_balls(state, ball), alt_start, mids, si, ball).outcome
+                return alt
+
             alternatives = [("if the struck ball was the other one", other_ball)]
+            # the tracker doubts which ball moved first: each other ball read as the one struck
+            alternatives += [(f"if the struck ball was the {b.value}", struck(b))
+                             for b in (BallId.WHITE, BallId.YELLOW, BallId.RED) if b is not start.cue_ball]
             if start.frozen_to_cushion or start.balls_in_contact:
                 alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
         return review_shot(

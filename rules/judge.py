@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 from typing import Any, Mapping
 
+from dataclasses import replace
+
 from rules.call import Call, CallWriter
 from rules.config import JudgeConfig
 from rules.engine import GameInput, engine_for
@@ -19,7 +21,8 @@ from rules.errors import RefereeInputError
 from rules.games import Game, parse_game
 from rules.inputs import read_input_json
 from tracking.eventlog import read_events
-from tracking.events import Event, group_shots
+from rules.opening import OpeningSight, OpeningTable, opening_input
+from tracking.events import Event, Shot, ShotStart, group_shots
 
 
 def judge_events(
@@ -28,22 +31,30 @@ def judge_events(
     referee: GameInput | Mapping[str, Any] | str | Path | None = None,
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
+    table: OpeningTable | None = None,
 ) -> tuple[list[Call], Any]:
     """Judge every shot of ``events`` (time-ordered, as :func:`tracking.eventlog.read_events` gives
     them) as ``game``, starting from the referee's setup (or a new game) and applying his per-shot
     input. ``referee`` is the game's parsed input, its decoded JSON (a dict) or a path to the JSON
     file. Returns the calls and the final state (the game's own state type).
     :class:`RefereeInputError` if the input names a shot the log does not have (a numbering
-    mistake would otherwise be silently ignored)."""
+    mistake would otherwise be silently ignored).
+
+    ``table`` (the break spots of the table played on): where the referee input leaves the opening
+    to the default (no ``start``), the first shot is a break only if its start shows the balls in
+    the break position (:mod:`rules.opening`); the first call's reason says which was assumed."""
     g = parse_game(game)
     engine = engine_for(g, config)
+    shots = group_shots(list(events))
+    sight: OpeningSight | None = None
     if isinstance(referee, (str, Path)):
-        ref = engine.parse_input(read_input_json(referee), Path(referee).name)
+        raw, sight = opening_input(read_input_json(referee), g, _first_start(shots), table)
+        ref = engine.parse_input(raw, Path(referee).name)
     elif referee is None or isinstance(referee, Mapping):
-        ref = engine.parse_input(dict(referee or {}))
+        raw, sight = opening_input(referee, g, _first_start(shots), table)
+        ref = engine.parse_input(dict(raw or {}))
     else:
         ref = referee
-    shots = group_shots(list(events))
     numbers = {s.number for s in shots}
     missing = sorted(n for n in ref.shots if n not in numbers)
     if missing:
@@ -54,10 +65,21 @@ def judge_events(
     calls: list[Call] = []
     for shot in shots:
         call, state = engine.judge_shot(state, shot, ref.for_shot(shot.number))
+        if sight is not None and not calls:
+            call = with_opening(call, sight)
         calls.append(call)
         if on_call is not None:
             on_call(call)
     return calls, state
+
+
+def _first_start(shots: Sequence[Shot]) -> ShotStart | None:
+    return next((s.start for s in shots if s.start is not None), None)
+
+
+def with_opening(call: Call, sight: OpeningSight) -> Call:
+    """``call`` with the opening assumption stated in its reason."""
+    return replace(call, reason=f"{call.reason} {sight.reason[0].upper()}{sight.reason[1:]}.")
 
 
 def judge_log(
@@ -66,11 +88,12 @@ def judge_log(
     referee_path: str | Path | None = None,
     calls_path: str | Path | None = None,
     config: JudgeConfig | None = None,
+    table: OpeningTable | None = None,
 ) -> tuple[list[Call], Any]:
     """Read ``events.jsonl``, judge it, and write ``calls.jsonl`` line by line if ``calls_path``."""
     events = read_events(events_path)
     ref = referee_path
     if calls_path is None:
-        return judge_events(events, game, ref, config)
+        return judge_events(events, game, ref, config, table=table)
     with CallWriter(calls_path) as w:
-        return judge_events(events, game, ref, config, on_call=w.write)
+        return judge_events(events, game, ref, config, on_call=w.write, table=table)

@@ -118,6 +118,7 @@ def _add_judge(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("-o", "--output", metavar="CALLS.jsonl", help="write the calls here (default: print them)")
     p.add_argument("--sheet", metavar="SHEET.json", help="write the score sheet (JSON) here")
+    _add_table_options(p)
     p.set_defaults(func=_cmd_judge)
 
 
@@ -179,7 +180,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_judge(args: argparse.Namespace) -> int:
     from tabletrack.judge_cmd import run_judge
 
-    print(run_judge(Path(args.events), args.game, args.input, args.output, args.sheet))
+    print(run_judge(Path(args.events), args.game, args.input, args.output, args.sheet, table_from_args(args)))
     return 0
 
 

@@ -5,27 +5,39 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from calibration.table import TableSpec
 from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
+from rules.opening import OpeningTable
 from tracking.eventlog import read_events
 
 
+def opening_table(table: TableSpec) -> OpeningTable:
+    """The break spots of ``table`` for the rules' opening check (:mod:`rules.opening`)."""
+    return OpeningTable(table.length_mm, table.width_mm, table.ball_diameter_mm, dict(table.spots_mm))
+
+
 def run_judge(events_path: Path, game: str, referee_path: str | None, output: str | None,
-              sheet_path: str | None = None) -> str:
+              sheet_path: str | None = None, table: TableSpec | None = None) -> str:
     """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line) or return
     them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
-    ``sheet_path`` if given (its ``resume`` continues the match in a later log)."""
+    ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
+    table played on, whose break spots tell whether the first shot is a break where the referee
+    input does not say (:mod:`rules.opening`)."""
     g = parse_game(game)  # an unknown game fails before the log is read
-    ref = load_game_input(referee_path, g) if referee_path else None
+    if referee_path:
+        load_game_input(referee_path, g)  # a bad file fails before the log is read
+    ref = referee_path or None
+    ot = opening_table(table) if table is not None else None
     if not events_path.exists():
         raise ValueError(f"{events_path}: no such file; expected an events.jsonl event log")
     events = read_events(events_path)
     engine = engine_for(g)
     if output:
         with CallWriter(output) as w:
-            calls, state = judge_events(events, g, ref, on_call=w.write)
+            calls, state = judge_events(events, g, ref, on_call=w.write, table=ot)
         lines = [format_calls_table(calls), f"{len(calls)} calls written to {output}"]
     else:
-        calls, state = judge_events(events, g, ref)
+        calls, state = judge_events(events, g, ref, table=ot)
         lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls] + ["", format_calls_table(calls)]
     lines += ["", engine.format_score_sheet(state)]
     if sheet_path:

@@ -20,6 +20,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,10 @@ from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
 from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
 from rules.call import Call
+from rules.input_util import read_input_json
+from rules.judge import with_opening
+from rules.opening import OpeningSight, opening_input
+from tabletrack.judge_cmd import opening_table
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
 from tracking.events import Event, Shot, ShotEnd, group_shots
@@ -217,19 +222,38 @@ def _to_tracker(d: BallDetection, classes: frozenset[BallId] | None = None) -> D
 class _Judge:
     """Judges each finished shot as it comes and writes its call."""
 
-    def __init__(self, game: str, referee_path: str | None, fps: float, calls_path: Path) -> None:
+    def __init__(self, game: str, referee_path: str | None, fps: float, calls_path: Path,
+                 table: TableSpec | None = None) -> None:
         g = parse_game(game)
+        self.game = g
+        self.raw_ref = read_input_json(referee_path) if referee_path else None
+        self.ref_name = Path(referee_path).name if referee_path else "referee input"
         self.ref = load_game_input(referee_path, g) if referee_path else None
         self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps))
-        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
+        self.opening = opening_table(table) if table is not None else None
+        self.state: Any = None
+        self.sight: OpeningSight | None = None
         self.writer = CallWriter(calls_path)
         self.sheet_path = calls_path.with_name("score_sheet.json")
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
 
+    def _begin(self, shot: Shot) -> None:
+        """The state the first shot starts from: the referee's, or a new game whose first shot is
+        a break only where its start shows the break position (:mod:`rules.opening`)."""
+        raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
+        if self.sight is not None:
+            self.ref = self.engine.parse_input(raw, self.ref_name)
+        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
+
     def judge(self, shot: Shot) -> Call:
+        first = self.state is None
+        if first:
+            self._begin(shot)
         shot_input = self.ref.for_shot(shot.number) if self.ref else None
         call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
+        if first and self.sight is not None:
+            call = with_opening(call, self.sight)
         self.writer.write(call)
         self.calls.append(call)
         self.sheet_path.write_text(json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n",
@@ -292,7 +316,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     classes = frozenset(detector_class(b) for b in balls)
     stream = EventStream(table)
     gate = StillGate()
-    judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl")
+    judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl", table)
     all_events: list[Event] = []
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)

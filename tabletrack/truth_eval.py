@@ -42,7 +42,10 @@ class ClipTruth:
 
     def calls(self) -> list[Call]:
         """The calls of the true events, judged as the clip's game with its referee input."""
-        calls, _ = judge_events(self.events, self.game, self.referee or {})
+        from calibration.table import load_table
+        from tabletrack.judge_cmd import opening_table
+
+        calls, _ = judge_events(self.events, self.game, self.referee or {}, table=opening_table(load_table(self.table)))
         return calls
 
 

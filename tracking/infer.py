@@ -39,7 +39,7 @@ graded score, not a calibrated probability.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Iterable, Mapping
 
@@ -60,6 +60,7 @@ from tracking.events import BallBall, CushionHit, Event, EventKind, OffTable, Po
 from tracking.ids import BallId, Cushion
 from tracking.offtable import ExitConfig, ball_exit
 from tracking.pockets import PocketEntry, PocketZone, in_opening, pocket_entry, pocket_holding, pocket_zones
+from tracking.sampling import Sampling, detect_sampling
 from tracking.segment import BallActivity, BallSamples, Motion, SegmentConfig, ShotSpan, ball_activity, group_shots
 from tracking.sides import ContactConfig, make_side
 from tracking.trajectory import Trajectory, as_trajectory_map
@@ -77,6 +78,21 @@ class InferenceConfig:
     end_speed_mm_s: float = 150.0
     dedupe_s: float = 0.02
     same_cushion_s: float = 0.1
+    sampling: Sampling = Sampling.AUTO
+
+
+def with_sampling(config: InferenceConfig, trajs: Mapping[BallId, Trajectory]) -> InferenceConfig:
+    """``config`` with its sampling resolved: ``AUTO`` is read from the data
+    (:func:`tracking.sampling.detect_sampling`); ``SPARSE`` sets the segmenter's reporting pace."""
+    kind = config.sampling
+    spacing = config.segment.sparse_spacing_s
+    if kind is Sampling.AUTO:
+        rep = detect_sampling(trajs)
+        kind, spacing = rep.kind, rep.spacing_s
+    elif kind is Sampling.SPARSE and spacing is None:
+        spacing = detect_sampling(trajs).spacing_s
+    seg = replace(config.segment, sparse_spacing_s=spacing if kind is Sampling.SPARSE and spacing else None)
+    return replace(config, sampling=kind, segment=seg)
 
 
 class _Clock:
@@ -119,6 +135,7 @@ def infer_events(
     order within each shot. The last shot lacks its ``ShotEnd`` when the data stop while balls
     still move."""
     trajs = as_trajectory_map(trajectories)
+    config = with_sampling(config, trajs)
     acts, clip_end = _activities(trajs, config)
     clock = _Clock(trajs.values())
     events: list[Event] = []
@@ -328,7 +345,7 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             continue
         t_on, _ = onset_time(act, m.i_first, cfg.contact)
         p = np.array(m.rest_before.pos_mm)
-        best: tuple[float, BallId, np.ndarray] | None = None
+        best: tuple[float, BallId, np.ndarray, float] | None = None
         for other, oact in acts.items():
             if other is m.ball:
                 continue
@@ -337,12 +354,78 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             k = int(np.clip(np.searchsorted(os_.t_s, t_on) - 1, 0, max(len(os_) - 2, 0)))
             chord = float(np.linalg.norm(os_.xy_mm[min(k + 1, len(os_) - 1)] - os_.xy_mm[k]))
             d = float(np.linalg.norm(q - p))
+            t_hit = t_on
+            if d > D + cfg.contact.ball_detect_mm + chord and t_move - t_rest > cfg.segment.silent_min_s:
+                # a long silence before the ball moved (a sparse recorder, a ball hidden): the
+                # striker is the ball that came closest to it during that silence
+                t_hit, q, chord = _closest_approach(os_, p, t_rest, t_move)
+                d = float(np.linalg.norm(q - p))
             if d <= D + cfg.contact.ball_detect_mm + chord and (best is None or d < best[0]):
-                best = (d, other, q)
+                best = (d, other, q, t_hit)
         if best is not None:
             mid = 0.5 * (p + best[2])
-            out.append(Collision((best[1], m.ball), t_on, (float(mid[0]), float(mid[1])), 0.25))
+            out.append(Collision((best[1], m.ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
     return out
+
+
+def _sparse_contacts(acts: dict[BallId, BallActivity], collisions: list[Collision], pace_s: float) -> list[Collision]:
+    """The contacts that fit a sparse recorder's reports of the balls they set moving from rest.
+
+    Such a ball is reported once it has gone about a centimetre, so it started no earlier than
+    its first report less twice the time its first step takes at the pace of the step after (a
+    ball slows down, never speeds up) and two of the recorder's ticks: a contact long before that
+    (a fast ball's straight chord between two reports grazing a resting ball) set nothing moving.
+    And a ball at rest is set moving once: of several contacts found on it in one silence, the
+    last, nearest its first report, is the one."""
+    def too_early(x: Collision, ball: BallId) -> bool:
+        key = _rest_key(acts, ball, x.t_s)
+        if key is None:
+            return False
+        s, k = acts[ball].samples, key[1]
+        if k + 1 >= len(s):
+            return False
+        first = float(np.linalg.norm(s.xy_mm[k] - s.xy_mm[k - 1]))
+        speed = float(np.linalg.norm(s.xy_mm[k + 1] - s.xy_mm[k])) / max(float(s.t_s[k + 1] - s.t_s[k]), 1e-9)
+        return speed > 1e-6 and x.t_s < float(s.t_s[k]) - 2.0 * first / speed - 2.0 * pace_s
+
+    keep = [x for x in collisions if not any(too_early(x, b) for b in x.balls)]
+    latest: dict[tuple[BallId, int], float] = {}
+    for x in keep:
+        for b in x.balls:
+            key = _rest_key(acts, b, x.t_s)
+            if key is not None:
+                latest[key] = max(latest.get(key, -math.inf), x.t_s)
+    return [x for x in keep
+            if all((key := _rest_key(acts, b, x.t_s)) is None or latest[key] <= x.t_s for b in x.balls)]
+
+
+def _rest_key(acts: dict[BallId, BallActivity], ball: BallId, t_s: float) -> tuple[BallId, int] | None:
+    act = acts.get(ball)
+    if act is None:
+        return None
+    s = act.samples
+    k = int(np.searchsorted(s.t_s, t_s, side="right"))
+    if k <= 0 or k >= len(s) or not any(r.i1 == k - 1 for r in act.runs):
+        return None
+    return (ball, k)
+
+
+def _closest_approach(s: BallSamples, p: np.ndarray, t0: float, t1: float) -> tuple[float, np.ndarray, float]:
+    """When, over ``t0..t1``, the ball of samples ``s`` (linear between them) came closest to
+    the point ``p``: the time, its position then and the chord of the sample step it lay on."""
+    inside = np.flatnonzero((s.t_s > t0) & (s.t_s < t1))
+    ts = np.concatenate([[t0], s.t_s[inside], [t1]])
+    xy = np.stack([np.interp(ts, s.t_s, s.xy_mm[:, 0]), np.interp(ts, s.t_s, s.xy_mm[:, 1])], axis=1)
+    best = (float(np.linalg.norm(xy[0] - p)), float(ts[0]), xy[0], 0.0)
+    for a in range(len(ts) - 1):
+        seg = xy[a + 1] - xy[a]
+        L2 = float(seg @ seg)
+        u = 0.0 if L2 <= 0 else float(np.clip((p - xy[a]) @ seg / L2, 0.0, 1.0))
+        q = xy[a] + u * seg
+        d = float(np.linalg.norm(q - p))
+        if d < best[0]:
+            best = (d, float(ts[a] + u * (ts[a + 1] - ts[a])), q, math.sqrt(L2))
+    return best[1], best[2], best[3]
 
 
 def _stroke_before(acts: dict[BallId, BallActivity], cue_motion: Motion, hit: Collision | None, t_first: float,
@@ -382,6 +465,50 @@ def _stroke_before(acts: dict[BallId, BallActivity], cue_motion: Motion, hit: Co
     return float(np.clip(t_first - way / speed, t_rest, t_first)), 0.4
 
 
+#: Confidence of a shot start where a sparse recorder opens with one ball moving and the others
+#: at rest: the struck ball is sure; its start time is the recording's first sample.
+SURE_OPENING = 0.9
+
+
+def _first_mover(starts: list[tuple[float, float, Motion]],
+                 acts: dict[BallId, BallActivity]) -> tuple[float, float, Motion]:
+    """The stroke: the motion that starts first. Motions that are already under way when the data
+    open (no rest before) all start at the first sample; among them the struck ball is the one
+    reported moving first (a ball it set moving is reported only once it has moved), the larger
+    first step breaking a tie."""
+    t_first = min(x[0] for x in starts)
+    tied = [x for x in starts if x[0] <= t_first + 1e-9]
+    if len(tied) == 1:
+        return tied[0]
+
+    def key(x: tuple[float, float, Motion]) -> tuple[float, float]:
+        m = x[2]
+        s = acts[m.ball].samples
+        if m.n_samples < 2:
+            return (math.inf, 0.0)
+        k = m.i_first
+        step = float(np.hypot(*(s.xy_mm[k + 1] - s.xy_mm[k])))
+        return (float(s.t_s[k + 1]), -step)
+
+    return min(tied, key=key)
+
+
+def _opened_by_stroke(acts: dict[BallId, BallActivity], span: ShotSpan, cue_motion: Motion,
+                      cfg: InferenceConfig) -> tuple[float, float] | None:
+    """Where the cue ball was struck when a sparse recorder opens with it moving (its first
+    sample) and every other ball of the shot was at rest then; None otherwise."""
+    if cfg.segment.sparse_spacing_s is None or cue_motion.rest_before is not None or cue_motion.i_first != 0:
+        return None
+    s = acts[cue_motion.ball].samples
+    t0 = float(s.t_s[0])
+    for m in span.motions:
+        if m is cue_motion:
+            continue
+        if m.rest_before is None and float(acts[m.ball].samples.t_s[m.i_first]) <= t0 + 1e-9:
+            return None  # another ball under way at the opening too: which was struck is unsure
+    return (float(s.xy_mm[0, 0]), float(s.xy_mm[0, 1]))
+
+
 def _last_speed(act: BallActivity, m: Motion, cfg: InferenceConfig) -> float:
     side = make_side(act, m.i_last, -1, -math.inf, math.inf, cfg.contact)
     if side.fit is None or side.at_rest:
@@ -415,7 +542,7 @@ def shot_events(
         else:
             t_on, conf = m.t_begin_s(act.samples), 0.3
         starts.append((t_on, conf, m))
-    t_start, start_conf, cue_motion = min(starts, key=lambda x: x[0])
+    t_start, start_conf, cue_motion = _first_mover(starts, acts)
     positions: dict[BallId, tuple[float, float]] = {}
     first_move = {m.ball: float(acts[m.ball].samples.t_s[m.i_first]) for m in reversed(span.motions)}
     for ball in sorted(acts, key=lambda b: b.value):
@@ -423,6 +550,12 @@ def shot_events(
         p = _position_at(acts[ball], t_at, cfg.contact.rest_fit_samples)
         if p is not None and not (zones and pocket_holding(zones, p) is not None):
             positions[ball] = p
+    opened = _opened_by_stroke(acts, span, cue_motion, cfg)
+    if opened is not None:
+        # a recorder that starts with the stroke: the cue ball's first report is where it was
+        # struck, and no other ball moved before it, so which ball was struck is sure
+        positions[cue_motion.ball] = opened
+        start_conf = max(start_conf, SURE_OPENING)
     frozen: dict[BallId, Cushion] = {}
     for ball, p in positions.items():
         cu, n = nearest_cushion(p, table)
@@ -437,6 +570,8 @@ def shot_events(
         ShotStart(t_start, frame_at(t_start), shot, start_conf, cue_motion.ball, positions, frozen, touching)
     ]
     collisions, contacts = _contacts(acts, span, t_start, cue_motion, table, cfg)
+    if cfg.segment.sparse_spacing_s is not None:
+        collisions = _sparse_contacts(acts, collisions, cfg.segment.sparse_spacing_s)
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
     if zones:
         contacts = [y for y in contacts if in_opening(zones, y.cushion, y.pos_mm) is None]
@@ -603,7 +738,8 @@ class EventStream:
     def __init__(self, table: TableSpec, config: InferenceConfig = InferenceConfig(), first_shot: int = 1,
                  poll_interval_s: float = 0.25) -> None:
         self.table = table
-        self.config = config
+        # a stream is a video tracker's frames: no whole-data view to read a sparse source from
+        self.config = replace(config, sampling=Sampling.FRAMES) if config.sampling is Sampling.AUTO else config
         self._next_shot = first_shot
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {}
         self._t_now = -math.inf

@@ -14,12 +14,14 @@ Works on the *observed* samples of each trajectory, with any sampling:
 - motion is what lies between rest runs; a motion of one or two samples that ends where it began
   is a detection glitch and is dropped.
 - shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart
-  joining one shot (a player needs longer than that to strike again). A lone motion of a single
-  sample (a ball that reappears somewhere else, put back by hand) starts no shot.
+  joining one shot (a player needs longer than that to strike again). Motions of a single sample
+  each (a ball that reappears somewhere else, put back by hand; a recorder's closing report of
+  every ball, re-measured) start no shot.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +32,13 @@ from tracking.trajectory import Trajectory
 
 @dataclass(frozen=True)
 class SegmentConfig:
-    """Thresholds of rest detection and shot grouping (see the module docstring)."""
+    """Thresholds of rest detection and shot grouping (see the module docstring).
+
+    ``silent_jump_steps``: a ball that reappears after a silence within this many of the steps of
+    the motion that follows (or within ``silent_jump_mm``) rested through it. ``sparse_spacing_s``:
+    the reporting pace of a source that samples a ball only while it moves
+    (:class:`tracking.sampling.Sampling` ``SPARSE``; None for video frames); there a ball's first
+    sample followed by a silence of ``sparse_first_ratio`` times that pace is a ball at rest."""
 
     rest_tol_mm: float = 3.5
     rest_min_s: float = 0.25
@@ -40,8 +48,11 @@ class SegmentConfig:
     lost_after_s: float = 2.0
     onset_mm: float = 2.0
     silent_jump_mm: float = 30.0
+    silent_jump_steps: float = 2.0
     silent_min_s: float = 0.05
     silence_ratio: float = 5.0
+    sparse_spacing_s: float | None = None
+    sparse_first_ratio: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -150,7 +161,26 @@ def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[Res
             i = j + 1
         else:
             i += 1
-    return _trim_onsets(_merge_glitches(runs, s, cfg), s, cfg)
+    runs = _merge_glitches(runs, s, cfg)
+    if cfg.sparse_spacing_s is not None:
+        runs = _arrivals(runs, s, cfg)
+    return _trim_onsets(runs, s, cfg)
+
+
+def _arrivals(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> list[RestRun]:
+    """A sparse recorder's report of a ball somewhere else straight after a rest (no sample
+    between: a slow push within the silence) is where the ball arrived, not a second rest begun
+    without a motion: that first report is handed to a motion between the two."""
+    out: list[RestRun] = []
+    for r in runs:
+        if out and r.i0 == out[-1].i1 + 1 and math.dist(tuple(s.xy_mm[r.i0]), out[-1].pos_mm) > 2.0 * cfg.rest_tol_mm:
+            if r.i0 == r.i1:
+                continue
+            k = r.i0 + 1
+            med = np.median(s.xy_mm[k : r.i1 + 1], axis=0)
+            r = RestRun(k, r.i1, float(s.t_s[k]), r.t_last_s, (float(med[0]), float(med[1])))
+        out.append(r)
+    return out
 
 
 def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) -> bool:
@@ -166,14 +196,52 @@ def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) 
         return float(clip_end_s - t[j]) >= cfg.silent_rest_s
     silence = float(t[j + 1] - t[j])
     jump = float(np.hypot(*(s.xy_mm[j + 1] - s.xy_mm[j])))
-    if jump > cfg.silent_jump_mm:
+    after = float(t[j + 2] - t[j + 1]) if j + 2 < n else 0.0
+    # The ball may have gone, after a stroke that came late in the silence, as far as it goes in
+    # one report spacing of the motion that follows (a fast struck ball: 50-100 mm at 50 Hz); a
+    # ball that moved through the whole silence at that pace would be silence / spacing such
+    # steps away (at least ``silence_ratio``), so a jump of a couple of steps is a rest, however
+    # fast the ball left it.
+    step_after = float(np.hypot(*(s.xy_mm[j + 2] - s.xy_mm[j + 1]))) if j + 2 < n else 0.0
+    if jump > max(cfg.silent_jump_mm, cfg.silent_jump_steps * step_after):
+        return False
+    if cfg.sparse_spacing_s is not None and _still_rolling(s, j, jump, silence, after):
         return False
     if silence >= cfg.silent_rest_s:
+        return jump <= cfg.silent_jump_mm or silence >= cfg.silence_ratio * after
+    if cfg.sparse_spacing_s is not None and j == 0 and silence >= cfg.sparse_first_ratio * cfg.sparse_spacing_s:
+        # a source that reports a ball only when it moves: its first sample followed by a
+        # silence longer than the source's pace is the ball at rest there (a moving ball would
+        # have been reported at every tick), however soon after it the ball is struck
         return True
     if silence < cfg.silent_min_s:
         return False
-    after = float(t[j + 2] - t[j + 1]) if j + 2 < n else 0.0
     return silence >= cfg.silence_ratio * after
+
+
+def _still_rolling(s: BallSamples, j: int, jump: float, silence: float, after: float) -> bool:
+    """A sparse recorder reports a slowing ball only each time it has gone a centimetre or so, so
+    the reports of a ball rolling to a stop come ever further apart: a silence after sample ``j``
+    is more of that roll, not a rest and a new stroke, when the ball was moving into ``j``, goes on
+    the same way no faster than it came, and is no faster after (a struck ball leaves fast)."""
+    if j < 1:
+        return False
+    into = s.xy_mm[j] - s.xy_mm[j - 1]
+    dt_in = float(s.t_s[j] - s.t_s[j - 1])
+    step_in = float(np.hypot(*into))
+    if step_in <= 0 or dt_in <= 0 or jump <= 0:
+        return False
+    across = s.xy_mm[j + 1] - s.xy_mm[j]
+    if float(into @ across) < ROLL_COS * step_in * jump:
+        return False
+    v_in, v_across = step_in / dt_in, jump / silence
+    v_after = float(np.hypot(*(s.xy_mm[j + 2] - s.xy_mm[j + 1]))) / after if j + 2 < len(s) and after > 0 else 0.0
+    return v_across <= ROLL_SPEEDUP * v_in and v_after <= ROLL_SPEEDUP * v_across
+
+
+#: A roll goes on within this cosine of its direction, and at most this factor faster (noise).
+ROLL_COS = 0.8
+ROLL_SPEEDUP = 1.5
 
 
 def _merge_glitches(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> list[RestRun]:
@@ -305,8 +373,8 @@ def group_shots(activity: dict[BallId, BallActivity], cfg: SegmentConfig) -> lis
     out: list[ShotSpan] = []
     for g in groups:
         ms = [it[2] for it in g]
-        if len(ms) == 1 and ms[0].n_samples == 1 and ms[0].rest_before is not None:
-            continue  # a ball that reappears elsewhere on its own: relocation, not a stroke
+        if all(m.n_samples == 1 and m.rest_before is not None for m in ms):
+            continue  # balls that each reappear elsewhere in one sample: relocation, not a stroke
         out.append(
             ShotSpan(
                 motions=tuple(ms),
