@@ -34,6 +34,15 @@ from calibration.solve import (CameraState, EdgeObs, FocalPrior, Fit, PointObs, 
 from calibration.table import TableSpec
 
 MIN_EDGE_POINTS_PER_SIDE = 12
+#: the steepest view of the table's centre (degrees from the vertical) the automatic solve takes on:
+#: beyond it the far rail and its diamonds are foreshortened to a few pixels and the near rail's
+#: cushion hides its own nose line. Beyond OBLIQUE_VIEW_DEG it warns: on clean rendered frames the
+#: ball plane's worst error grows from 0.7 mm at 45 degrees to 1.0 at 65, 1.7 at 72 and 2.2 at 78
+#: (tests/calibration/test_cloth_coloured_floor.py), and real oblique footage hides more.
+MAX_VIEW_DEG = 75.0
+OBLIQUE_VIEW_DEG = 60.0
+#: a free focal length whose camera height lies beyond this many prior sigmas is not believed
+HEIGHT_PRIOR_SIGMAS = 3.0
 #: a grey cloth's calibration must explain this share of the table's diamonds (see calibrate_frame)
 GREY_MIN_DIAMOND_FRACTION = 1.0 / 3.0
 
@@ -177,6 +186,20 @@ class _Run:
         return (len(self.edges) + 15.0 * int(self.diamond_inliers.sum())) / (0.3 + spread)
 
 
+def view_angle_deg(state: CameraState, table: TableSpec) -> float:
+    """Angle (degrees) between the vertical and the camera's line of sight to the table's centre."""
+    d = state.centre_mm - np.array([table.length_mm / 2, table.width_mm / 2, 0.0])
+    return float(np.degrees(np.arccos(np.clip(d[2] / max(float(np.linalg.norm(d)), 1e-9), -1.0, 1.0))))
+
+
+def _check_view(view: float) -> None:
+    if view > MAX_VIEW_DEG:
+        raise CalibrationError(
+            f"the camera is not overhead enough: it sees the table's centre {view:.0f} degrees from the vertical "
+            f"(expected at most {MAX_VIEW_DEG:.0f}, where the rails and their diamonds can be measured); "
+            "hang it higher over the table, or give the playing surface's corners instead (--corners)")
+
+
 def _errors_mm(table: TableSpec, st: CameraState, edges: EdgeObs, points: PointObs) -> np.ndarray:
     from calibration.solve import edge_world_points, side_arrays
 
@@ -268,6 +291,8 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
         raise CalibrationError("no camera explains the table's outline: expected a rectangle seen from above, "
                                "got an outline no camera above the table could see")
     starts.sort(key=lambda e: e[0])
+    view = view_angle_deg(starts[0][1], table)
+    _check_view(view)
     solver = _Solver(table, images, gray, hints, w, h)
     runs = []
     errors: list[str] = []
@@ -282,9 +307,39 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
         except CalibrationError as e:
             errors.append(str(e))
     if not runs:
+        if view > OBLIQUE_VIEW_DEG:
+            raise CalibrationError(f"{errors[0]} (the camera sees the table's centre {view:.0f} degrees from the "
+                                   "vertical, not overhead enough to measure the rails: hang it higher, or give the "
+                                   "playing surface's corners instead: --corners)")
         raise CalibrationError(errors[0])
     run = max(runs, key=_Run.score)
+    _check_view(view_angle_deg(run.fit.state, table))
+    prior = _prior(hints, table)
+    height = float(run.fit.state.centre_mm[2])
+    held = None
+    if hints.camera_height_mm is None and hints.fx_px is None and \
+            abs(np.log(max(height, 1.0) / prior.height_mm)) > HEIGHT_PRIOR_SIGMAS * prior.rel_sigma:
+        # the free focal length ran far outside the prior: the frame has something the model has
+        # not (a broadcast's principal point off the image centre, a rail not where the spec puts
+        # it), which a nearly vertical view lets focal length and tilt absorb (PBA carom frames:
+        # 27.7 m above the cloth). Solved again with the height held at the prior's.
+        tight = _Solver(table, images, gray, replace(hints, camera_height_mm=prior.height_mm,
+                                                         camera_height_rel_sigma=0.05), w, h)
+        try:
+            run = tight.run(run.start)
+            held = height
+        except CalibrationError:
+            pass
     res = _result(table, run, w, h, hints, outline)
+    if held is not None:
+        note = (f"the free solve put the camera {held / 1000:.1f} m above the cloth, far outside the prior of "
+                f"{prior.height_mm / 1000:.1f} m ± {100 * prior.rel_sigma:.0f}% (something in the frame the model lacks, "
+                "e.g. a cropped broadcast's off-centre principal point): solved again with the height held there; "
+                "give the measured camera height to remove that")
+        res = replace(res, warnings=res.warnings + (note,),
+                       camera=replace(res.camera, extras={**res.camera.extras,
+                                                           "warnings": list(res.warnings) + [note],
+                                                           "free_solve_height_mm": held}))
     marks = len(table.diamond_marks()) if table.pockets else 0
     if outline.cloth.hue == GREY_HUE and marks and res.n_diamond_inliers < GREY_MIN_DIAMOND_FRACTION * marks:
         # a grey cloth is found by its lightness alone, which a floor, a shirt or a wall share; only
@@ -347,6 +402,10 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
                             f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}% "
                             f"(ball positions uncertain by up to {sig_max:.1f} mm at the corners); give the measured "
                             "camera height to remove that")
+    view = view_angle_deg(st, table)
+    if view > OBLIQUE_VIEW_DEG:
+        warnings.append(f"the camera is far from overhead ({view:.0f} degrees from the vertical at the table's centre): "
+                        "the far rail is foreshortened, so positions near it are less certain")
     if err_px > 1.0:
         warnings.append(f"the fit leaves {err_px:.2f} px RMS: check the overlay of the calibration image")
     extras = {
@@ -356,6 +415,7 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
         "cushion_width_mm_solved": dict(zip(SIDES, (round(v, 3) for v in st.cushion_mm))),
         "diamond_setback_mm_solved": float(st.setback_mm),
         "camera_centre_mm": [float(v) for v in st.centre_mm],
+        "view_angle_deg": view,
         "focal_rel_sigma": f_rel_sigma,
         "focal": f_note or ("prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma)),
         "ball_plane_sigma_mm_median": sig_med,
