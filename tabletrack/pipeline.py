@@ -140,7 +140,9 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
     on the sample clips) and the trained YOLO model (models/) on pool and snooker tables, whose
     numbered and coloured balls only the model tells apart. The model runs whole on every
     ``key_every``-th frame and wherever the last frames do not predict the balls; in between its
-    classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame."""
+    classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame. A camera
+    more than :data:`vision.frame_yolo.OBLIQUE_DEG` off the vertical gets the model on its own
+    image instead (:mod:`vision.frame_yolo`)."""
     if choice not in DETECTORS:
         raise ValueError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
@@ -153,9 +155,14 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
         return det
     from vision.yolo import YoloDetector
 
+    from vision.frame_yolo import FrameYoloDetector, oblique
     from vision.guided import GuidedConfig, GuidedDetector
 
     yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind)
+    if oblique(rect.camera, table):
+        # a camera low over the table smears each ball on the rectified plane: find the balls
+        # in its own image (vision.frame_yolo), the whole model on every frame
+        return FrameYoloDetector(yolo, rect.camera, table)
     return _RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)))
 
 

@@ -122,6 +122,10 @@ class TrackerConfig:
     ``min_confidence``: detections below this confidence are ignored; ``start_confidence``: a ball
     not yet seen is first taken only from a detection at least this sure it is a ball (a table mark
     such as a spot, faintly ball-like, must not start a track of a ball that is not on the table).
+    ``start_min_score``: a ball not yet seen takes a detection whose colour evidence for it is
+    below one half (real light splits a model's belief over balls of one look: a stripe read 0.3
+    the 13, 0.25 the 15) when that ball is the detection's likeliest among the balls not yet seen
+    and its score is at least this.
     ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
     moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
     the last measurement."""
@@ -136,6 +140,7 @@ class TrackerConfig:
     decel_mm_s2: float = 150.0
     min_confidence: float = 0.05
     start_confidence: float = 0.4
+    start_min_score: float = 0.15
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
@@ -214,6 +219,7 @@ class Tracker:
         dets = [d for d in detections if d.confidence >= cfg.min_confidence]
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
+        assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
         states: list[BallState] = []
         for i, ball in enumerate(self.balls):
             tr = self._tracks[ball]
@@ -322,6 +328,29 @@ class Tracker:
             a1[second[r]] = left[c]
         return a1
 
+    def _acquire_rest(self, dets: Sequence[Detection], preds, t_s: float, assigned: Mapping[int, int]) -> dict[int, int]:
+        """Balls not yet seen for the detections left over once the others are assigned: a
+        detection whose likeliest unseen ball another detection took is offered the next likeliest
+        of those still unseen, round after round, in the same frame."""
+        out: dict[int, int] = {}
+        taken = set(assigned.values())
+        for _ in range(3):
+            free_balls = [i for i, b in enumerate(self.balls)
+                          if not self._tracks[b].started and i not in assigned and i not in out]
+            free_dets = [j for j in range(len(dets)) if j not in taken]
+            if not free_balls or not free_dets:
+                break
+            sub_dets = [dets[j] for j in free_dets]
+            unseen = [self.balls[i] for i in free_balls]
+            cost = self._cost_matrix(sub_dets, preds, t_s, unseen=unseen)
+            a = self._assign(cost[free_balls])
+            if not a:
+                break
+            for r, c in a.items():
+                out[free_balls[r]] = free_dets[c]
+                taken.add(free_dets[c])
+        return out
+
     @staticmethod
     def _detection_ranks(dets: Sequence[Detection]) -> list[int]:
         order = sorted(range(len(dets)), key=lambda j: (dets[j].x_mm, dets[j].y_mm))
@@ -366,12 +395,22 @@ class Tracker:
             gate += cfg.max_speed_mm_s * hidden
         return sigma, gate
 
-    def _cost_matrix(self, dets: Sequence[Detection], preds, t_s: float) -> np.ndarray:
+    def _cost_matrix(self, dets: Sequence[Detection], preds, t_s: float,
+                     unseen: Sequence[BallId] | None = None) -> np.ndarray:
+        """Ball x detection costs (see the module docstring); ``unseen``: the balls not yet seen
+        among which a detection's likeliest is sought (default: every ball not yet started)."""
         cfg = self.config
         nb, nd = len(self.balls), len(dets)
         big = 1e6
         cost = np.full((nb, nd), big)
         ranks = self._detection_ranks(dets) if self._shared else []
+        if unseen is None:
+            unseen = [b for b in self.balls if not self._tracks[b].started]
+        likeliest: list[BallId | None] = []
+        for d in dets:
+            scored = [(d.colour_score(b), b) for b in unseen]
+            best = max(((sc, b) for sc, b in scored if sc is not None), default=None, key=lambda x: x[0])
+            likeliest.append(best[1] if best is not None else None)
         for i, ball in enumerate(self.balls):
             p = preds[ball]
             tr = self._tracks[ball]
@@ -383,7 +422,10 @@ class Tracker:
                 if p is None or lost:
                     # not yet seen, or lost: only colour says which detection it is; without
                     # colour evidence it takes what the other balls leave
-                    if (score is not None and score < 0.5) or (p is None and d.confidence < cfg.start_confidence):
+                    weak = score is not None and score < 0.5
+                    if weak and p is None and likeliest[j] is ball and score >= cfg.start_min_score:
+                        weak = False  # not yet seen, and this detection's likeliest unseen ball
+                    if weak or (p is None and d.confidence < cfg.start_confidence):
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
                     if ball in self._shared:  # first named in order along the table

@@ -1,0 +1,43 @@
+"""A ball not yet seen is first taken from a detection (tracking/tracker.py): under real light a
+model's belief is split over balls that look alike (issue 13: eight-ball recall 0.34), so a ball
+starts from the detection whose belief points to it among the balls still unseen, and two
+detections that both look most like one ball both start, the second as its next likeliest."""
+
+from __future__ import annotations
+
+from calibration.table import load_table
+from tracking.ids import BallId
+from tracking.tracker import Detection, Tracker
+
+POOL = load_table("pool")
+BALLS = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 16))
+
+
+def _det(x: float, y: float, conf: float = 0.7, **scores: float) -> Detection:
+    return Detection(x, y, colour_scores={BallId(k.lstrip("_")): v for k, v in scores.items()}, confidence=conf)
+
+
+def _started(tr: Tracker, dets: list[Detection]) -> dict[str, tuple[float, float]]:
+    return {s.ball.value: (s.x_mm, s.y_mm) for s in tr.update(0, 0.0, dets)}
+
+
+def test_split_belief_starts_the_likeliest_ball() -> None:
+    got = _started(Tracker(BALLS, POOL), [_det(500, 300, _13=0.3, _15=0.25, _9=0.2)])
+    assert got == {"13": (500, 300)}
+
+
+def test_two_detections_of_one_look_both_start_in_the_same_frame() -> None:
+    dets = [_det(500, 300, _13=0.5, _15=0.21, _9=0.12), _det(1500, 900, _13=0.82, _11=0.12)]
+    got = _started(Tracker(BALLS, POOL), dets)
+    assert got == {"13": (1500, 900), "15": (500, 300)}
+
+
+def test_a_faint_mark_starts_no_ball() -> None:
+    # a table mark, weakly ball-like (confidence under start_confidence), never starts a track
+    assert _started(Tracker(BALLS, POOL), [_det(1905, 635, conf=0.3, _2=0.9)]) == {}
+
+
+def test_belief_below_the_floor_starts_no_ball() -> None:
+    # no ball named clearly enough (every score under start_min_score)
+    scores = {f"_{k}": 1.0 / 16 for k in range(1, 16)}
+    assert _started(Tracker(BALLS, POOL), [_det(500, 300, **scores)]) == {}
