@@ -132,18 +132,25 @@ def nine(out: Path | None) -> list[dict]:
         img = read_frame(NINE / clip, int(cal["frame"]))
         res, err, dt = calibrate(img, table)
         row = {"clip": clip, "frame": cal["frame"], "ok": res is not None, "s": round(dt, 1)}
-        if res is not None:
-            row.update(px=round(res.reprojection_error_px, 3), mm=round(res.reprojection_error_mm, 3),
-                       diamonds=res.n_diamond_inliers)
-            row.update({k: round(v, 2) for k, v in label_errors(res.camera, table, cal).items()})
-            if out:
-                from calibration.draw import draw_calibration
-                cv2.imwrite(str(out / f"nine_{Path(clip).stem}.jpg"), draw_calibration(img, res, table))
-        else:
-            row["error"] = err
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+        extra = {k: round(v, 2) for k, v in label_errors(res.camera, table, cal).items()} if res is not None else {}
+        rows.append(_record(row, res, err, extra, img, table, out / f"nine_{Path(clip).stem}.jpg" if out else None))
     return rows
+
+
+def _record(row: dict, res, err, extra: dict, img, table, image_path: Path | None) -> dict:
+    """``row`` with the solve's figures (or its error), printed; the check image written."""
+    import cv2
+
+    if res is not None:
+        row.update(px=round(res.reprojection_error_px, 3), mm=round(res.reprojection_error_mm, 3),
+                   diamonds=res.n_diamond_inliers, **extra)
+        if image_path is not None:
+            from calibration.draw import draw_calibration
+            cv2.imwrite(str(image_path), draw_calibration(img, res, table))
+    else:
+        row["error"] = err
+    print(json.dumps(row), flush=True)
+    return row
 
 
 def eight(out: Path | None) -> list[dict]:
@@ -160,21 +167,15 @@ def eight(out: Path | None) -> list[dict]:
             field |= mask == c
         res, err, dt = calibrate(img, table)
         row = {"clip": d.name, "ok": res is not None, "s": round(dt, 1)}
+        extra = {}
         if res is not None:
             poly = res.camera.project(np.array(table.nose_corners_mm()))
             m = np.zeros(mask.shape, np.uint8)
             cv2.fillPoly(m, [np.round(poly).astype(np.int32)], 1)
             inter = float((field & (m > 0)).sum())
             union = float((field | (m > 0)).sum())
-            row.update(px=round(res.reprojection_error_px, 3), mm=round(res.reprojection_error_mm, 3),
-                       diamonds=res.n_diamond_inliers, field_iou=round(inter / union, 3))
-            if out:
-                from calibration.draw import draw_calibration
-                cv2.imwrite(str(out / f"eight_{d.name}.jpg"), draw_calibration(img, res, table))
-        else:
-            row["error"] = err
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+            extra = {"field_iou": round(inter / union, 3)}
+        rows.append(_record(row, res, err, extra, img, table, out / f"eight_{d.name}.jpg" if out else None))
     return rows
 
 
