@@ -365,7 +365,37 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
         if best is not None:
             mid = 0.5 * (p + best[2])
             out.append(Collision((best[1], m.ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
+            continue
+        mover = _moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s)
+        if mover is not None:
+            out.append(mover)
     return out
+
+
+def _moving_striker(acts: dict[BallId, BallActivity], span: ShotSpan, m: Motion, t_on: float,
+                    p: np.ndarray, lost_after_s: float) -> Collision | None:
+    """The striker of a ball set moving at ``t_on`` (from rest at ``p``) with no ball seen next to
+    it: a ball at rest moves only when struck, so the striker is a ball in motion then (seen, or
+    bridged through a gap, or vanished in motion up to ``lost_after_s`` before: too fast to be
+    seen, blurred); where only one other ball is moving it
+    is that one (confidence 0.2), else the one nearest then (0.1). The contact point is ``p`` less
+    a radius toward the striker (unknown: ``p``)."""
+    movers: list[tuple[float, BallId, np.ndarray]] = []
+    for o in span.motions:
+        if o.ball is m.ball:
+            continue
+        os_ = acts[o.ball].samples
+        t0 = float(os_.t_s[o.i_first - 1]) if o.rest_before is not None and o.i_first > 0 else float(os_.t_s[o.i_first])
+        t1 = float(os_.t_s[o.i_last]) + (lost_after_s if o.rest_after is None else 0.0)
+        if not (t0 < t_on <= t1 + 1e-9):
+            continue
+        q = np.array([np.interp(t_on, os_.t_s, os_.xy_mm[:, 0]), np.interp(t_on, os_.t_s, os_.xy_mm[:, 1])])
+        movers.append((float(np.linalg.norm(q - p)), o.ball, q))
+    if not movers:
+        return None
+    d, striker, q = min(movers, key=lambda x: x[0])
+    conf = 0.2 if len({b for _, b, _ in movers}) == 1 else 0.1
+    return Collision((striker, m.ball), t_on, (float(p[0]), float(p[1])), conf)
 
 
 def _sparse_contacts(acts: dict[BallId, BallActivity], collisions: list[Collision], pace_s: float) -> list[Collision]:
@@ -543,6 +573,13 @@ def shot_events(
             t_on, conf = m.t_begin_s(act.samples), 0.3
         starts.append((t_on, conf, m))
     t_start, start_conf, cue_motion = _first_mover(starts, acts)
+    if zones and cue_motion.ball is not BallId.CUE:
+        # on a table with pockets the struck ball is the cue ball, whose id is known: another
+        # ball seen moving first (a flicker of a resting ball, a rack ball under way when the
+        # data open with the stroke) did not start the shot
+        cue_starts = [x for x in starts if x[2].ball is BallId.CUE]
+        if cue_starts:
+            t_start, start_conf, cue_motion = min(cue_starts, key=lambda x: x[0])
     positions: dict[BallId, tuple[float, float]] = {}
     first_move = {m.ball: float(acts[m.ball].samples.t_s[m.i_first]) for m in reversed(span.motions)}
     for ball in sorted(acts, key=lambda b: b.value):

@@ -26,7 +26,7 @@ import numpy as np
 from calibration.table import TableSpec
 from tracking.cushions import normal_coordinate
 from tracking.ids import Cushion, Pocket
-from tracking.pockets import PocketConfig, in_opening, near_pocket, pocket_entry, pocket_zones
+from tracking.pockets import PocketConfig, in_opening, near_pocket, pocket_entry, pocket_holding, pocket_zones
 from tracking.segment import BallActivity, Motion
 from tracking.sides import ContactConfig, make_side
 
@@ -57,6 +57,12 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
     idx = np.arange(motion.i_first, motion.i_last + 1)
     if zones:
         t_next = float(s.t_s[motion.i_last + 1]) if motion.i_last + 1 < len(s) else math.inf
+        k = _first_in_pocket(zones, s.xy_mm[idx])
+        if k is not None and k > 0:
+            # seen in the pocket from sample k on (rolling about inside it, in and out of view):
+            # it dropped on the way to its first sighting there
+            t_next = float(s.t_s[idx[k]]) + 1e-9
+            idx = idx[: k + 1]
         entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
         if entry is not None:
             return Exit(entry.t_s, entry.pocket, entry.confidence)
@@ -93,6 +99,18 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
     if best is None:
         return None
     return Exit(t_last + best[0], None, 0.6)
+
+
+def _first_in_pocket(zones, xy_mm: np.ndarray) -> int | None:
+    """The first of the samples from which every later one lies in one pocket's drop circle
+    (a pocketed ball seen again inside the pocket is no ball on the table), or None."""
+    z = pocket_holding(zones, xy_mm[-1])
+    if z is None:
+        return None
+    k = len(xy_mm) - 1
+    while k > 0 and pocket_holding(zones, xy_mm[k - 1]) is z:
+        k -= 1
+    return k
 
 
 def _normal_velocity(c: Cushion, v: np.ndarray) -> float:
