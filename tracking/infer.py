@@ -366,7 +366,10 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             mid = 0.5 * (p + best[2])
             out.append(Collision((best[1], m.ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
             continue
-        mover = _moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s)
+        # (not for a sparse recorder: there a ball reported elsewhere with no ball near it is its
+        # own re-measured report, not a blurred strike; a striker was near it in the silence)
+        mover = (_moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s)
+                 if cfg.segment.sparse_spacing_s is None else None)
         if mover is not None:
             out.append(mover)
     return out
