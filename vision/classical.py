@@ -19,7 +19,7 @@ How it works, and why:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import cv2
@@ -38,7 +38,15 @@ CAROM_HUES_DEG: Mapping[str, tuple[float, float]] = {
 
 @dataclass(frozen=True)
 class ClassicalConfig:
-    """Thresholds in 8-bit Lab units; areas as fractions of one ball's silhouette area."""
+    """Thresholds in 8-bit Lab units; areas as fractions of one ball's silhouette area.
+
+    Streaks (a fast ball at 25-30 fps: a stadium one ball wide and several long): a blob of more
+    than ``streak_min_area_frac`` balls whose length along its main axis is at least
+    ``streak_min_length_r`` radii, whose width is within ``streak_width_r`` radii and whose area is
+    a stadium's of that length and width within ``streak_area_tol``, and whose ball colour (the
+    cloth's difference de-blended by the share of the exposure each pixel saw the ball) is one
+    class with at least ``streak_min_share`` of the colour votes. A streak too faint for the
+    foreground thresholds is sought again with them times ``streak_fg_scale``."""
 
     chroma_threshold: float = 20.0
     lightness_threshold: float = 30.0
@@ -52,6 +60,14 @@ class ClassicalConfig:
     hues_deg: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(CAROM_HUES_DEG))
     white_label: str = "white"
     min_seed_frac: float = 0.2
+    streak_min_area_frac: float = 1.2
+    streak_min_length_r: float = 2.6
+    streak_width_r: tuple[float, float] = (1.4, 2.6)
+    streak_area_tol: float = 0.35
+    streak_min_share: float = 0.7
+    streak_fg_scale: float = 0.5
+    streak_max_residual: float = 0.45
+    colour_learn_rate: float = 0.05
 
 
 class ClassicalDetector:
@@ -67,6 +83,11 @@ class ClassicalDetector:
         self._bg_full: np.ndarray | None = None
         self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        # each class's ball colour in Lab, as seen (learnt from clear single balls; a start for
+        # the carom balls under a neutral light)
+        start = {"red": (40.0, 40.0, 190.0), "yellow": (40.0, 200.0, 230.0), "white": (235.0, 235.0, 235.0)}
+        self._ref_bgr: dict[int, np.ndarray] = {
+            i: np.array(start.get(n, (200.0, 200.0, 200.0)), np.float32) for i, n in enumerate(self.labels)}
 
     # -- cloth model ---------------------------------------------------------------------------
     def set_background(self, rectified_bgr: np.ndarray) -> None:
@@ -83,22 +104,27 @@ class ClassicalDetector:
     def has_background(self) -> bool:
         return self._bg_full is not None
 
-    def _fg(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    def _fg(self, lab: np.ndarray, bg: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """Foreground: chroma or lightness off the cloth model by the thresholds (times ``scale``:
+        a fast ball's streak, each pixel of which saw the ball for part of the exposure only, is
+        sought with lower ones)."""
         d = lab.astype(np.int16) - bg
         dab2 = d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2
-        fg = (dab2 > int(self.config.chroma_threshold ** 2)) | (d[..., 0] > self.config.lightness_threshold)
+        fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (d[..., 0] > scale * self.config.lightness_threshold)
         return fg.astype(np.uint8) * 255
 
     # -- detection -----------------------------------------------------------------------------
-    def _candidates(self, small_bgr: np.ndarray, full_w: int, full_h: int) -> list[tuple[int, int, int, int]]:
+    def _candidates(self, small_bgr: np.ndarray, full_w: int, full_h: int,
+                    ) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
         """Full-resolution windows (u0, v0, u1, v1) around the foreground blobs of the
-        half-resolution view."""
+        half-resolution view, and around the faint streaks (blobs a ball wide and several long
+        under the lower thresholds that the ordinary ones see little of)."""
         lab_s = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
         bg = self._bg_small
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
         pad = int(np.ceil(self.r_px * 0.5)) + 2
         min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
         boxes = []
@@ -108,7 +134,20 @@ class ClassicalDetector:
                 continue
             boxes.append((max(0, 2 * x0 - pad), max(0, 2 * y0 - pad),
                           min(full_w, 2 * (x0 + bw) + pad), min(full_h, 2 * (y0 + bh) + pad)))
-        return boxes
+        faint: list[tuple[int, int, int, int]] = []
+        weak = cv2.morphologyEx(self._fg(lab_s, bg, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
+        nw, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+        r_s = self.r_px / 2.0
+        for i in range(1, nw):
+            x0, y0, bw, bh, area = ws[i]
+            if area < 2.0 * np.pi * r_s * r_s or max(bw, bh) < self.config.streak_min_length_r * r_s:
+                continue
+            strong_share = float((mask_s[y0:y0 + bh, x0:x0 + bw][wl[y0:y0 + bh, x0:x0 + bw] == i] > 0).mean())
+            if strong_share > 0.6:
+                continue  # the strong pass sees it well enough
+            faint.append((max(0, 2 * x0 - pad), max(0, 2 * y0 - pad),
+                          min(full_w, 2 * (x0 + bw) + pad), min(full_h, 2 * (y0 + bh) + pad)))
+        return boxes, faint
 
     def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
         """Balls in a whole full-resolution rectified view."""
@@ -116,8 +155,11 @@ class ClassicalDetector:
             self.set_background(rectified_bgr)
         H, W = rectified_bgr.shape[:2]
         out: list[BallDetection] = []
-        for u0, v0, u1, v1 in self._candidates(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H):
+        boxes, faint = self._candidates(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H)
+        for u0, v0, u1, v1 in boxes:
             out.extend(self._measure(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0))
+        for u0, v0, u1, v1 in faint:
+            out.extend(self._faint_streaks(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0, out))
         return out
 
     def detect_frame(self, frame_bgr: np.ndarray, rectifier, t_s: float | None = None) -> list[BallDetection]:
@@ -128,8 +170,31 @@ class ClassicalDetector:
             self.set_background(rectifier(frame_bgr))
         H, W = self._bg_full.shape[:2]
         out: list[BallDetection] = []
-        for u0, v0, u1, v1 in self._candidates(rectifier.coarse(frame_bgr), W, H):
+        boxes, faint = self._candidates(rectifier.coarse(frame_bgr), W, H)
+        for u0, v0, u1, v1 in boxes:
             out.extend(self._measure(rectifier.patch(frame_bgr, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
+        for u0, v0, u1, v1 in faint:
+            out.extend(self._faint_streaks(rectifier.patch(frame_bgr, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1],
+                                           u0, v0, out))
+        return out
+
+    def _faint_streaks(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int,
+                       found: list[BallDetection]) -> list[BallDetection]:
+        """Streaks too faint for the ordinary thresholds (a ball faster than ~4 m/s at 30 fps),
+        sought in a window with the lower ones; none where a ball was already found."""
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+        mask = cv2.morphologyEx(self._fg(lab, bg, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        out: list[BallDetection] = []
+        for c in contours:
+            filled = np.zeros(mask.shape, np.uint8)
+            cv2.drawContours(filled, [c], -1, 255, thickness=cv2.FILLED)
+            if filled.sum() / 255.0 < self.config.streak_min_area_frac * self.ball_area_px:
+                continue
+            det = self._streak(filled > 0, bgr, lab, bg, ox, oy)
+            if det is None or any(np.hypot(f.u_px - det.u_px, f.v_px - det.v_px) < 2.0 * self.r_px for f in found + out):
+                continue
+            out.append(det)
         return out
 
     def _pixel_classes(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -165,6 +230,10 @@ class ClassicalDetector:
             if frac < cfg.min_area_frac:
                 continue
             inside = filled > 0
+            streak = self._streak(inside, bgr, lab, bg, ox, oy) if frac > cfg.streak_min_area_frac else None
+            if streak is not None:
+                out.append(streak)
+                continue
             counts = np.bincount(cls[inside].astype(np.int64) + 1, minlength=len(self.labels) + 1)[1:]
             total_votes = max(int(counts.sum()), 1)
             scores = {n: float(cnt) / total_votes for n, cnt in zip(self.labels, counts)}
@@ -175,6 +244,8 @@ class ClassicalDetector:
                 cu, cv_ = m["m10"] / area, m["m01"] / area
                 circ = 4 * np.pi * area / max(cv2.arcLength(c, True) ** 2, 1e-6)
                 score = float(np.clip(min(frac, 1.0 / max(frac, 1e-6)) * min(1.0, circ / 0.8), 0.0, 1.0))
+                if score > 0.7 and counts[k] > 0.5 * counts.sum():
+                    self._learn_colour(k, bgr[inside & (cls == k)])
                 out.append(self._det(cu + ox, cv_ + oy, self.labels[k], score, scores, min(frac, 1.0)))
                 continue
             # Several balls touching, or a ball under a hand or cue: one seed per colour present.
@@ -205,6 +276,102 @@ class ClassicalDetector:
                 score = float(np.clip(0.5 * inlier + 0.5 * visible, 0.0, 1.0)) * (0.8 if frac > cfg.occluder_area_frac else 1.0)
                 out.append(self._det(cu + ox, cv_ + oy, name, score, scores, visible))
         return out
+
+    def _streak(self, inside: np.ndarray, bgr: np.ndarray, lab: np.ndarray, bg: np.ndarray, ox: int, oy: int,
+                ) -> BallDetection | None:
+        """A fast ball's streak (see :class:`ClassicalConfig`): the ball where it was at
+        mid-exposure (the streak's middle), its colour de-blended from the cloth, and in
+        ``streak_px`` the ends of its path over the exposure (each a radius inside the streak's
+        tips); None when the blob is no streak."""
+        cfg = self.config
+        r = self.r_px
+        ys, xs = np.nonzero(inside)
+        if len(xs) < 10:
+            return None
+        pts = np.column_stack([xs, ys]).astype(np.float64)
+        mean = pts.mean(axis=0)
+        cov = np.cov((pts - mean).T)
+        w, vec = np.linalg.eigh(cov)
+        axis = vec[:, 1]
+        along = (pts - mean) @ axis
+        across = (pts - mean) @ vec[:, 0]
+        a0, a1 = np.percentile(along, [0.5, 99.5])
+        c0, c1 = np.percentile(across, [0.5, 99.5])
+        length, width = float(a1 - a0) + 1.0, float(c1 - c0) + 1.0
+        lo, hi = cfg.streak_width_r
+        if length < cfg.streak_min_length_r * r or not lo * r <= width <= hi * r:
+            return None
+        stadium = (length - width) * width + np.pi * (width / 2.0) ** 2
+        if abs(len(xs) / stadium - 1.0) > cfg.streak_area_tol:
+            return None
+        # each pixel of the streak saw the ball for about (2r / length) of the exposure, the cloth
+        # (or the ball's blurred shadow: darker in every channel, left out) for the rest. The
+        # image blends in RGB: which ball's colour (as this detector has seen its balls,
+        # :meth:`_learn_colour`), mixed with the cloth's, makes the streak's colour? The class
+        # whose mix leaves the least of the difference unexplained, at a share near the nominal
+        # one (a streak's faint tips are lost, so it looks shorter than its path: within three).
+        share = float(np.clip(2.0 * r / length, 0.1, 1.0))
+        cloth_px = cv2.cvtColor(np.clip(bg, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)[inside].astype(np.float32)
+        d_all = bgr[inside].astype(np.float32) - cloth_px
+        lit = ~np.all(d_all < 0.0, axis=1)
+        if lit.sum() < 10:
+            return None
+        d_lit = d_all[lit]
+        nrm = np.linalg.norm(d_lit, axis=1)
+        diff = d_lit[nrm >= np.percentile(nrm, 75.0)].mean(axis=0)
+        cloth = cloth_px[lit].mean(axis=0)
+        k, best = -1, cfg.streak_max_residual
+        fit = np.zeros(len(self.labels))
+        for i, ref in self._ref_bgr.items():
+            toward = ref - cloth
+            n2 = float(toward @ toward)
+            if n2 <= 1e-6:
+                continue
+            sh = float(diff @ toward) / n2
+            if not share / 3.0 <= sh <= min(1.0, 3.0 * share):
+                continue
+            res = float(np.linalg.norm(diff - sh * toward)) / max(float(np.linalg.norm(diff)), 1e-6)
+            fit[i] = np.exp(-res / 0.1)
+            if res < best:
+                k, best = i, res
+        votes = np.bincount(self._pixel_classes(lab, bg)[inside].astype(np.int64) + 1,
+                            minlength=len(self.labels) + 1)[1:]
+        if k < 0:
+            if votes.sum() < cfg.min_seed_frac * self.ball_area_px:
+                return None
+            k = int(np.argmax(votes))
+        total = max(int(votes.sum()), 1)
+        if length <= 4.6 * r and votes.sum() >= cfg.min_seed_frac * self.ball_area_px and votes[k] / total < cfg.streak_min_share:
+            return None  # two colours along a blob two balls long: touching balls, not one streak
+        # the tips are fainter than the middle: measure the ends on the weaker foreground along
+        # the streak's axis (the centre is the middle of the ends either way)
+        weak = self._fg(lab, bg, cfg.streak_fg_scale) > 0
+        wy, wx = np.nonzero(weak)
+        wp = np.column_stack([wx, wy]).astype(np.float64) - mean
+        band = (np.abs(wp @ vec[:, 0]) <= r) & (np.abs(wp @ axis) <= 0.5 * length + 4.0 * r)
+        if band.sum() > len(xs):
+            w_along = wp[band] @ axis
+            b0, b1 = np.percentile(w_along, [0.5, 99.5])
+            if b1 - b0 > a1 - a0:
+                a0, a1 = float(b0), float(b1)
+                length = a1 - a0 + 1.0
+        mid = mean + axis * 0.5 * (a0 + a1)
+        half = max(0.5 * length - r, 0.0)
+        e0, e1 = mid - axis * half, mid + axis * half
+        # the belief over the classes from how well each one's blend explains the streak (a
+        # blurred ball's colour is less sure than a still one's)
+        fit = fit / fit.sum() if fit.sum() > 0 else np.eye(len(self.labels))[k]
+        scores = {n: float(fit[i]) for i, n in enumerate(self.labels)}
+        score = float(np.clip(0.4 + 0.4 * (1.0 - abs(len(xs) / stadium - 1.0) / cfg.streak_area_tol), 0.0, 0.8))
+        det = self._det(mid[0] + ox, mid[1] + oy, self.labels[k], score, scores, 1.0)
+        return replace(det, streak_px=(float(e0[0] + ox), float(e0[1] + oy), float(e1[0] + ox), float(e1[1] + oy)))
+
+    def _learn_colour(self, k: int, pixels_bgr: np.ndarray) -> None:
+        """Move class ``k``'s ball colour (BGR) toward the mean of a clear ball's pixels of that
+        class, so that streaks are told by the balls' colours under this light."""
+        if len(pixels_bgr):
+            a = self.config.colour_learn_rate
+            self._ref_bgr[k] = (1.0 - a) * self._ref_bgr[k] + a * pixels_bgr.astype(np.float32).mean(axis=0)
 
     def _det(self, u: float, v: float, label: str, score: float, scores: Mapping[str, float], visible: float) -> BallDetection:
         x_mm, y_mm = self.geometry.uv_to_mm(np.array([u]), np.array([v]))

@@ -20,7 +20,8 @@ class BallDetection:
     """One ball seen in one frame. ``label`` is the detector's best colour/identity guess (a
     ball-id string such as ``"white"``, or None), ``label_scores`` its belief over labels (0..1),
     ``score`` how sure it is that this is a ball at all, ``visible_fraction`` how much of the
-    expected silhouette was seen (occlusion, merging)."""
+    expected silhouette was seen (occlusion, merging). ``streak_px``: for a fast ball seen as a
+    streak, the ends of its path over the exposure (u0, v0, u1, v1; the centre is its middle)."""
 
     x_mm: float
     y_mm: float
@@ -31,6 +32,7 @@ class BallDetection:
     score: float
     label_scores: Mapping[str, float] = field(default_factory=dict)
     visible_fraction: float = 1.0
+    streak_px: tuple[float, float, float, float] | None = None
 
 
 class Detector(Protocol):

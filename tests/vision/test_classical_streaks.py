@@ -1,0 +1,71 @@
+"""A fast carom ball at 25 or 30 fps is a streak several diameters long and fainter than the ball
+(issue 13, item 3): the classical detector finds it, names it and places it at mid-exposure, with
+the ends of its path over the exposure. Rendered with a full shutter (the exposure the whole frame
+period), after a frame with every ball at rest from which the detector learns the balls' colours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.table import load_table
+from tracking.ids import BallId
+from vision.classical import ClassicalDetector
+from vision.rectify import Rectifier
+from vision.render.balls import BallsState
+from vision.render.cameras import broadcast_camera
+from vision.render.frame import render_frame
+from vision.render.scene import build_scene
+from vision.render.style import RenderStyle
+
+TABLE = load_table("carom")
+R = TABLE.ball_radius_mm
+CENTRE = np.array([1200.0, 700.0])
+DIRECTION = np.array([np.cos(0.4), np.sin(0.4)])
+
+
+@pytest.fixture(scope="module")
+def world():
+    cam = broadcast_camera(TABLE, 1920, 1080)
+    scene = build_scene(TABLE, cam, RenderStyle(static_supersample=1), np.random.default_rng(3))
+    return scene, Rectifier(cam, TABLE, 0.5)
+
+
+def _positions(moving: BallId) -> dict[BallId, tuple[float, float]]:
+    spots = {BallId.WHITE: (500.0, 300.0), BallId.YELLOW: (2200.0, 1000.0), BallId.RED: (2300.0, 300.0)}
+    return {b: p for b, p in spots.items() if b is not moving}
+
+
+@pytest.mark.parametrize("fps", [25.0, 30.0])
+@pytest.mark.parametrize("ball", [BallId.WHITE, BallId.YELLOW, BallId.RED])
+@pytest.mark.parametrize("speed_mm_s", [3000.0, 5000.0])
+def test_streak_found_named_and_placed(world, fps: float, ball: BallId, speed_mm_s: float) -> None:
+    scene, rect = world
+    still = {**_positions(ball), ball: (500.0, 1100.0)}
+    det = ClassicalDetector(rect.geometry, R)
+    det.set_background(rect(render_frame(scene, BallsState.at_rest(_positions(ball), R), np.random.default_rng(1))))
+    det.detect(rect(render_frame(scene, BallsState.at_rest(still, R), np.random.default_rng(5))))
+    T = 1.0 / fps
+    ts = (np.arange(24) + 0.5) / 24 * T - T / 2
+    subs = [BallsState.at_rest({**_positions(ball), ball: tuple(CENTRE + DIRECTION * speed_mm_s * t)}, R) for t in ts]
+    found = det.detect_frame(render_frame(scene, subs, np.random.default_rng(2)), rect)
+    near = [d for d in found if np.hypot(d.x_mm - CENTRE[0], d.y_mm - CENTRE[1]) < 100.0]
+    assert len(near) == 1, f"{len(near)} detections of the streak"
+    d = near[0]
+    assert d.label == ball.value
+    assert np.hypot(d.x_mm - CENTRE[0], d.y_mm - CENTRE[1]) < 3.0  # mid-exposure, to a few mm
+    assert d.streak_px is not None
+    u0, v0, u1, v1 = d.streak_px
+    travel_px = speed_mm_s * T * rect.geometry.px_per_mm
+    assert 0.5 * travel_px < np.hypot(u1 - u0, v1 - v0) < 1.3 * travel_px
+
+
+def test_two_touching_balls_are_no_streak(world) -> None:
+    scene, rect = world
+    pos = {BallId.WHITE: (1200.0, 700.0), BallId.YELLOW: (1262.0, 700.0), BallId.RED: (2300.0, 300.0)}
+    det = ClassicalDetector(rect.geometry, R)
+    det.set_background(rect(render_frame(scene, BallsState.at_rest({BallId.RED: pos[BallId.RED]}, R),
+                                         np.random.default_rng(1))))
+    found = det.detect(rect(render_frame(scene, BallsState.at_rest(pos, R), np.random.default_rng(2))))
+    assert sorted(d.label for d in found) == ["red", "white", "yellow"]
+    assert all(d.streak_px is None for d in found)
