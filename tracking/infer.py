@@ -333,6 +333,7 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
                         collisions: list[Collision], table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
     """A ball that starts moving mid-shot with no contact found: the nearest ball struck it."""
     out: list[Collision] = []
+    on_pocket_table = bool(table.pockets)
     D = table.ball_diameter_mm
     for m in span.motions:
         if m is cue_motion or m.rest_before is None:
@@ -366,23 +367,32 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             mid = 0.5 * (p + best[2])
             out.append(Collision((best[1], m.ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
             continue
-        # (not for a sparse recorder: there a ball reported elsewhere with no ball near it is its
-        # own re-measured report, not a blurred strike; a striker was near it in the silence)
-        mover = (_moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s)
-                 if cfg.segment.sparse_spacing_s is None else None)
+        # (on video of a pocket table, where a ball blurred out of view by its speed strikes: not
+        # for a sparse recorder, where a ball reported elsewhere with no ball near it is its own
+        # re-measured report, nor on carom video, where a far ball's motion explains nothing)
+        mover = (_moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s, D)
+                 if cfg.segment.sparse_spacing_s is None and on_pocket_table else None)
         if mover is not None:
             out.append(mover)
     return out
 
 
+#: How far (ball diameters) a striker may seem from the ball it struck, beyond the way the
+#: fastest ball goes in the time it has not been seen.
+MOVING_STRIKER_REACH_D = 4.0
+#: The fastest a ball goes (a break shot): bounds where a ball unseen for a while may be.
+MAX_BALL_SPEED_MM_S = 8000.0
+
+
 def _moving_striker(acts: dict[BallId, BallActivity], span: ShotSpan, m: Motion, t_on: float,
-                    p: np.ndarray, lost_after_s: float) -> Collision | None:
+                    p: np.ndarray, lost_after_s: float, diameter_mm: float) -> Collision | None:
     """The striker of a ball set moving at ``t_on`` (from rest at ``p``) with no ball seen next to
     it: a ball at rest moves only when struck, so the striker is a ball in motion then (seen, or
     bridged through a gap, or vanished in motion up to ``lost_after_s`` before: too fast to be
     seen, blurred); where only one other ball is moving it
-    is that one (confidence 0.2), else the one nearest then (0.1). The contact point is ``p`` less
-    a radius toward the striker (unknown: ``p``)."""
+    is that one (confidence 0.2), else the one nearest then (0.1); none farther than
+    :data:`MOVING_STRIKER_REACH_D` diameters. The contact point is ``p`` (where the struck ball
+    rested: the striker's own place then is unknown)."""
     movers: list[tuple[float, BallId, np.ndarray]] = []
     for o in span.motions:
         if o.ball is m.ball:
@@ -393,7 +403,13 @@ def _moving_striker(acts: dict[BallId, BallActivity], span: ShotSpan, m: Motion,
         if not (t0 < t_on <= t1 + 1e-9):
             continue
         q = np.array([np.interp(t_on, os_.t_s, os_.xy_mm[:, 0]), np.interp(t_on, os_.t_s, os_.xy_mm[:, 1])])
-        movers.append((float(np.linalg.norm(q - p)), o.ball, q))
+        # how far it may have gone unseen: the fastest ball over the time since it was last seen
+        # (a ball struck from rest is seen once or twice at 25 fps: its steps say little)
+        k = int(np.clip(np.searchsorted(os_.t_s, t_on, side="right") - 1, 0, len(os_) - 1))
+        unseen = max(t_on - float(os_.t_s[k]), 0.0)
+        d = float(np.linalg.norm(q - p))
+        if d <= MOVING_STRIKER_REACH_D * diameter_mm + MAX_BALL_SPEED_MM_S * unseen:
+            movers.append((d, o.ball, q))
     if not movers:
         return None
     d, striker, q = min(movers, key=lambda x: x[0])
@@ -441,6 +457,66 @@ def _rest_key(acts: dict[BallId, BallActivity], ball: BallId, t_s: float) -> tup
     if k <= 0 or k >= len(s) or not any(r.i1 == k - 1 for r in act.runs):
         return None
     return (ball, k)
+
+
+def _pushed_in_silence(acts: dict[BallId, BallActivity], span: ShotSpan, collisions: list[Collision],
+                       table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+    """Contacts a sparse recorder shows only by a resting ball found, after a silence, a few
+    centimetres from where it rested (a slow push: too slow for the recorder to report it moving):
+    the ball that came closest to it during the silence, within the shot, struck it."""
+    out: list[Collision] = []
+    D = table.ball_diameter_mm
+    moving = {m.ball for m in span.motions}
+    for ball, act in acts.items():
+        s = act.samples
+        for a, b in zip(act.runs, act.runs[1:]):
+            if b.i0 != a.i1 + 1 or math.dist(a.pos_mm, b.pos_mm) <= 2.0 * cfg.segment.rest_tol_mm:
+                continue
+            t0, t1 = max(a.t_last_s, span.t_begin_s), min(b.t_first_s, span.t_end_s)
+            if t1 <= t0 or any(ball in x.balls and a.t_last_s <= x.t_s <= b.t_first_s for x in collisions + out):
+                continue
+            p = np.array(a.pos_mm)
+            best: tuple[float, BallId, np.ndarray, float] | None = None
+            for other in moving - {ball}:
+                t_hit, q, chord = _closest_approach(acts[other].samples, p, t0, t1)
+                d = float(np.linalg.norm(q - p))
+                if d <= D + cfg.contact.ball_detect_mm + chord and (best is None or d < best[0]):
+                    best = (d, other, q, t_hit)
+            if best is not None:
+                mid = 0.5 * (p + best[2])
+                out.append(Collision((best[1], ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
+    return out
+
+
+def _stopped_against(acts: dict[BallId, BallActivity], span: ShotSpan, collisions: list[Collision],
+                     table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+    """A ball that rolls to rest touching a resting ball it was heading for touched it (a sparse
+    recorder does not report the other ball moving less than its step): a low-confidence contact
+    at its last moving report."""
+    out: list[Collision] = []
+    D = table.ball_diameter_mm
+    for m in span.motions:
+        s = acts[m.ball].samples
+        if m.n_samples < 2 or (m.rest_after is None and m.i_last != len(s) - 1):
+            continue  # (a motion the data end in: its last report is where it stopped)
+        end = np.array(m.rest_after.pos_mm) if m.rest_after is not None else s.xy_mm[m.i_last].copy()
+        t_end = float(s.t_s[m.rest_after.i0]) if m.rest_after is not None else float(s.t_s[m.i_last])
+        last = m.i_last - 1 if m.rest_after is None else m.i_last
+        heading = end - s.xy_mm[last] if last >= 0 else None
+        for other, oact in acts.items():
+            if other is m.ball:
+                continue
+            q = _position_at(oact, t_end, cfg.contact.rest_fit_samples)
+            if q is None or math.dist(tuple(end), q) > D + cfg.touching_tol_mm + 2.0:
+                continue
+            if heading is None or float(heading @ (np.array(q) - end)) <= 0.0:
+                continue  # it stopped beside the ball, not against it
+            if any(set(x.balls) == {m.ball, other} and float(s.t_s[m.i_first]) <= x.t_s for x in collisions + out):
+                continue
+            t = float(s.t_s[m.i_last])
+            mid = 0.5 * (end + np.array(q))
+            out.append(Collision((m.ball, other), t, (float(mid[0]), float(mid[1])), 0.25))
+    return out
 
 
 def _closest_approach(s: BallSamples, p: np.ndarray, t0: float, t1: float) -> tuple[float, np.ndarray, float]:
@@ -613,6 +689,9 @@ def shot_events(
     if cfg.segment.sparse_spacing_s is not None:
         collisions = _sparse_contacts(acts, collisions, cfg.segment.sparse_spacing_s)
     collisions += _unexplained_starts(acts, span, cue_motion, collisions, table, cfg)
+    if cfg.segment.sparse_spacing_s is not None:
+        collisions += _pushed_in_silence(acts, span, collisions, table, cfg)
+        collisions += _stopped_against(acts, span, collisions, table, cfg)
     if zones:
         contacts = [y for y in contacts if in_opening(zones, y.cushion, y.pos_mm) is None]
         collisions = _after_the_cue_ball(collisions, cue_motion.ball)

@@ -10,8 +10,10 @@ Two kinds reach event inference (DESIGN.md, "What real inputs look like"):
   where it came to rest and then none until it is struck again. A silence in such data *is* the
   ball at rest, however the ball left its place when the silence ends.
 
-The kind is told by coverage: over the span of the data, a ball at rest in ``SPARSE`` data has a
-few samples where the source's reporting pace would give hundreds. The pace is the spacing of a
+The kind is told by coverage: over the span of its own samples, a ball at rest in ``SPARSE``
+data has a few where the source's reporting pace would give hundreds (a ball pocketed early, or
+seen late, is no sign; a tracker that marks bridged samples writes every frame); or by a resting silence: a
+ball unreported for a while (not bridged by a tracker) and then found where it was. The pace is the spacing of a
 fast ball's consecutive reports: the 20th percentile of the gaps over all balls (a slowing ball is
 reported less often, each centimetre, so the median would be too long).
 """
@@ -56,32 +58,72 @@ PACE_PERCENTILE = 20.0
 MIN_TICKS = 20
 
 
+#: A silence of a ball this long (and this many of the pace's ticks), not bridged by the tracker,
+#: after which the ball is found within ``REST_JUMP_MM`` of where it was, is a ball at rest that
+#: the source did not report: a video tracker reports a resting ball every frame.
+REST_SILENCE_S = 0.25
+REST_SILENCE_TICKS = 20.0
+REST_JUMP_MM = 5.0
+
+
+def _resting_silence(trajectories: Mapping[BallId, Trajectory], spacing: float) -> tuple[BallId, float] | None:
+    """A ball and the length of a silence of it that only a source reporting moves explains."""
+    need = max(REST_SILENCE_S, REST_SILENCE_TICKS * spacing)
+    for ball, tr in trajectories.items():
+        obs = np.flatnonzero(np.asarray(tr.observed, dtype=bool))
+        if len(obs) < 2:
+            continue
+        t = np.asarray(tr.t_s)[obs]
+        gaps = np.diff(t)
+        bridged = np.diff(obs) > 1  # the tracker held the ball through it: hidden, not silent
+        jump = np.hypot(np.diff(np.asarray(tr.x_mm)[obs]), np.diff(np.asarray(tr.y_mm)[obs]))
+        hit = np.flatnonzero((gaps >= need) & ~bridged & (jump <= REST_JUMP_MM))
+        if len(hit):
+            return ball, float(gaps[hit[0]])
+    return None
+
+
 def detect_sampling(trajectories: Mapping[BallId, Trajectory]) -> SamplingReport:
     """The sampling of ``trajectories`` (only observed samples count)."""
     gaps: list[np.ndarray] = []
-    spans: list[tuple[float, float]] = []
+    spans: dict[BallId, tuple[float, float]] = {}
     counts: dict[BallId, int] = {}
     for ball, tr in trajectories.items():
-        t = np.asarray(tr.t_s)[np.asarray(tr.observed, dtype=bool)]
+        observed = np.asarray(tr.observed, dtype=bool)
+        if len(observed) and not observed.all():
+            # a tracker that writes the balls it holds unseen (bridged) writes every frame
+            return SamplingReport(Sampling.FRAMES, 0.0, "the tracker marks bridged samples: video frames")
+        t = np.asarray(tr.t_s)[observed]
         counts[ball] = len(t)
         if len(t):
-            spans.append((float(t[0]), float(t[-1])))
+            spans[ball] = (float(t[0]), float(t[-1]))
         if len(t) > 1:
             gaps.append(np.diff(t))
     if not gaps or not spans:
         return SamplingReport(Sampling.FRAMES, 0.0, "too few samples to tell the sampling; read as video frames")
     spacing = float(np.percentile(np.concatenate(gaps), PACE_PERCENTILE))
-    t0 = min(a for a, _ in spans)
-    t1 = max(b for _, b in spans)
+    t0 = min(a for a, _ in spans.values())
+    t1 = max(b for _, b in spans.values())
     ticks = (t1 - t0) / spacing if spacing > 0 else 0.0
     if ticks < MIN_TICKS:
         return SamplingReport(Sampling.FRAMES, spacing, f"{ticks:.0f} sample spacings of data: read as video frames")
-    sparse = {b: n for b, n in counts.items() if n < SPARSE_COVERAGE * ticks}
+    # coverage over each ball's own span (a ball pocketed early, or first seen late, is no sign)
+    sparse = {b: n for b, n in counts.items()
+              if b in spans and (spans[b][1] - spans[b][0]) >= MIN_TICKS * spacing
+              and n < SPARSE_COVERAGE * (spans[b][1] - spans[b][0]) / spacing}
+    rested = _resting_silence(trajectories, spacing)
+    if not sparse and rested is not None:
+        ball, gap = rested
+        return SamplingReport(
+            Sampling.SPARSE, spacing,
+            f"sparse reports (a ball is sampled only while it moves: the {ball.value} went unreported "
+            f"{gap:.1f} s and was found where it had been): a silence is a ball at rest")
     if sparse:
         ball, n = min(sparse.items(), key=lambda kv: kv[1])
+        a, b = spans[ball]
         return SamplingReport(
             Sampling.SPARSE, spacing,
             f"sparse reports (a ball is sampled only while it moves, every {spacing * 1000:.0f} ms; "
-            f"the {ball.value} has {n} samples over {t1 - t0:.1f} s): a silence is a ball at rest")
+            f"the {ball.value} has {n} samples over {b - a:.1f} s): a silence is a ball at rest")
     return SamplingReport(Sampling.FRAMES, spacing,
                           f"every ball sampled about every {spacing * 1000:.0f} ms: read as video frames")

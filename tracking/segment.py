@@ -14,14 +14,13 @@ Works on the *observed* samples of each trajectory, with any sampling:
 - motion is what lies between rest runs; a motion of one or two samples that ends where it began
   is a detection glitch and is dropped.
 - shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart
-  joining one shot (a player needs longer than that to strike again). Motions of a single sample
-  each (a ball that reappears somewhere else, put back by hand; a recorder's closing report of
-  every ball, re-measured) start no shot.
+  joining one shot (a player needs longer than that to strike again). A lone motion of a single
+  sample (a ball that reappears somewhere else, put back by hand) starts no shot; from a sparse
+  recorder, neither do several (its closing report of every ball, re-measured).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,25 +161,7 @@ def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[Res
         else:
             i += 1
     runs = _merge_glitches(runs, s, cfg)
-    if cfg.sparse_spacing_s is not None:
-        runs = _arrivals(runs, s, cfg)
     return _trim_onsets(runs, s, cfg)
-
-
-def _arrivals(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> list[RestRun]:
-    """A sparse recorder's report of a ball somewhere else straight after a rest (no sample
-    between: a slow push within the silence) is where the ball arrived, not a second rest begun
-    without a motion: that first report is handed to a motion between the two."""
-    out: list[RestRun] = []
-    for r in runs:
-        if out and r.i0 == out[-1].i1 + 1 and math.dist(tuple(s.xy_mm[r.i0]), out[-1].pos_mm) > 2.0 * cfg.rest_tol_mm:
-            if r.i0 == r.i1:
-                continue
-            k = r.i0 + 1
-            med = np.median(s.xy_mm[k : r.i1 + 1], axis=0)
-            r = RestRun(k, r.i1, float(s.t_s[k]), r.t_last_s, (float(med[0]), float(med[1])))
-        out.append(r)
-    return out
 
 
 def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) -> bool:
@@ -203,10 +184,15 @@ def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) 
     # steps away (at least ``silence_ratio``), so a jump of a couple of steps is a rest, however
     # fast the ball left it.
     step_after = float(np.hypot(*(s.xy_mm[j + 2] - s.xy_mm[j + 1]))) if j + 2 < n else 0.0
-    if jump > max(cfg.silent_jump_mm, cfg.silent_jump_steps * step_after):
+    if cfg.sparse_spacing_s is not None and after > 0:
+        step_after *= min(1.0, 2.0 * cfg.sparse_spacing_s / after)  # one report spacing's worth
+    limit = cfg.silent_jump_mm
+    if cfg.sparse_spacing_s is not None:
+        limit = max(limit, cfg.silent_jump_steps * step_after)
+    if jump > limit:
         return False
-    if cfg.sparse_spacing_s is not None and _still_rolling(s, j, jump, silence, after):
-        return False
+    if cfg.sparse_spacing_s is not None and _rolls_to_the_end(s, j):
+        return False  # the data's last reports: a roll's end, not a rest and a new stroke
     if silence >= cfg.silent_rest_s:
         return jump <= cfg.silent_jump_mm or silence >= cfg.silence_ratio * after
     if cfg.sparse_spacing_s is not None and j == 0 and silence >= cfg.sparse_first_ratio * cfg.sparse_spacing_s:
@@ -219,11 +205,31 @@ def _silent_rest(s: BallSamples, j: int, clip_end_s: float, cfg: SegmentConfig) 
     return silence >= cfg.silence_ratio * after
 
 
+def _rolls_to_the_end(s: BallSamples, j: int) -> bool:
+    """Whether every silence from sample ``j`` to the end of the data is more of one roll
+    (:func:`_still_rolling`, asked of each in turn): the reports of a ball rolling to a stop."""
+    n = len(s)
+    for i in range(j, n - 1):
+        gap = float(s.t_s[i + 1] - s.t_s[i])
+        step = float(np.hypot(*(s.xy_mm[i + 1] - s.xy_mm[i])))
+        after = float(s.t_s[i + 2] - s.t_s[i + 1]) if i + 2 < n else 0.0
+        if step > ROLL_CLOSING_MM and not _still_rolling(s, i, step, gap, after):
+            return False
+    return True
+
+
+#: The last report of a recording may re-measure a ball at rest by a few millimetres.
+ROLL_CLOSING_MM = 5.0
+
+
 def _still_rolling(s: BallSamples, j: int, jump: float, silence: float, after: float) -> bool:
     """A sparse recorder reports a slowing ball only each time it has gone a centimetre or so, so
     the reports of a ball rolling to a stop come ever further apart: a silence after sample ``j``
     is more of that roll, not a rest and a new stroke, when the ball was moving into ``j``, goes on
-    the same way no faster than it came, and is no faster after (a struck ball leaves fast)."""
+    the same way no faster than it came, and is no faster after (a struck ball leaves fast). Asked
+    only of a roll that goes on so to the end of the data (where a stroke would be a shot of its
+    own): mid-shot, a ball that slows to a stop and moves on the same way may have been nudged by
+    the ball behind it, and the split into rest and motion lets the contact be inferred."""
     if j < 1:
         return False
     into = s.xy_mm[j] - s.xy_mm[j - 1]
@@ -373,8 +379,10 @@ def group_shots(activity: dict[BallId, BallActivity], cfg: SegmentConfig) -> lis
     out: list[ShotSpan] = []
     for g in groups:
         ms = [it[2] for it in g]
-        if all(m.n_samples == 1 and m.rest_before is not None for m in ms):
-            continue  # balls that each reappear elsewhere in one sample: relocation, not a stroke
+        if (len(ms) == 1 or cfg.sparse_spacing_s is not None) and all(
+                m.n_samples == 1 and m.rest_before is not None for m in ms):
+            continue  # a ball reappearing elsewhere in one sample (a recorder's closing report of
+            # every ball, re-measured): relocation, not a stroke
         out.append(
             ShotSpan(
                 motions=tuple(ms),
