@@ -225,9 +225,10 @@ class CushionCaromEngine:
                 return alt
 
             alternatives = [("if the struck ball was the other one", other_ball)]
-            # the tracker doubts which ball moved first: each other ball read as the one struck
-            alternatives += [(f"if the struck ball was the {b.value}", struck(b))
-                             for b in (BallId.WHITE, BallId.YELLOW, BallId.RED) if b is not start.cue_ball]
+            if start.cue_ball not in (BallId.WHITE, BallId.YELLOW):
+                # the tracker doubts which ball moved first and named the red: either player's
+                # ball read as the one struck
+                alternatives += [(f"if the struck ball was the {b.value}", struck(b)) for b in (BallId.WHITE, BallId.YELLOW)]
             if start.frozen_to_cushion or start.balls_in_contact:
                 alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
         return review_shot(

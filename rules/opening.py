@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from rules.errors import RefereeInputError
 from rules.games import Family, Game
 from tracking.events import ShotStart
 from tracking.ids import BallId
@@ -78,17 +79,17 @@ def _carom(start: ShotStart, t: OpeningTable) -> OpeningSight:
     if any(k not in t.spots_mm for k in need):
         return OpeningSight(True, f"the table gives no break spots; the first shot is taken as the break ({art})")
     pos = start.positions
-    red = pos.get(BallId.RED)
-    cue = start.cue_ball
-    other = BallId.YELLOW if cue is BallId.WHITE else BallId.WHITE
     tol = SPOT_TOL_D * t.ball_diameter_mm
     foot, head = t.spots_mm["foot"], t.spots_mm["head_centre"]
     sides = (t.spots_mm["head_left"], t.spots_mm["head_right"])
-    if red is not None and pos.get(cue) is not None and pos.get(other) is not None:
-        for k in range(4):
-            r, c, o = (_symmetries(t, pos[b])[k] for b in (BallId.RED, cue, other))
-            if _near(r, foot, tol) and _near(o, head, tol) and any(_near(c, s, tol) for s in sides):
-                return OpeningSight(True, f"the balls stand in the break position ({art})")
+    if all(b in pos for b in (BallId.RED, BallId.WHITE, BallId.YELLOW)):
+        # either white or yellow on the head spot, the other beside it (which one the tracker
+        # named struck is not needed, and may be the doubtful part of the shot start)
+        for on_spot, beside in ((BallId.WHITE, BallId.YELLOW), (BallId.YELLOW, BallId.WHITE)):
+            for k in range(4):
+                r, c, o = (_symmetries(t, pos[b])[k] for b in (BallId.RED, beside, on_spot))
+                if _near(r, foot, tol) and _near(o, head, tol) and any(_near(c, s, tol) for s in sides):
+                    return OpeningSight(True, f"the balls stand in the break position ({art})")
     return OpeningSight(False, f"the balls do not stand in the break position ({art}: red on the foot spot, "
                                f"the opponent's ball on the head spot, the cue ball beside it), so the first "
                                f"shot is taken as a shot in play, not a break")
@@ -175,6 +176,9 @@ def opening_input(raw: Mapping | None, game: Game, first: ShotStart | None,
     """The referee input to judge with, and the opening sight when it changed the default: ``raw``
     with ``start.next_is_break`` false where it left the opening to the default and ``first``
     does not show the break layout; ``raw`` unchanged (and no sight) otherwise."""
+    if raw is not None and not isinstance(raw, Mapping):
+        raise RefereeInputError(f"referee input: expected a JSON object with players, match, start, shots; "
+                                f"got {type(raw).__name__}")
     if table is None or first is None or not break_left_to_default(raw):
         return (dict(raw) if raw is not None else None), None
     sight = sight_opening(game, first, table)

@@ -342,7 +342,8 @@ class Tracker:
                 break
             sub_dets = [dets[j] for j in free_dets]
             unseen = [self.balls[i] for i in free_balls]
-            cost = self._cost_matrix(sub_dets, preds, t_s, unseen=unseen)
+            occupied = [(dets[j].x_mm, dets[j].y_mm) for j in taken]
+            cost = self._cost_matrix(sub_dets, preds, t_s, unseen=unseen, occupied=occupied)
             a = self._assign(cost[free_balls])
             if not a:
                 break
@@ -396,9 +397,11 @@ class Tracker:
         return sigma, gate
 
     def _cost_matrix(self, dets: Sequence[Detection], preds, t_s: float,
-                     unseen: Sequence[BallId] | None = None) -> np.ndarray:
+                     unseen: Sequence[BallId] | None = None,
+                     occupied: Sequence[tuple[float, float]] = ()) -> np.ndarray:
         """Ball x detection costs (see the module docstring); ``unseen``: the balls not yet seen
-        among which a detection's likeliest is sought (default: every ball not yet started)."""
+        among which a detection's likeliest is sought (default: every ball not yet started);
+        ``occupied``: places balls were given this frame, where no ball not yet seen starts."""
         cfg = self.config
         nb, nd = len(self.balls), len(dets)
         big = 1e6
@@ -406,6 +409,11 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
+        # where balls already are: no ball not yet seen starts there (a second box on one ball,
+        # a ball's reflection in a pocket's throat)
+        held = [(q[0], q[1]) for q in preds.values() if q is not None] + list(occupied)
+        sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
+        crowded = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
         likeliest: list[BallId | None] = []
         for d in dets:
             scored = [(d.colour_score(b), b) for b in unseen]
@@ -425,7 +433,7 @@ class Tracker:
                     weak = score is not None and score < 0.5
                     if weak and p is None and likeliest[j] is ball and score >= cfg.start_min_score:
                         weak = False  # not yet seen, and this detection's likeliest unseen ball
-                    if weak or (p is None and d.confidence < cfg.start_confidence):
+                    if weak or (p is None and (d.confidence < cfg.start_confidence or crowded[j])):
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
                     if ball in self._shared:  # first named in order along the table

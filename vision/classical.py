@@ -46,7 +46,8 @@ class ClassicalConfig:
     a stadium's of that length and width within ``streak_area_tol``, and whose ball colour (the
     cloth's difference de-blended by the share of the exposure each pixel saw the ball) is one
     class with at least ``streak_min_share`` of the colour votes. A streak too faint for the
-    foreground thresholds is sought again with them times ``streak_fg_scale``."""
+    foreground thresholds is sought again with them times ``streak_fg_scale``. A blob whose
+    colour is a ball's at more than ``streak_max_share`` of full strength is balls, not a streak."""
 
     chroma_threshold: float = 20.0
     lightness_threshold: float = 30.0
@@ -67,6 +68,7 @@ class ClassicalConfig:
     streak_min_share: float = 0.7
     streak_fg_scale: float = 0.5
     streak_max_residual: float = 0.45
+    streak_max_share: float = 0.8
     colour_learn_rate: float = 0.05
 
 
@@ -320,7 +322,7 @@ class ClassicalDetector:
         nrm = np.linalg.norm(d_lit, axis=1)
         diff = d_lit[nrm >= np.percentile(nrm, 75.0)].mean(axis=0)
         cloth = cloth_px[lit].mean(axis=0)
-        k, best = -1, cfg.streak_max_residual
+        k, best, k_share = -1, cfg.streak_max_residual, 0.0
         fit = np.zeros(len(self.labels))
         for i, ref in self._ref_bgr.items():
             toward = ref - cloth
@@ -333,16 +335,14 @@ class ClassicalDetector:
             res = float(np.linalg.norm(diff - sh * toward)) / max(float(np.linalg.norm(diff)), 1e-6)
             fit[i] = np.exp(-res / 0.1)
             if res < best:
-                k, best = i, res
+                k, best, k_share = i, res, sh
         votes = np.bincount(self._pixel_classes(lab, bg)[inside].astype(np.int64) + 1,
                             minlength=len(self.labels) + 1)[1:]
-        if k < 0:
-            if votes.sum() < cfg.min_seed_frac * self.ball_area_px:
-                return None
-            k = int(np.argmax(votes))
+        if k < 0 or k_share > cfg.streak_max_share:
+            return None  # no ball's blend explains it, or it is a ball's full colour: no streak
         total = max(int(votes.sum()), 1)
-        if length <= 4.6 * r and votes.sum() >= cfg.min_seed_frac * self.ball_area_px and votes[k] / total < cfg.streak_min_share:
-            return None  # two colours along a blob two balls long: touching balls, not one streak
+        if votes.sum() >= cfg.min_seed_frac * self.ball_area_px and votes[k] / total < cfg.streak_min_share:
+            return None  # two colours along the blob: touching balls, not one streak
         # the tips are fainter than the middle: measure the ends on the weaker foreground along
         # the streak's axis (the centre is the middle of the ends either way)
         weak = self._fg(lab, bg, cfg.streak_fg_scale) > 0

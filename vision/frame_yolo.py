@@ -57,10 +57,13 @@ class FrameYoloDetector:
         self.camera = camera
         self.table = table
         self.R = table.ball_radius_mm
-        L, W, rail = table.length_mm, table.width_mm, table.rail_width_mm + table.cushion_width_mm
+        L, W, rail = table.length_mm, table.width_mm, table.rail_width_mm
         outline = np.array([[-rail, -rail, 0.0], [L + rail, -rail, 0.0], [L + rail, W + rail, 0.0],
                             [-rail, W + rail, 0.0]])
-        px = camera.project_undistorted(outline)
+        # the box of the outline both with and without the lens's distortion (OpenCV folds points
+        # far outside the frame back in for k1 < 0; with k1 > 0 the distorted corners lie outside
+        # the pinhole ones): the crop holds the table either way
+        px = np.vstack([camera.project_undistorted(outline), camera.project(outline)])
         w, h = camera.image_w_px, camera.image_h_px
         self.x0 = int(max(0, math.floor(px[:, 0].min() - margin_px)))
         self.y0 = int(max(0, math.floor(px[:, 1].min() - margin_px)))

@@ -36,10 +36,12 @@ CAROM_CASES = [
     ("003 art. 5: 15.2 cm beside", {R: (2130, 710), Y: (710, 710), W: (710, 558)}, W, True),
     ("yellow breaks", {R: (2130, 710), W: (710, 710), Y: (710, 895)}, Y, True),
     ("placed by hand, a few cm off", {R: (2150, 690), Y: (690, 725), W: (735, 540)}, W, True),
-    ("cue ball on the head spot", {R: (2130, 710), W: (710, 710), Y: (710, 525)}, W, False),
+    ("the tracker's struck ball on the head spot", {R: (2130, 710), W: (710, 710), Y: (710, 525)}, W, True),
+    ("both beside the head spot", {R: (2130, 710), W: (710, 895), Y: (710, 525)}, W, False),
     ("red not on its spot", {R: (1800, 400), Y: (710, 710), W: (710, 525)}, W, False),
     ("a position in play", {R: (344.8, 378.7), W: (261.3, 444.9), Y: (2125.7, 713.3)}, Y, False),
     ("cue ball not seen at rest", {R: (2130, 710), Y: (710, 710)}, W, False),
+    ("red on the head spot", {R: (710, 710), Y: (2130, 710), W: (2130, 525)}, W, True),  # mirrored: foot is head
 ]
 
 
@@ -149,3 +151,10 @@ def test_first_shot_in_play_judged_as_such_and_said_003_art5() -> None:
 def test_without_the_table_the_first_shot_is_still_a_break() -> None:
     calls, _ = judge_events(_shot_in_play(), Game.THREE_CUSHION, None)
     assert calls[0].break_shot and calls[0].foul is not None and calls[0].points == 0
+
+
+def test_referee_input_not_an_object_is_one_line() -> None:
+    from rules.errors import RefereeInputError
+
+    with pytest.raises(RefereeInputError, match="expected a JSON object"):
+        opening_input(["start"], Game.THREE_CUSHION, _start(W, {}), CAROM)
