@@ -389,11 +389,11 @@ def _moving_striker(acts: dict[BallId, BallActivity], span: ShotSpan, m: Motion,
     """The striker of a ball set moving at ``t_on`` (from rest at ``p``) with no ball seen next to
     it: a ball at rest moves only when struck, so the striker is a ball in motion then (seen, or
     bridged through a gap, or vanished in motion up to ``lost_after_s`` before: too fast to be
-    seen, blurred); where only one other ball is moving it
-    is that one (confidence 0.2), else the one nearest then (0.1); none farther than
-    :data:`MOVING_STRIKER_REACH_D` diameters. The contact point is ``p`` (where the struck ball
-    rested: the striker's own place then is unknown)."""
-    movers: list[tuple[float, BallId, np.ndarray]] = []
+    seen, blurred); where only one other ball is moving it is that one (confidence 0.2), else the
+    nearest of those that can have been there then, no farther than :data:`MOVING_STRIKER_REACH_D`
+    diameters beyond the fastest ball's way while unseen (0.1). The contact point is ``p`` (where
+    the struck ball rested: the striker's own place then is unknown)."""
+    movers: list[tuple[float, BallId, np.ndarray, bool]] = []
     for o in span.motions:
         if o.ball is m.ball:
             continue
@@ -408,12 +408,15 @@ def _moving_striker(acts: dict[BallId, BallActivity], span: ShotSpan, m: Motion,
         k = int(np.clip(np.searchsorted(os_.t_s, t_on, side="right") - 1, 0, len(os_) - 1))
         unseen = max(t_on - float(os_.t_s[k]), 0.0)
         d = float(np.linalg.norm(q - p))
-        if d <= MOVING_STRIKER_REACH_D * diameter_mm + MAX_BALL_SPEED_MM_S * unseen:
-            movers.append((d, o.ball, q))
+        movers.append((d, o.ball, q, d <= MOVING_STRIKER_REACH_D * diameter_mm + MAX_BALL_SPEED_MM_S * unseen))
+    if len({x[1] for x in movers}) > 1:
+        # several in motion: only one that can have been there; the lone one moving is taken
+        # wherever its track puts it (a fast ball's detections may have gone to another track)
+        movers = [x for x in movers if x[3]]
     if not movers:
         return None
-    d, striker, q = min(movers, key=lambda x: x[0])
-    conf = 0.2 if len({b for _, b, _ in movers}) == 1 else 0.1
+    d, striker, q, _ = min(movers, key=lambda x: x[0])
+    conf = 0.2 if len({x[1] for x in movers}) == 1 else 0.1
     return Collision((striker, m.ball), t_on, (float(p[0]), float(p[1])), conf)
 
 

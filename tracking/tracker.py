@@ -47,7 +47,7 @@ import numpy as np
 from calibration.table import TableSpec
 from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
-from tracking.pockets import PocketZone, near_pocket, pocket_zones
+from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
 
 
@@ -414,6 +414,10 @@ class Tracker:
         held = [(q[0], q[1]) for q in preds.values() if q is not None] + list(occupied)
         sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
         crowded = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
+        # nor in a pocket's drop circle: a ball seen there before any ball was is one pocketed
+        # earlier, still visible in the throat (broadcast side pockets), not a ball in play
+        if self._zones:
+            crowded = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(crowded, dets)]
         likeliest: list[BallId | None] = []
         for d in dets:
             scored = [(d.colour_score(b), b) for b in unseen]

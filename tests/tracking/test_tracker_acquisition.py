@@ -51,3 +51,14 @@ def test_no_ball_starts_where_a_ball_already_is() -> None:
     got = {s.ball.value for s in tr.update(1, 0.04, [_det(1000, 600, _1=0.9), _det(1030, 600, conf=0.6, _1=0.6, _3=0.2),
                                                      _det(400, 300, cue=0.95)])}
     assert got == {"1", "cue"}
+
+
+def test_no_ball_starts_in_a_pocket_throat() -> None:
+    # a ball seen inside a pocket's drop circle before it was ever seen on the cloth was pocketed
+    # earlier (broadcast side pockets show them for seconds): it is not a ball in play
+    from tracking.pockets import pocket_zones
+
+    z = pocket_zones(POOL)[0]
+    inside = (float(z.centre_mm[0]), float(z.centre_mm[1]))
+    got = _started(Tracker(BALLS, POOL), [_det(*inside, _5=0.9), _det(400, 300, cue=0.95)])
+    assert got == {"cue": (400, 300)}
