@@ -210,10 +210,15 @@ MID_GAME = {"start": {"next_is_break": False}}
 
 
 def _judge_shot_events(events, referee) -> dict:
+    """The calls as ``tabletrack events --game`` / ``judge`` make them: with the carom table's
+    break spots, so a log with no referee input begins with a break only where its balls stand
+    in the break position (rules/opening.py)."""
+    from calibration.table import load_table
     from rules import judge_events
+    from tabletrack.judge_cmd import opening_table
     from tracking.events import ShotStart
 
-    calls, _ = judge_events(events, "three-cushion", referee)
+    calls, _ = judge_events(events, "three-cushion", referee, table=opening_table(load_table("carom")))
     starts = [e for e in events if isinstance(e, ShotStart)]
     return {"events": events, "calls": calls, "starts": starts}
 
@@ -278,7 +283,7 @@ def section_tracks() -> tuple[str, dict]:
 
     su, sm = stats("user"), stats("mid")
     errors = [r for r in rows if "error" in r]
-    head = ["measure", "as a user runs one shot file (no referee input: a break)",
+    head = ["measure", "as a user runs one shot file (no referee input: a break only from the break position)",
             "mid-game (referee input: not a break; shot 0 as the break)"]
     body = [
         ["cue ball right (shot 1)", f"{su['cue']}/{su['n']}", f"{sm['cue']}/{sm['n']}"],
@@ -504,7 +509,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
             f"{summary['pocketed_right']}/{n_lab} (ball and pocket), {summary['pocketed_extra']} extra; first contact "
             f"right {summary['first_contact_right']}/{len(fcs)}; shot count right {summary['shots_right']}/{len(ok)}; "
             f"event log in time order {summary['ordered']}/{len(ok)}; the engine's break flag agrees with the labels on "
-            f"{breaks} of the calls (no referee input: the first shot of a clip is judged as a break).",
+            f"{breaks} of the calls (no referee input: the first shot is a break only where the balls stand racked, 000 2.2).",
             "",
             "Corners: the labels' intersections of the dark lines along the cushion noses against the spec's "
             "playing-surface corners projected on the cloth plane (z = 0) and at cushion-nose height (which one the "
