@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -346,7 +346,7 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             continue
         t_on, _ = onset_time(act, m.i_first, cfg.contact)
         p = np.array(m.rest_before.pos_mm)
-        best: tuple[float, BallId, np.ndarray, float] | None = None
+        near: list[tuple[BallId, float, np.ndarray, float]] = []
         for other, oact in acts.items():
             if other is m.ball:
                 continue
@@ -354,18 +354,16 @@ def _unexplained_starts(acts: dict[BallId, BallActivity], span: ShotSpan, cue_mo
             q = np.array([np.interp(t_on, os_.t_s, os_.xy_mm[:, 0]), np.interp(t_on, os_.t_s, os_.xy_mm[:, 1])])
             k = int(np.clip(np.searchsorted(os_.t_s, t_on) - 1, 0, max(len(os_) - 2, 0)))
             chord = float(np.linalg.norm(os_.xy_mm[min(k + 1, len(os_) - 1)] - os_.xy_mm[k]))
-            d = float(np.linalg.norm(q - p))
             t_hit = t_on
-            if d > D + cfg.contact.ball_detect_mm + chord and t_move - t_rest > cfg.segment.silent_min_s:
+            if float(np.linalg.norm(q - p)) > D + cfg.contact.ball_detect_mm + chord and \
+                    t_move - t_rest > cfg.segment.silent_min_s:
                 # a long silence before the ball moved (a sparse recorder, a ball hidden): the
                 # striker is the ball that came closest to it during that silence
                 t_hit, q, chord = _closest_approach(os_, p, t_rest, t_move)
-                d = float(np.linalg.norm(q - p))
-            if d <= D + cfg.contact.ball_detect_mm + chord and (best is None or d < best[0]):
-                best = (d, other, q, t_hit)
-        if best is not None:
-            mid = 0.5 * (p + best[2])
-            out.append(Collision((best[1], m.ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
+            near.append((other, t_hit, q, chord))
+        hit = _nearest_striker(near, m.ball, p, D + cfg.contact.ball_detect_mm)
+        if hit is not None:
+            out.append(hit)
             continue
         # (on video of a pocket table, where a ball blurred out of view by its speed strikes: not
         # for a sparse recorder, where a ball reported elsewhere with no ball near it is its own
@@ -471,7 +469,6 @@ def _pushed_in_silence(acts: dict[BallId, BallActivity], span: ShotSpan, collisi
     D = table.ball_diameter_mm
     moving = {m.ball for m in span.motions}
     for ball, act in acts.items():
-        s = act.samples
         for a, b in zip(act.runs, act.runs[1:]):
             if b.i0 != a.i1 + 1 or math.dist(a.pos_mm, b.pos_mm) <= 2.0 * cfg.segment.rest_tol_mm:
                 continue
@@ -479,16 +476,27 @@ def _pushed_in_silence(acts: dict[BallId, BallActivity], span: ShotSpan, collisi
             if t1 <= t0 or any(ball in x.balls and a.t_last_s <= x.t_s <= b.t_first_s for x in collisions + out):
                 continue
             p = np.array(a.pos_mm)
-            best: tuple[float, BallId, np.ndarray, float] | None = None
-            for other in moving - {ball}:
-                t_hit, q, chord = _closest_approach(acts[other].samples, p, t0, t1)
-                d = float(np.linalg.norm(q - p))
-                if d <= D + cfg.contact.ball_detect_mm + chord and (best is None or d < best[0]):
-                    best = (d, other, q, t_hit)
-            if best is not None:
-                mid = 0.5 * (p + best[2])
-                out.append(Collision((best[1], ball), best[3], (float(mid[0]), float(mid[1])), 0.25))
+            near = [(other, *_closest_approach(acts[other].samples, p, t0, t1)) for other in sorted(moving - {ball}, key=lambda b: b.value)]
+            hit = _nearest_striker(near, ball, p, D + cfg.contact.ball_detect_mm)
+            if hit is not None:
+                out.append(hit)
     return out
+
+
+def _nearest_striker(near: Sequence[tuple[BallId, float, np.ndarray, float]], struck: BallId, p: np.ndarray,
+                     reach_mm: float) -> Collision | None:
+    """Of candidate strikers (ball, time, its centre then, the chord of its sample step), the
+    nearest to the struck ball resting at ``p`` within ``reach_mm`` plus that chord: a
+    low-confidence contact midway between them, or None."""
+    best: tuple[float, BallId, np.ndarray, float] | None = None
+    for other, t_hit, q, chord in near:
+        d = float(np.linalg.norm(q - p))
+        if d <= reach_mm + chord and (best is None or d < best[0]):
+            best = (d, other, q, t_hit)
+    if best is None:
+        return None
+    mid = 0.5 * (p + best[2])
+    return Collision((best[1], struck), best[3], (float(mid[0]), float(mid[1])), 0.25)
 
 
 def _stopped_against(acts: dict[BallId, BallActivity], span: ShotSpan, collisions: list[Collision],

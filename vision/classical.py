@@ -128,14 +128,17 @@ class ClassicalDetector:
         mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
         pad = int(np.ceil(self.r_px * 0.5)) + 2
+
+        def full_box(x0: int, y0: int, bw: int, bh: int) -> tuple[int, int, int, int]:
+            return (max(0, 2 * x0 - pad), max(0, 2 * y0 - pad), min(full_w, 2 * (x0 + bw) + pad),
+                    min(full_h, 2 * (y0 + bh) + pad))
         min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
         boxes = []
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
             if area < min_small_area:
                 continue
-            boxes.append((max(0, 2 * x0 - pad), max(0, 2 * y0 - pad),
-                          min(full_w, 2 * (x0 + bw) + pad), min(full_h, 2 * (y0 + bh) + pad)))
+            boxes.append(full_box(x0, y0, bw, bh))
         faint: list[tuple[int, int, int, int]] = []
         weak = cv2.morphologyEx(self._fg(lab_s, bg, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
         nw, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
@@ -147,8 +150,7 @@ class ClassicalDetector:
             strong_share = float((mask_s[y0:y0 + bh, x0:x0 + bw][wl[y0:y0 + bh, x0:x0 + bw] == i] > 0).mean())
             if strong_share > 0.6:
                 continue  # the strong pass sees it well enough
-            faint.append((max(0, 2 * x0 - pad), max(0, 2 * y0 - pad),
-                          min(full_w, 2 * (x0 + bw) + pad), min(full_h, 2 * (y0 + bh) + pad)))
+            faint.append(full_box(x0, y0, bw, bh))
         return boxes, faint
 
     def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
@@ -156,13 +158,8 @@ class ClassicalDetector:
         if self._bg_full is None:
             self.set_background(rectified_bgr)
         H, W = rectified_bgr.shape[:2]
-        out: list[BallDetection] = []
-        boxes, faint = self._candidates(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H)
-        for u0, v0, u1, v1 in boxes:
-            out.extend(self._measure(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0))
-        for u0, v0, u1, v1 in faint:
-            out.extend(self._faint_streaks(rectified_bgr[v0:v1, u0:u1], self._bg_full[v0:v1, u0:u1], u0, v0, out))
-        return out
+        return self._detect_in(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H,
+                               lambda u0, v0, u1, v1: rectified_bgr[v0:v1, u0:u1])
 
     def detect_frame(self, frame_bgr: np.ndarray, rectifier, t_s: float | None = None) -> list[BallDetection]:
         """Balls in a raw frame (``t_s`` unused: each frame is seen afresh): candidates in the rectifier's half-resolution view, each measured
@@ -171,13 +168,18 @@ class ClassicalDetector:
         if self._bg_full is None:
             self.set_background(rectifier(frame_bgr))
         H, W = self._bg_full.shape[:2]
+        return self._detect_in(rectifier.coarse(frame_bgr), W, H,
+                               lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1))
+
+    def _detect_in(self, small_bgr: np.ndarray, W: int, H: int, window) -> list[BallDetection]:
+        """The balls of one view: candidates on its half-resolution ``small_bgr``, each measured
+        in its full-resolution ``window(u0, v0, u1, v1)``, then the faint streaks."""
         out: list[BallDetection] = []
-        boxes, faint = self._candidates(rectifier.coarse(frame_bgr), W, H)
+        boxes, faint = self._candidates(small_bgr, W, H)
         for u0, v0, u1, v1 in boxes:
-            out.extend(self._measure(rectifier.patch(frame_bgr, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
+            out.extend(self._measure(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
         for u0, v0, u1, v1 in faint:
-            out.extend(self._faint_streaks(rectifier.patch(frame_bgr, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1],
-                                           u0, v0, out))
+            out.extend(self._faint_streaks(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0, out))
         return out
 
     def _faint_streaks(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int,
