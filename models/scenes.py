@@ -5,7 +5,7 @@ a generator and builds the renderer's static scene and the :class:`~vision.recti
 that camera; :func:`render_view` places balls (clusters of touching balls, balls against a
 cushion or in a pocket's jaws, scattered balls), optionally blurs some along a direction of
 travel and puts a hand and cue over one, renders the raw frame with
-:class:`~vision.render.frame.FrameRenderer`, degrades it as a camera chain would (defocus, JPEG),
+:class:`~synth.render.frame.FrameRenderer`, degrades it as a camera chain would (defocus, JPEG),
 rectifies it at ``px_per_mm`` and returns the view with one :class:`BallTruth` per ball that is
 visible in it.
 
@@ -14,7 +14,7 @@ ellipse centred on the ball's centre, its axis along the direction away from the
 stretched by ``1 / cos(theta)`` (theta the viewing ray's angle from the vertical); the box is that
 ellipse's extent, widened along the path for a blurred ball. ``visible`` is the share of the
 silhouette not covered by the hand or cue (the occluder's own coverage, rectified), or less where
-the renderer's labels (:func:`vision.render.labels.ball_labels`) see it hidden by a rail or a
+the renderer's labels (:func:`synth.render.labels.ball_labels`) see it hidden by a rail or a
 pocket's wall.
 """
 
@@ -81,9 +81,9 @@ class Scene:
 
     def __init__(self, game: str, table: TableSpec, rng: np.random.Generator, px_per_mm: float,
                  width_px: int, height_px: int) -> None:
-        from vision.render.cameras import broadcast_camera
-        from vision.render.frame import FrameRenderer
-        from vision.render.scene import build_scene
+        from synth.render.cameras import broadcast_camera
+        from synth.render.frame import FrameRenderer
+        from synth.render.scene import build_scene
 
         self.game, self.table, self.rng = game, table, rng
         cam = broadcast_camera(table, width_px, height_px, height_mm=rng.uniform(2700.0, 4600.0),
@@ -102,8 +102,8 @@ def _style(game: str, table: TableSpec, rng: np.random.Generator):
     colours of another manufacturer, marked cue balls) are used where the style has them."""
     import dataclasses
 
-    from vision.render.lighting import default_lamps
-    from vision.render.style import ClothColour, Lamp, RenderStyle
+    from synth.render.lighting import default_lamps
+    from synth.render.style import ClothColour, Lamp, RenderStyle
 
     lamps = tuple(Lamp(l.x_mm + rng.normal(0, 120), l.y_mm + rng.normal(0, 80), rng.uniform(800.0, 1500.0),
                        power=rng.uniform(0.6, 1.4), radius_mm=rng.uniform(60.0, 220.0))
@@ -125,7 +125,7 @@ def _style(game: str, table: TableSpec, rng: np.random.Generator):
         kw["cloth_bgr"] = tuple(float(c) for c in np.clip(base, 10.0, 235.0))
     if "ball_bgr" in fields and rng.random() < 0.7:
         try:
-            from vision.render.ballset import jittered_ball_bgr
+            from synth.render.ballset import jittered_ball_bgr
 
             kw["ball_bgr"] = jittered_ball_bgr(list(GAME_BALLS[game]), rng)
         except ImportError:
@@ -227,9 +227,9 @@ def _ellipse_box(scene: Scene, x: float, y: float, u: float, v: float, r_px: flo
 
 def _seen_by_renderer(scene: Scene, state, covers) -> dict[BallId, float] | None:
     """The renderer's own visible share of each ball (rails, pocket walls, other balls and
-    occluders taken into account), where the renderer offers it (``vision.render.labels``)."""
+    occluders taken into account), where the renderer offers it (``synth.render.labels``)."""
     try:
-        from vision.render.labels import ball_labels
+        from synth.render.labels import ball_labels
     except ImportError:
         return None
     return {b: float(l.visible) for b, l in ball_labels(scene.scene, state, covers).items()}
@@ -240,8 +240,8 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
     """One rendered, degraded, rectified view of random balls with their truth (module docstring)."""
     import cv2
 
-    from vision.render.balls import BallsState
-    from vision.render.occluder import HandCuePose
+    from synth.render.balls import BallsState
+    from synth.render.occluder import HandCuePose
 
     table, r = scene.table, scene.r_mm
     ids = balls if balls is not None else choose_balls(scene.game, rng)
@@ -259,7 +259,7 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
     k = int(np.clip(np.ceil(np.abs(travel).max() * px_per_mm_raw / 1.5), 1, 16))
     orient = None
     try:
-        from vision.render.balls import random_rotations
+        from synth.render.balls import random_rotations
 
         orient = random_rotations(len(ids), rng)  # numbers and stripes at any angle
     except ImportError:

@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-STAGES = ("vision", "calibration", "tracking", "rules", "models", "tabletrack")
+STAGES = ("vision", "calibration", "tracking", "rules", "models", "tabletrack", "synth")
+#: the packages the officiating program runs on; none of them may import ``synth`` (the synthetic
+#: world is test, tool and training-data tooling: truth that footage cannot give).
+RUNTIME = ("vision", "calibration", "tracking", "rules", "tabletrack")
 
 # stage -> project modules it may import (prefix match on dotted names)
 ALLOWED = {
@@ -21,13 +24,12 @@ ALLOWED = {
     "vision": ("vision", "calibration"),
     "tracking": ("tracking", "calibration.table"),
     "rules": ("rules", "tracking.ids", "tracking.events", "tracking.eventlog"),
-    "models": ("models", "vision", "calibration", "tracking.ids"),
-    "tabletrack": STAGES,
-}
-# The synthetic world writes truth in event-log form, so it may use the event types (and only those).
-ALLOWED_SUBTREES = {
-    "vision/synth": ("vision", "calibration", "tracking.ids", "tracking.events", "tracking.eventlog"),
-    "vision/render": ("vision", "calibration", "tracking.ids", "tracking.events", "tracking.eventlog"),
+    "models": ("models", "vision", "calibration", "tracking.ids", "synth"),
+    "tabletrack": tuple(s for s in STAGES if s != "synth"),
+    # The synthetic world writes truth in event-log form (the event types) and samples it as
+    # trajectories (tracking.trajectory); it renders with the cameras and tables of calibration.
+    "synth": ("synth", "vision", "calibration", "tracking.ids", "tracking.events", "tracking.eventlog",
+              "tracking.trajectory"),
 }
 FORBIDDEN_THIRD_PARTY = {
     "tracking": ("cv2", "torch", "ultralytics"),
@@ -56,9 +58,11 @@ def _cases():
 @pytest.mark.parametrize("stage,path", list(_cases()))
 def test_stage_imports_only_what_design_allows(stage: str, path: Path) -> None:
     rel = path.relative_to(REPO).as_posix()
-    allowed = next((a for sub, a in ALLOWED_SUBTREES.items() if rel.startswith(sub + "/")), ALLOWED[stage])
+    allowed = ALLOWED[stage]
     for name in _imports(path):
         top = name.split(".")[0]
+        if stage in RUNTIME:
+            assert top != "synth", f"{rel} imports {name}: no runtime package may import the synthetic world"
         if top in STAGES:
             assert any(name == a or name.startswith(a + ".") for a in allowed), (
                 f"{rel} imports {name}, but DESIGN.md lets it import only {allowed}"
@@ -66,6 +70,13 @@ def test_stage_imports_only_what_design_allows(stage: str, path: Path) -> None:
         assert top not in FORBIDDEN_THIRD_PARTY.get(stage, ()), (
             f"{path.relative_to(REPO)} imports {top}, which {stage}/ must not"
         )
+
+
+def test_vision_holds_no_synthetic_world() -> None:
+    """The renderer and the physics truth live in ``synth/``; ``vision/`` keeps the runtime's frames,
+    rectification and detectors."""
+    stray = sorted(p.relative_to(REPO).as_posix() for sub in ("render", "synth") for p in (REPO / "vision" / sub).rglob("*.py"))
+    assert not stray, f"synthetic-world code back under vision/: {stray}"
 
 
 @pytest.mark.parametrize("module", ["rules", "tracking.eventlog", "tracking.events"])

@@ -2,7 +2,7 @@
 
     nice -n 10 python tools/make_jump_shot.py            # writes the npz and its INDEX.md row
 
-pooltool 0.6 has no airborne model, so this shot comes from :mod:`vision.synth.jump` (analytic
+pooltool 0.6 has no airborne model, so this shot comes from :mod:`synth.physics.jump` (analytic
 rigid balls, no pooltool): a nine-ball mid-rack (cue ball, 4, 6, 7, 9; the 4 the lowest, a
 diamond and a half from the foot cushion), the cue ball jumped (cue elevated) full into the 4,
 coming down on it above its equator; the 4 is driven into the cloth, thrown up, touches the foot
@@ -33,11 +33,11 @@ SPEEDS_MM_S = tuple(range(4500, 6251, 250))
 ELEVATIONS_DEG = tuple(range(16, 37, 4))
 DESCRIPTION = ("the cue ball, jumped full into the 4 (the lowest) near the foot cushion, comes down on it; the 4 is "
                "thrown up, touches the foot cushion and leaves the table over the rail (analytic model, "
-               "vision/synth/jump.py)")
+               "synth/physics/jump.py)")
 OLD_NOTE = ("No shot of a ball jumping off the table: pooltool 0.6 has no airborne model (balls never leave\n"
             "the cloth), so it cannot be simulated and is not faked.")
 NEW_NOTE = ("`jump_off` is not from pooltool (0.6 has no airborne model: its balls never leave the cloth) but from\n"
-            "the analytic rigid-ball model of `vision/synth/jump.py` (projectile flight, cloth bounces, 3D ball-ball\n"
+            "the analytic rigid-ball model of `synth/physics/jump.py` (projectile flight, cloth bounces, 3D ball-ball\n"
             "and cushion-profile contacts; its docstring gives the model and its limits), made by\n"
             "`tools/make_jump_shot.py`.")
 
@@ -78,7 +78,7 @@ def make(out: Path = OUT) -> Path:
     from calibration.table import load_table
     from tracking.events import CushionHit
     from tracking.ids import BallId
-    from vision.synth.jump import JumpModelError, jump_off_shot
+    from synth.physics.jump import JumpModelError, jump_off_shot
 
     table = load_table("pool_9ft")
     pos = rack()
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     path = make(args.out)
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     s = SimShot.load(path)
     print(f"{path.relative_to(REPO) if path.is_relative_to(REPO) else path}: {s.meta['strike']}  "

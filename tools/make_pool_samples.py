@@ -7,26 +7,26 @@
 
 Each clip is one row of :data:`CLIPS`: the shot it draws (``sample_data/pool_shots/<shot>.npz``,
 made by ``tools/make_pool_shots.py`` with pooltool; ``jump_off`` by ``tools/make_jump_shot.py`` with
-:mod:`vision.synth.jump`, since pooltool has no airborne model), the game it is judged as, resolution, frame rate, a
+:mod:`synth.physics.jump`, since pooltool has no airborne model), the game it is judged as, resolution, frame rate, a
 broadcast camera over the table (near-vertical, two oblique), cloth, lamp layout, rails, noise,
 shutter, a scoreboard, a hand and cue at the stroke, CRF and a seed. Everything random (camera
 tilt and roll, the balls' starting orientations, textures, noise) derives from the seed, so a run
 reproduces the frames.
 
 Why the clips live in ``sample_videos/pool/`` and not beside the carom clips: the carom tests
-(``tests/vision/render/test_render_samples.py``, ``tests/golden/test_golden_clips.py``,
+(``tests/synth/render/test_render_samples.py``, ``tests/golden/test_golden_clips.py``,
 ``tests/calibration/test_sample_clips.py``) take every ``sample_videos/*.truth.json`` / ``*.mp4``
 as a carom clip of ``tools/make_samples.py`` judged as three-cushion.
 
-What differs from :func:`vision.render.clip.render_clip` (whose loop :func:`render_pool_clip`
-follows): the shot is passed through :func:`vision.render.pockets.sink_into_pockets` and then
+What differs from :func:`synth.render.clip.render_clip` (whose loop :func:`render_pool_clip`
+follows): the shot is passed through :func:`synth.render.pockets.sink_into_pockets` and then
 :func:`drop_into_pockets` so pocketed balls visibly drop out of sight (the first alone leaves these
 shots' pocketed balls vanishing at the hole's edge in one frame: see :func:`drop_into_pockets`), and the balls start turned (``start_orientations``): ``render_clip``
 starts every ball at the identity orientation, where a pool ball's two number circles face
 sideways and a stripe shows only its white pole from above, so no number could be read.
 
 Beside each ``<clip>.mp4`` this writes ``<clip>.truth.json`` (format ``tabletrack-clip-truth/1``
-of :mod:`vision.render.truth`, with pool keys added: ``game``, ``pocketings`` [{ball, pocket, t,
+of :mod:`synth.render.truth`, with pool keys added: ``game``, ``pocketings`` [{ball, pocket, t,
 frame}], ``first_contact`` {balls, t, frame}, ``referee`` (file name or null), ``call_on_truth``
 (the rules engine's call of the truth events with that referee input)) and, where the clip starts
 mid-rack or mid-frame, ``<clip>.referee.json`` with the ``start`` of the game's engine
@@ -74,7 +74,7 @@ class PoolClipRow:
     jitter_deg: float = 1.0
     roll_deg: float = 0.6
     cloth: str = "tournament_blue"
-    lamps: str = "row3"            # vision.render.still.LAMP_LAYOUTS
+    lamps: str = "row3"            # synth.render.still.LAMP_LAYOUTS
     lamp_height_mm: float = 1000.0
     lamp_power: float = 1.0
     rail_bgr: tuple[float, float, float] = (34.0, 62.0, 112.0)
@@ -126,7 +126,7 @@ CLIPS: tuple[PoolClipRow, ...] = (
                 noise_sigma=2.5, shutter_fraction=0.6, scoreboard="top_left", crf=20),
     PoolClipRow("jump_off_720p30", "jump_off", "nine-ball", HD, 30, 208,
                 "the cue ball is jumped into the 4 near the foot cushion; the 4 is thrown up, touches the cushion and "
-                "flies off the table over the foot rail (analytic shot of vision/synth/jump.py: pooltool has no "
+                "flies off the table over the foot rail (analytic shot of synth/physics/jump.py: pooltool has no "
                 "airborne model); seen 10 degrees off the vertical",
                 height_mm=3500, fill=0.84, k1=-0.04, off_axis_deg=10.0, cloth="green", lamps="box8",
                 rail_bgr=_WALNUT, scoreboard="bottom_right", crf=21),
@@ -139,13 +139,13 @@ _PLAYERS = {"nine-ball": ("ANA", "BEA"), "seven-ball": ("ANA", "BEA"), "snooker"
 
 def start_orientations(balls, rng, number_within_deg: float = 55.0):
     """(B, 3, 3) body-to-world rotations for the balls at rest. A numbered pool ball's number axis
-    (body +x or -x, :mod:`vision.render.ballset`) points within ``number_within_deg`` of straight
+    (body +x or -x, :mod:`synth.render.ballset`) points within ``number_within_deg`` of straight
     up (uniform over that cap), spun at random about it, so its number shows to an overhead camera
     at some tilt, as on a racked or spotted set seen on television; every other ball is uniform
     over SO(3) (the cue ball's marks, snooker balls)."""
     import numpy as np
 
-    from vision.render.balls import random_rotations
+    from synth.render.balls import random_rotations
 
     out = random_rotations(len(balls), rng)
     cmin = math.cos(math.radians(number_within_deg))
@@ -170,7 +170,7 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
     hole, visibly. pooltool marks a ball off the table (``on_table`` False, parked below the cloth)
     at its pocket event, when the centre enters pooltool's pocket circle; on these shots that is
     before (pool: 0.5-2 mm before) or a few ms after the centre comes over the renderer's hole, so
-    the ball would vanish from the cloth in one frame (:func:`vision.render.pockets.sink_into_pockets`
+    the ball would vanish from the cloth in one frame (:func:`synth.render.pockets.sink_into_pockets`
     only acts on balls still on the table over the hole). Here, from the first sample over the hole
     (or the pocket event if earlier), the ball runs at its speed (at least ``min_speed_mm_s``)
     straight to the hole's centre and stops there (the pocket's back and net), falls freely once its
@@ -181,7 +181,7 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
     import numpy as np
 
     from tracking.events import Pocketed
-    from vision.render.pockets import G_MM_S2
+    from synth.render.pockets import G_MM_S2
 
     xy, z, on = shot.xy_mm.copy(), shot.z_mm.copy(), shot.on_table.copy()
     t, R = shot.t_s, table.ball_radius_mm
@@ -214,9 +214,9 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
 
 def render_pool_clip(shot, table, camera, fps: float, out_mp4: Path, style, occlusions, seed: int, crf: int,
                      lead_in_s: float, duration_s: float, name: str, shot_name: str, start_orient):
-    """:func:`vision.render.clip.render_clip` with the balls starting at ``start_orient`` (B, 3, 3);
-    returns the truth path and the :class:`~vision.render.clip.ClipStats`."""
-    from vision.render.clip import render_clip
+    """:func:`synth.render.clip.render_clip` with the balls starting at ``start_orient`` (B, 3, 3);
+    returns the truth path and the :class:`~synth.render.clip.ClipStats`."""
+    from synth.render.clip import render_clip
 
     return render_clip(shot, table, camera, fps, out_mp4, style=style, occlusions=occlusions, seed=seed, crf=crf,
                        lead_in_s=lead_in_s, duration_s=duration_s, name=name, shot_name=shot_name,
@@ -282,12 +282,12 @@ def render_row(row: PoolClipRow, out_dir: Path):
 
     from calibration.table import load_table
     from tracking.events import ShotStart
-    from vision.render.cameras import broadcast_camera
-    from vision.render.occluder import Occlusion
-    from vision.render.pockets import sink_into_pockets
-    from vision.render.still import lamp_layout
-    from vision.render.style import ClothColour, RenderStyle, Scoreboard
-    from vision.synth.trajectory import SimShot
+    from synth.render.cameras import broadcast_camera
+    from synth.render.occluder import Occlusion
+    from synth.render.pockets import sink_into_pockets
+    from synth.render.still import lamp_layout
+    from synth.render.style import ClothColour, RenderStyle, Scoreboard
+    from synth.physics.trajectory import SimShot
 
     path = SHOTS_DIR / f"{row.shot}.npz"
     if not path.is_file():
@@ -336,7 +336,7 @@ def render_row(row: PoolClipRow, out_dir: Path):
     call = _pool_keys(truth, row, referee, {
         "lamps": row.lamps, "lamp_height_mm": row.lamp_height_mm, "lamp_power": row.lamp_power,
         "rail_bgr": list(row.rail_bgr), "cue_marking": row.cue_marking,
-        "sink": "vision.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets", "start_orientations": "make_pool_samples.start_orientations",
+        "sink": "synth.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets", "start_orientations": "make_pool_samples.start_orientations",
     })
     return truth, stats, time.perf_counter() - t0, call
 
@@ -372,7 +372,7 @@ def index_section(out_dir: Path) -> str:
         f"{INDEX_MARKER}\n\n"
         "## Pool and snooker clips (`sample_videos/pool/`)\n\n"
         "Rendered by `tools/make_pool_samples.py` from the pooltool shots in `sample_data/pool_shots/`\n"
-        "(`jump_off`: the analytic airborne model of `vision/synth/jump.py`, pooltool having none; the 4 leaves the\n"
+        "(`jump_off`: the analytic airborne model of `synth/physics/jump.py`, pooltool having none; the 4 leaves the\n"
         "table over the rail, `off_table` in the truth)\n"
         "(pocketed balls drop into the hole: `sink_into_pockets`, then `drop_into_pockets` of the tool). They sit in\n"
         "`pool/` so that the "

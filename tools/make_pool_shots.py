@@ -105,13 +105,13 @@ def _scatter(rng, sim, n, ids, keep_clear, clear_mm=140.0):
 # ---------------------------------------------------------------- scenarios
 
 def _strike(v0, aim, a=0.0, b=0.0, theta=0.0):
-    from vision.synth.pooltool_pool import Strike
+    from synth.physics.pooltool_pool import Strike
 
     return Strike(v0_m_s=v0, aim_deg=aim, a=a, b=b, theta_deg=theta)
 
 
 def draw_nine_break(rng, sim):
-    from vision.synth.pool_racks import nine_ball_rack
+    from synth.physics.pool_racks import nine_ball_rack
 
     t = sim.table
     layout = nine_ball_rack(t.spots_mm["foot_spot"], t.ball_radius_mm, rng)
@@ -245,7 +245,7 @@ def accept_jaws(truth, extra) -> bool:
 
 
 def draw_snooker_break(rng, sim):
-    from vision.synth.pool_racks import snooker_layout
+    from synth.physics.pool_racks import snooker_layout
 
     t = sim.table
     layout = snooker_layout(t.spots_mm, t.ball_radius_mm, rng)
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=REPO / "sample_data" / "pool_shots")
     args = ap.parse_args(argv)
     try:
-        from vision.synth.pooltool_pool import PocketSimulator, pocket_table, stroke_clip
+        from synth.physics.pooltool_pool import PocketSimulator, pocket_table, stroke_clip
     except ImportError as e:  # pragma: no cover
         print(f"make_pool_shots: {e}", file=sys.stderr)
         return 2
@@ -377,8 +377,8 @@ def write_index(folder: Path) -> None:
     rows = [
         "# Synthetic pool and snooker shots",
         "",
-        "Made by `tools/make_pool_shots.py` with pooltool 0.6.0 (`vision/synth/pooltool_pool.py`); load with",
-        "`vision.synth.trajectory.SimShot.load(path)`. 1 kHz exact paths, truth events in `events`",
+        "Made by `tools/make_pool_shots.py` with pooltool 0.6.0 (`synth/physics/pooltool_pool.py`); load with",
+        "`synth.physics.trajectory.SimShot.load(path)`. 1 kHz exact paths, truth events in `events`",
         "(`frame` 0: recompute at the video's fps). Tables: our sizes (pool 9 ft 2540 x 1270 mm, 57.15 mm",
         "balls; snooker 3569 x 1778 mm, 52.5 mm balls) with pooltool's pocket and jaw geometry.",
         "",
@@ -400,7 +400,7 @@ INDEX_HEADER = (
 
 def index_row(path: Path) -> str:
     """The INDEX.md row of one saved shot (columns :data:`INDEX_HEADER`)."""
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     s = SimShot.load(path)
     m = s.meta

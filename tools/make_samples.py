@@ -94,11 +94,11 @@ def render_row(row: ClipRow, out_dir: Path) -> tuple[Path, object, float]:
     from calibration.table import load_table
     from tracking.events import ShotStart
     from tracking.ids import BallId
-    from vision.render.cameras import broadcast_camera
-    from vision.render.clip import render_clip
-    from vision.render.occluder import Occlusion
-    from vision.render.style import ClothColour, RenderStyle, Scoreboard
-    from vision.synth.shots import load_shot
+    from synth.render.cameras import broadcast_camera
+    from synth.render.clip import render_clip
+    from synth.render.occluder import Occlusion
+    from synth.render.style import ClothColour, RenderStyle, Scoreboard
+    from synth.physics.shots import load_shot
 
     shot = load_shot(row.shot)
     table = load_table(shot.table)
@@ -126,7 +126,7 @@ def render_row(row: ClipRow, out_dir: Path) -> tuple[Path, object, float]:
 
 
 def write_index(out_dir: Path) -> None:
-    from vision.render.truth import load_truth
+    from synth.render.truth import load_truth
 
     rows = []
     for p in sorted(out_dir.glob("*.truth.json")):
@@ -145,9 +145,9 @@ def write_index(out_dir: Path) -> None:
                     f"{size_kb:.0f} | {row.why if row else ''} |")
     text = (
         "# Sample clips\n\n"
-        "Rendered by `tools/make_samples.py` (the renderer `vision/render`) from the shots in\n"
+        "Rendered by `tools/make_samples.py` (the renderer `synth/render`) from the shots in\n"
         "`sample_data/shots/`. Each `<clip>.mp4` (H.264, yuv420p) has a `<clip>.truth.json` beside it\n"
-        "(format `tabletrack-clip-truth/1`, see `vision/render/truth.py`): the camera model, every\n"
+        "(format `tabletrack-clip-truth/1`, see `synth/render/truth.py`): the camera model, every\n"
         "ball's position per frame in mm and px, the truth events with `frame = floor(t * fps)`, the\n"
         "shot's expected call, the occlusions. Frame `i` shows the instant `t = i / fps`.\n\n"
         "`margin ms` is the second-ball contact minus the third counted cushion (from the shot's meta).\n\n"
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"make_samples: unknown clip {', '.join(unknown)}: expected one of {', '.join(known)}", file=sys.stderr)
         return 2
-    from vision.synth.shots import ShotNotFoundError
+    from synth.physics.shots import ShotNotFoundError
 
     args.out.mkdir(parents=True, exist_ok=True)
     for r in [known[n] for n in args.names] if args.names else CLIPS:

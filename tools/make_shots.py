@@ -6,7 +6,7 @@ simulation venv made by ``tools/setup_sim_env.sh``::
     PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py            # all scenarios
     PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py kiss break_shot --plot /tmp/views
 
-Every scenario has a fixed seed (:mod:`vision.synth.scenarios`), so a run reproduces the committed
+Every scenario has a fixed seed (:mod:`synth.physics.scenarios`), so a run reproduces the committed
 files on the same pooltool version and platform (checked: a venv made afresh by
 ``tools/setup_sim_env.sh`` wrote byte-identical files). The whole set of 20 shots takes about
 40 s on one core of the development machine once numba's cache is warm (a fresh venv adds ~30 s
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.path.insert(0, str(REPO))
     from calibration.table import load_table
-    from vision.synth.scenarios import SCENARIOS, ScenarioSearchError, scenario
+    from synth.physics.scenarios import SCENARIOS, ScenarioSearchError, scenario
 
     if args.list:
         for sc in SCENARIOS:
@@ -47,9 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from tracking.ids import CAROM_BALLS
-    from vision.synth.pooltool_shots import StrokeSimulator, assemble_clip
-    from vision.synth.scenarios import Builder, search
-    from vision.synth.topview import save_top_view
+    from synth.physics.pooltool_shots import StrokeSimulator, assemble_clip
+    from synth.physics.scenarios import Builder, search
+    from synth.physics.topview import save_top_view
 
     table = load_table("carom")
     try:
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             "seed": sc.seed,
             "tries": res.tries,
             "preferred_outcome_met": res.preferred,
-            "generator": "vision.synth.scenarios via tools/make_shots.py",
+            "generator": "synth.physics.scenarios via tools/make_shots.py",
         }
         shot = assemble_clip(res.strokes, table, CAROM_BALLS, meta, sim.physics_description())
         path = args.out / f"{sc.name}.npz"
@@ -102,13 +102,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_index(folder: Path) -> None:
     """``INDEX.md``: one row per shot file in ``folder``, read back from the files themselves."""
-    from vision.synth.shots import list_shots, load_shot
+    from synth.physics.shots import list_shots, load_shot
 
     rows = [
         "# Synthetic three-cushion shots",
         "",
-        "Made by `tools/make_shots.py` with pooltool (see `vision/synth/scenarios.py`); load with",
-        "`vision.synth.shots.load_shot(name)`. Times in seconds; `margin` = second-ball contact minus",
+        "Made by `tools/make_shots.py` with pooltool (see `synth/physics/scenarios.py`); load with",
+        "`synth.physics.shots.load_shot(name)`. Times in seconds; `margin` = second-ball contact minus",
         "third counted cushion (ms). Truth event `frame` is 0: recompute it at the video's fps.",
         "",
         "| name | clip s | shot | cue | balls hit | cushions before 2nd / total | call | margin ms | kiss | pooltool | description |",

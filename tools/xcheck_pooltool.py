@@ -6,7 +6,7 @@ Runs only in the simulation venv (pooltool is never a runtime or CI dependency):
     PYTHONPATH=. /work/venv-sim/bin/python tools/xcheck_pooltool.py nine-ball --shots 230
 
 For each game (``nine-ball``, ``eight-ball``, ``snooker``) two automatic players play racks (frames)
-one after another on our table sizes (pool 9 ft, snooker 12 ft; :mod:`vision.synth.pooltool_pool`)
+one after another on our table sizes (pool 9 ft, snooker 12 ft; :mod:`synth.physics.pooltool_pool`)
 until at least ``--shots`` shots are played and the rack in progress is over. Every stroke is
 simulated by pooltool and judged by pooltool's ruleset (``process_shot``/``advance``: legality,
 reason, turn over, game over, winner, score, respots, the next shot's constraints). The players:
@@ -123,7 +123,7 @@ class Player:
     # -- helpers
     def _roll_per_v0sq(self) -> float:
         if self.d1 is None:
-            from vision.synth.pooltool_pool import Strike
+            from synth.physics.pooltool_pool import Strike
 
             W, L = self.sim.table.width_mm, self.sim.table.length_mm
             system = self.sim.make_system({BallId.CUE: (200.0, W / 2)})
@@ -207,8 +207,8 @@ class Player:
 
     # -- strokes
     def _strike_phi(self, phi, v0, a=0.0, b=0.0):
-        from vision.synth.pooltool_frame import phi_deg_to_aim_deg
-        from vision.synth.pooltool_pool import Strike
+        from synth.physics.pooltool_frame import phi_deg_to_aim_deg
+        from synth.physics.pooltool_pool import Strike
 
         return Strike(v0_m_s=float(v0), aim_deg=phi_deg_to_aim_deg(phi), a=float(a), b=float(b))
 
@@ -299,7 +299,7 @@ def verdict_record(game, info, shot, rack, shot_in_rack, is_break, intent, call,
     ``respotted`` (pooltool's respots, our frame), ``respot_adjusted``, ``cue_ball_placed`` (the
     ball-in-hand placement before this shot), plus the player's intent and call."""
     from tracking.events import BallBall, Pocketed
-    from vision.synth.pooltool_pocket_frame import ball_of_pt
+    from synth.physics.pooltool_pocket_frame import ball_of_pt
 
     first = None
     for e in truth.events:
@@ -363,9 +363,9 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     import pooltool.constants as const
     from pooltool.ruleset import Player as PtPlayer, get_ruleset
 
-    from vision.synth.pool_racks import eight_ball_rack, nine_ball_rack, snooker_layout
-    from vision.synth.pooltool_pocket_frame import ball_of_pt, pocket_of_pt
-    from vision.synth.pooltool_pool import PocketSimulator, pocket_table, system_truth
+    from synth.physics.pool_racks import eight_ball_rack, nine_ball_rack, snooker_layout
+    from synth.physics.pooltool_pocket_frame import ball_of_pt, pocket_of_pt
+    from synth.physics.pooltool_pool import PocketSimulator, pocket_table, system_truth
 
     rng = random.Random(SEEDS[game])
     snooker = game == "snooker"

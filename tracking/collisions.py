@@ -401,7 +401,7 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     else:
         return None
     # who struck whom: the ball at rest was struck; of two moving balls, the faster one just
-    # before the contact struck (the convention of the simulator's truth, vision.synth)
+    # before the contact struck (the convention of the simulator's truth, synth.physics)
     def speed(side_in: Side) -> float:
         if side_in.at_rest:
             return 0.0

@@ -115,9 +115,9 @@ def test_a_grey_or_white_pool_cloth_is_found_and_calibrated(cloth_bgr) -> None:
     from calibration.auto import calibrate_frame
     from calibration.find_table import GREY_HUE
     from tracking.ids import BallId
-    from vision.render.cameras import broadcast_camera
-    from vision.render.still import render_still
-    from vision.render.style import RenderStyle
+    from synth.render.cameras import broadcast_camera
+    from synth.render.still import render_still
+    from synth.render.style import RenderStyle
 
     table = load_table("pool")
     cam = broadcast_camera(table, 1280, 720)

@@ -54,8 +54,8 @@ def test_sample_clip_camera_within_a_millimetre(clip: str) -> None:
 
 @pytest.mark.parametrize("tilt, roll, k1, cloth", [(13.0, 2.0, -0.08, "green"), (0.0, -4.0, 0.03, "blue")])
 def test_renderer_background_frame(tilt: float, roll: float, k1: float, cloth: str) -> None:
-    from vision.render.scene import render_background
-    from vision.render.style import ClothColour, RenderStyle
+    from synth.render.scene import render_background
+    from synth.render.style import ClothColour, RenderStyle
 
     true = overhead_camera(TABLE, 1280, 720, 3800, tilt_deg=tilt, roll_deg=roll, k1=k1)
     img = render_background(TABLE, true, RenderStyle(cloth=ClothColour(cloth)), np.random.default_rng(4))

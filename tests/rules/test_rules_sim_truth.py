@@ -1,6 +1,6 @@
 """The engine against the simulated shots' truth (sample_data/shots/*.npz): each shot's
 ``expected_call`` is computed from the simulator's exact events by an independent reading of
-003 art. 2, 3 and 10 (vision/synth/carom_call.py); the engine must make the same call, case and
+003 art. 2, 3 and 10 (synth/physics/carom_call.py); the engine must make the same call, case and
 cushion count from the same events, and flag the sub-frame close calls for review."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ SHOTS = sorted((Path(__file__).resolve().parents[2] / "sample_data" / "shots").g
 @pytest.mark.skipif(not SHOTS, reason="no simulated shots committed")
 @pytest.mark.parametrize("path", SHOTS, ids=[p.stem for p in SHOTS])
 def test_engine_agrees_with_simulated_truth_003_2_3_10(path):
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     sim = SimShot.load(path)
     cue = sim.events[0].cue_ball

@@ -13,7 +13,7 @@ import pytest
 
 from tracking.eventlog import read_events
 from tracking.events import CushionHit, ShotStart
-from vision.synth.shots import load_shot
+from synth.physics.shots import load_shot
 
 REPO = Path(__file__).resolve().parents[2]
 R = 30.75

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tracking.eventlog import write_events
-from vision.synth.shots import load_shot
+from synth.physics.shots import load_shot
 
 REPO = Path(__file__).resolve().parents[2]
 

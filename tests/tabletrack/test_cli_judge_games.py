@@ -12,7 +12,7 @@ import pytest
 from rules import Game
 from tabletrack.cli import main
 from tracking.eventlog import read_events, write_events
-from vision.synth.shots import load_shot
+from synth.physics.shots import load_shot
 
 REPO = Path(__file__).resolve().parents[2]
 XCHECK = REPO / "tests" / "fixtures" / "pooltool_xcheck"

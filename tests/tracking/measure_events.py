@@ -2,7 +2,7 @@
 
     python tests/tracking/measure_events.py [--seeds N]
 
-For the analytic shots of ``tracking_synth`` and the pooltool shots of ``sample_data/shots``,
+For the analytic shots of ``synth.tracking_sim`` and the pooltool shots of ``sample_data/shots``,
 sampled at 60 and 30 fps (1 mm noise) and as sparse reports (10 mm steps, gaps up to 1 s,
 clamped centres; and the same cut to begin with the stroke, as real recorders do): how many (shot, seed) runs have every event right, how many have the cue
 ball's cushions before its second ball right (three-cushion art. 2-3), and the contact-time
@@ -25,9 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from calibration.table import load_table  # noqa: E402
 from tracking.events import BallBall, CushionHit  # noqa: E402
 from tracking.infer import infer_events  # noqa: E402
-from tracking_synth import (  # noqa: E402
-    compare,
-    cue_cushions_before_second,
+from sim_scoring import compare, cue_cushions_before_second  # noqa: E402
+from synth.tracking_sim import (  # noqa: E402
     sample_irregular,
     sample_irregular_fast,
     sample_video,
@@ -88,7 +87,7 @@ def main() -> None:
                 exact += c.cushions_ok and c.pairs_ok and c.order_ok and c.cue_ball_ok
                 errs += c.time_errors_s
         print(_row(label, runs, exact, None, errs, time.time() - t0))
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     shots = [SimShot.load(p) for p in sorted((Path(__file__).resolve().parents[2] / "sample_data" / "shots").glob("*.npz"))]
     for label, sample in (("pooltool 60 fps", lambda s, k: sample_video_fast(s, 60.0, 1.0, k)),

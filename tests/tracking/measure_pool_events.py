@@ -32,7 +32,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "sample_data" / "pool_shots"
 
 
 def main() -> None:
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=2)

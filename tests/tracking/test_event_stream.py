@@ -9,7 +9,8 @@ from calibration.table import load_table
 from tracking.eventlog import event_to_dict
 from tracking.events import ShotEnd
 from tracking.infer import EventStream, infer_events
-from tracking_synth import R_, W_, Y_, concatenate, final_positions, sample_irregular, sample_video, scenarios, simulate, with_row_frames
+from synth.tracking_sim import (R_, W_, Y_, concatenate, final_positions, sample_irregular, sample_video, scenarios, simulate,
+                                 with_row_frames)
 
 TABLE = load_table("carom")
 

@@ -11,7 +11,7 @@ from tracking.events import BallBall, CushionHit, OffTable, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 from tracking.infer import infer_events
 from tracking.trajectory import Trajectory
-from tracking_synth import (
+from synth.tracking_sim import (
     R_,
     W_,
     Y_,

@@ -18,11 +18,11 @@ from tracking.events import BallBall, CushionHit, ShotStart
 from tracking.ids import BallId, Cushion
 from tracking.infer import infer_events
 from tracking.trajectory import Trajectory
-from tracking_synth import R_, W_, Y_, place_for_contact, sample_video, simulate
+from synth.tracking_sim import R_, W_, Y_, place_for_contact, sample_video, simulate
 
 TABLE = load_table("carom")
 L, W = TABLE.length_mm, TABLE.width_mm
-STROKE_S = 0.5  # tracking_synth.simulate's default start
+STROKE_S = 0.5  # synth.tracking_sim.simulate's default start
 
 
 def _hidden(trajs: dict[BallId, Trajectory], ball: BallId, t_from: float, t_to: float) -> dict[BallId, Trajectory]:

@@ -1,4 +1,4 @@
-"""Event inference on analytic shots with exact event times (``tracking_synth``).
+"""Event inference on analytic shots with exact event times (``synth.tracking_sim``).
 
 Every scenario (straight cushions, corners, stun / cut / kiss collisions, follow and swerve, two
 contacts of the cue ball less than a frame apart in either order) is sampled as a camera at 30
@@ -20,7 +20,8 @@ import pytest
 from calibration.table import load_table
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.infer import infer_events
-from tracking_synth import compare, sample_irregular, sample_video, same_frame_scenarios, scenarios
+from sim_scoring import compare
+from synth.tracking_sim import sample_irregular, sample_video, same_frame_scenarios, scenarios
 
 TABLE = load_table("carom")
 SCENARIOS = {sc.name: sc for sc in scenarios(TABLE)}

@@ -51,7 +51,7 @@ def test_reds_are_named_along_the_table_whatever_the_detection_order() -> None:
 
 @lru_cache(maxsize=None)
 def _shot(name: str):
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     return SimShot.load(SHOTS / f"{name}.npz")
 

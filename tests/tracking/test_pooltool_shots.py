@@ -2,7 +2,7 @@
 
 Each shot's exact 1 kHz paths are sampled as a camera (60 fps, or 30 fps, 1 mm noise) or as
 another tracking system's sparse reports, and inferred events are compared with pooltool's truth
-(``tracking_synth.observable``: a frozen ball pressed into its own cushion shows as one start,
+(``synth.tracking_sim.observable``: a frozen ball pressed into its own cushion shows as one start,
 not as pooltool's separate contacts). What three-cushion art. 2-3 judges - the cue ball's cushion
 impacts before its second object ball, and which balls it met - must be right on every shot at
 60 fps; the full per-ball event lists (cushion sequences, pairs, striker) on nearly every one.
@@ -19,7 +19,8 @@ import pytest
 
 from calibration.table import load_table
 from tracking.infer import infer_events
-from tracking_synth import compare, cue_cushions_before_second, sample_irregular_fast, sample_video_fast, simshot_result
+from sim_scoring import compare, cue_cushions_before_second
+from synth.tracking_sim import sample_irregular_fast, sample_video_fast, simshot_result
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = sorted((REPO / "sample_data" / "shots").glob("*.npz"))
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.skipif(not SHOTS, reason="no pooltool shots in sample_d
 
 @lru_cache(maxsize=None)
 def _shot(path: Path):
-    from vision.synth.trajectory import SimShot
+    from synth.physics.trajectory import SimShot
 
     return SimShot.load(path)
 

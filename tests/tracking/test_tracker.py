@@ -1,6 +1,6 @@
 """The tracker keeps every ball's identity: through crossings, collisions, occlusions, clutter.
 
-Detections come from the analytic shots of ``tracking_synth`` (exact paths, 1 mm noise), with
+Detections come from the analytic shots of ``synth.tracking_sim`` (exact paths, 1 mm noise), with
 noisy colour scores; a sample is right when the tracker reports the detection of that very ball.
 """
 
@@ -13,7 +13,8 @@ from calibration.table import load_table
 from tracking.ids import CAROM_BALLS, BallId
 from tracking.tracker import BallState, Detection, Tracker, TrackerError
 from tracking.trajectory import Trajectory
-from tracking_synth import R_, W_, Y_, detections_for, sample_video, scenarios, simulate
+from sim_scoring import detections_for
+from synth.tracking_sim import R_, W_, Y_, sample_video, scenarios, simulate
 
 TABLE = load_table("carom")
 

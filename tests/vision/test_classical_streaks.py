@@ -12,11 +12,11 @@ from calibration.table import load_table
 from tracking.ids import BallId
 from vision.classical import ClassicalDetector
 from vision.rectify import Rectifier
-from vision.render.balls import BallsState
-from vision.render.cameras import broadcast_camera
-from vision.render.frame import render_frame
-from vision.render.scene import build_scene
-from vision.render.style import RenderStyle
+from synth.render.balls import BallsState
+from synth.render.cameras import broadcast_camera
+from synth.render.frame import render_frame
+from synth.render.scene import build_scene
+from synth.render.style import RenderStyle
 
 TABLE = load_table("carom")
 R = TABLE.ball_radius_mm

@@ -32,11 +32,11 @@ def test_decode_rejects_a_wrong_shape():
 def carom_view():
     from calibration.table import load_table
     from vision.rectify import Rectifier
-    from vision.render.balls import BallsState
-    from vision.render.cameras import broadcast_camera
-    from vision.render.frame import render_frame
-    from vision.render.scene import build_scene
-    from vision.render.style import RenderStyle
+    from synth.render.balls import BallsState
+    from synth.render.cameras import broadcast_camera
+    from synth.render.frame import render_frame
+    from synth.render.scene import build_scene
+    from synth.render.style import RenderStyle
 
     table = load_table("carom")
     cam = broadcast_camera(table, 1280, 720)
@@ -75,12 +75,12 @@ def snooker_break_view():
 
     from calibration.table import load_table
     from vision.rectify import Rectifier
-    from vision.render.balls import BallsState
-    from vision.render.cameras import broadcast_camera
-    from vision.render.frame import render_frame
-    from vision.render.scene import build_scene
-    from vision.render.style import RenderStyle
-    from vision.synth.pool_racks import snooker_layout
+    from synth.render.balls import BallsState
+    from synth.render.cameras import broadcast_camera
+    from synth.render.frame import render_frame
+    from synth.render.scene import build_scene
+    from synth.render.style import RenderStyle
+    from synth.physics.pool_racks import snooker_layout
 
     table = load_table("snooker")
     cam = broadcast_camera(table, 1280, 720)
