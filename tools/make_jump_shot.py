@@ -31,9 +31,10 @@ NAME = "jump_off"
 MAX_MOTION_S = 6.0
 SPEEDS_MM_S = tuple(range(4500, 6251, 250))
 ELEVATIONS_DEG = tuple(range(16, 37, 4))
+# names the module as written in the committed data (its path before issue 9): reruns stay byte-identical
 DESCRIPTION = ("the cue ball, jumped full into the 4 (the lowest) near the foot cushion, comes down on it; the 4 is "
                "thrown up, touches the foot cushion and leaves the table over the rail (analytic model, "
-               "synth/physics/jump.py)")
+               "vision/synth/jump.py)")
 OLD_NOTE = ("No shot of a ball jumping off the table: pooltool 0.6 has no airborne model (balls never leave\n"
             "the cloth), so it cannot be simulated and is not faked.")
 NEW_NOTE = ("`jump_off` is not from pooltool (0.6 has no airborne model: its balls never leave the cloth) but from\n"

@@ -336,7 +336,8 @@ def render_row(row: PoolClipRow, out_dir: Path):
     call = _pool_keys(truth, row, referee, {
         "lamps": row.lamps, "lamp_height_mm": row.lamp_height_mm, "lamp_power": row.lamp_power,
         "rail_bgr": list(row.rail_bgr), "cue_marking": row.cue_marking,
-        "sink": "synth.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets", "start_orientations": "make_pool_samples.start_orientations",
+        # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
+        "sink": "vision.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets", "start_orientations": "make_pool_samples.start_orientations",
     })
     return truth, stats, time.perf_counter() - t0, call
 

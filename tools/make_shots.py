@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
             "seed": sc.seed,
             "tries": res.tries,
             "preferred_outcome_met": res.preferred,
-            "generator": "synth.physics.scenarios via tools/make_shots.py",
+            # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
+            "generator": "vision.synth.scenarios via tools/make_shots.py",
         }
         shot = assemble_clip(res.strokes, table, CAROM_BALLS, meta, sim.physics_description())
         path = args.out / f"{sc.name}.npz"

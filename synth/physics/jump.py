@@ -503,12 +503,14 @@ def simulate_jump(table: TableSpec, rest_positions: Mapping[BallId, tuple[float,
     events = sorted(sim.events, key=lambda e: e.t_s)
     events.append(ShotEnd(t_s=round(t_end, 6), frame=0, shot=1, confidence=1.0, positions=ends))
     info = dict(meta or {})
+    # "generator" and "physics" name the module as written in the committed data (its path before
+    # issue 9): reruns stay byte-identical
     info.update({
-        "generator": "synth.physics.jump", "sample_hz": ph.sample_hz, "stroke_t_s": t_strike,
+        "generator": "vision.synth.jump", "sample_hz": ph.sample_hz, "stroke_t_s": t_strike,
         "rest_t_s": round(t_end, 6),
         "strike": {"speed_mm_s": speed_mm_s, "elevation_deg": elevation_deg,
                    "aim_xy": [round(float(v), 6) for v in aim], "target_xy_mm": [float(v) for v in target_xy]},
-        "physics": {"model": "synth.physics.jump (rigid balls, analytic; module docstring)", "g_mm_s2": G_MM_S2,
+        "physics": {"model": "vision.synth.jump (rigid balls, analytic; module docstring)", "g_mm_s2": G_MM_S2,
                     "ball_mass_kg": BALL_MASS_KG, **asdict(ph)},
         "rail_top_contacts": sim.rail_top,
         "truth_conventions": {

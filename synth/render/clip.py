@@ -200,7 +200,8 @@ def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float
         overlay_box_px=renderer.overlay_box_px,
         render={"seed": seed, "crf": crf, "cloth": style.cloth.value, "shutter_fraction": style.shutter_fraction,
                 "noise_sigma": style.noise_sigma, "white_marked": style.white_marked,
-                "renderer": "tabletrack synth.render (ray-cast, OpenCV)" + (f" via {made_by}" if made_by else "")},
+                # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
+                "renderer": "tabletrack vision.render (ray-cast, OpenCV)" + (f" via {made_by}" if made_by else "")},
     )
     path = write_truth(truth_path_for(out_mp4), truth)
     tt = np.array(times)
