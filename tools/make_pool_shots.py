@@ -3,8 +3,8 @@
 pooltool is a data-generation extra, not a dependency of the project: run this with the
 simulation venv made by ``tools/setup_sim_env.sh``::
 
-    PYTHONPATH=. /work/venv-sim/bin/python tools/make_pool_shots.py             # all scenarios
-    PYTHONPATH=. /work/venv-sim/bin/python tools/make_pool_shots.py jaws pot
+    PYTHONPATH=. .venv-sim/bin/python tools/make_pool_shots.py             # all scenarios
+    PYTHONPATH=. .venv-sim/bin/python tools/make_pool_shots.py jaws pot
 
 Each scenario draws layouts and strokes from a fixed seed and simulates until the outcome it is
 named for happens (``tries`` in the index says how many draws that took); nothing is edited after
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sims = {name: PocketSimulator(pocket_table(name)) for name in {s.table for s in chosen}}
     except ImportError as e:
-        print(f"make_pool_shots: pooltool is not importable here ({e}); run with /work/venv-sim/bin/python",
+        print(f"make_pool_shots: pooltool is not importable here ({e}); run with .venv-sim/bin/python",
               file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)

@@ -3,8 +3,8 @@
 pooltool is a data-generation extra, not a dependency of the project: run this with the
 simulation venv made by ``tools/setup_sim_env.sh``::
 
-    PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py            # all scenarios
-    PYTHONPATH=. /work/venv-sim/bin/python tools/make_shots.py kiss break_shot --plot /tmp/views
+    PYTHONPATH=. .venv-sim/bin/python tools/make_shots.py            # all scenarios
+    PYTHONPATH=. .venv-sim/bin/python tools/make_shots.py kiss break_shot --plot /tmp/views
 
 Every scenario has a fixed seed (:mod:`synth.physics.scenarios`), so a run reproduces the committed
 files on the same pooltool version and platform (checked: a venv made afresh by

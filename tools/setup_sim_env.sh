@@ -3,7 +3,7 @@
 # never a runtime or CI dependency of tabletrack). Idempotent: does nothing when the venv already
 # imports pooltool 0.6.0, and each pip step skips what is already installed.
 #
-#   tools/setup_sim_env.sh                 # venv at /work/venv-sim
+#   tools/setup_sim_env.sh                 # venv at .venv-sim in the repository (git ignores it)
 #   SIM_VENV=~/venvs/sim tools/setup_sim_env.sh
 #
 # The pooltool-billiards 0.6.0 wheel pins an unreleased panda3d, so it is installed with --no-deps
@@ -12,7 +12,8 @@
 # there (it builds pooltool's built-in default resolver).
 set -euo pipefail
 
-VENV="${SIM_VENV:-/work/venv-sim}"
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+VENV="${SIM_VENV:-$REPO/.venv-sim}"
 PYTHON="${PYTHON:-python3}"
 POOLTOOL_VERSION="0.6.0"
 

@@ -2,8 +2,8 @@
 
 Runs only in the simulation venv (pooltool is never a runtime or CI dependency)::
 
-    PYTHONPATH=. nice -n 10 /work/venv-sim/bin/python tools/xcheck_pooltool.py            # all three games
-    PYTHONPATH=. /work/venv-sim/bin/python tools/xcheck_pooltool.py nine-ball --shots 230
+    PYTHONPATH=. nice -n 10 .venv-sim/bin/python tools/xcheck_pooltool.py            # all three games
+    PYTHONPATH=. .venv-sim/bin/python tools/xcheck_pooltool.py nine-ball --shots 230
 
 For each game (``nine-ball``, ``eight-ball``, ``snooker``) two automatic players play racks (frames)
 one after another on our table sizes (pool 9 ft, snooker 12 ft; :mod:`synth.physics.pooltool_pool`)
@@ -550,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pooltool  # noqa: F401
     except ImportError as e:
-        print(f"xcheck_pooltool: pooltool is not importable here ({e}); run with /work/venv-sim/bin/python", file=sys.stderr)
+        print(f"xcheck_pooltool: pooltool is not importable here ({e}); run with .venv-sim/bin/python", file=sys.stderr)
         return 2
     for g in args.games:
         t0 = time.perf_counter()
