@@ -49,8 +49,10 @@ def _bundled_ttf() -> Path:
     try:
         import matplotlib
     except ImportError:
-        raise OfflineSetupError("offline ultralytics: expected matplotlib (an ultralytics dependency) to "
-                                "provide a TTF font, got no matplotlib") from None
+        raise OfflineSetupError(
+            "offline ultralytics: expected matplotlib (an ultralytics dependency) to "
+            "provide a TTF font, got no matplotlib"
+        ) from None
     p = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     if not p.is_file():
         raise OfflineSetupError(f"offline ultralytics: expected a font at {p}, found none")
@@ -95,11 +97,18 @@ def prepare_ultralytics(cache_dir: Path | None = None, threads: int = 2) -> Modu
     import ultralytics.utils.torch_utils as ut
 
     if Path(uu.USER_CONFIG_DIR).resolve() != cfg.resolve():
-        raise OfflineSetupError(f"offline ultralytics: expected its config dir at {cfg}, got "
-                                f"{uu.USER_CONFIG_DIR} (ultralytics was imported before the environment was set)")
-    uu.SETTINGS.update(sync=False, api_key="", datasets_dir=str(root / "datasets"),
-                       weights_dir=str(root / "weights"), runs_dir=str(root / "runs"),
-                       **{k: False for k in _INTEGRATIONS if k in uu.SETTINGS})
+        raise OfflineSetupError(
+            f"offline ultralytics: expected its config dir at {cfg}, got "
+            f"{uu.USER_CONFIG_DIR} (ultralytics was imported before the environment was set)"
+        )
+    uu.SETTINGS.update(
+        sync=False,
+        api_key="",
+        datasets_dir=str(root / "datasets"),
+        weights_dir=str(root / "weights"),
+        runs_dir=str(root / "runs"),
+        **{k: False for k in _INTEGRATIONS if k in uu.SETTINGS},
+    )
     uu.NUM_THREADS = threads
     ut.NUM_THREADS = threads
     for mod in ("ultralytics.data.base", "ultralytics.data.dataset"):
