@@ -12,7 +12,9 @@ same run (analysis fps ÷ decode-only fps, ÷ the video's fps). The detector's o
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,8 +30,11 @@ from tabletrack.truth_eval import (
     position_errors_mm,
 )
 
+if TYPE_CHECKING:
+    from tabletrack.annotate import BallTrack
 
-def identity_accuracy(tracks, truth: ClipTruth, radius_mm: float) -> tuple[int, int]:
+
+def identity_accuracy(tracks: Sequence[BallTrack], truth: ClipTruth, radius_mm: float) -> tuple[int, int]:
     """(right, judged): observed samples near a true ball, and of them those near their own ball
     (a snooker red near any true red: which red is which is the tracker's naming)."""
     right = judged = 0
@@ -51,7 +56,7 @@ def identity_accuracy(tracks, truth: ClipTruth, radius_mm: float) -> tuple[int, 
     return right, judged
 
 
-def bench_pool_clip(video: Path, work: Path, decode_only_fps) -> dict:
+def bench_pool_clip(video: Path, work: Path, decode_only_fps: Callable[[Path], float]) -> dict:
     truth = ClipTruth.load(video.with_name(video.stem + ".truth.json"))
     table = load_table(truth.table)
     dec = decode_only_fps(video)

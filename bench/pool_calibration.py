@@ -16,6 +16,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def measure(split: str = "test", table_name: str = "pool") -> dict:
     rows = []
     t0 = time.perf_counter()
     for im in d["images"]:
-        img = cv2.imread(str(folder / im["file_name"]))
+        img = cast("np.ndarray", cv2.imread(str(folder / im["file_name"])))  # a file the annotations list
         row = {"image": im["file_name"], "calibrated": False}
         try:
             res = calibrate_frame(img, table)

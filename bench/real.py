@@ -42,9 +42,16 @@ import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from calibration.camera import CameraModel
+    from calibration.table import TableSpec
+    from tabletrack.annotate import BallTrack
+    from tabletrack.pipeline import AnalyzeResult
+    from tracking.events import Event
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
@@ -104,7 +111,10 @@ def best_symmetry(
 def compare_sets(found: Iterable, labelled: Iterable) -> dict[str, list]:
     """``right`` (in both), ``missed`` (labelled only), ``extra`` (found only), each sorted."""
     f, t = set(found), set(labelled)
-    key = lambda x: tuple(str(v) for v in x) if isinstance(x, tuple) else (str(x),)
+
+    def key(x: Any) -> tuple[str, ...]:
+        return tuple(str(v) for v in x) if isinstance(x, tuple) else (str(x),)
+
     return {"right": sorted(f & t, key=key), "missed": sorted(t - f, key=key), "extra": sorted(f - t, key=key)}
 
 
@@ -217,7 +227,7 @@ def _first_line(e: BaseException) -> str:
 MID_GAME = {"start": {"next_is_break": False}}
 
 
-def _judge_shot_events(events, referee) -> dict:
+def _judge_shot_events(events: Sequence[Event], referee: Mapping[str, Any] | None) -> dict:
     """The calls as ``tabletrack events --game`` / ``judge`` make them: with the carom table's
     break spots, so a log with no referee input begins with a break only where its balls stand
     in the break position (rules/opening.py)."""
@@ -415,7 +425,7 @@ def section_tracks() -> tuple[str, dict]:
 SPEC_CORNER_NAMES = ("head_right", "foot_right", "foot_left", "head_left")  # order of nose_corners_mm
 
 
-def _analyze(video: Path, game: str, out_dir: Path):
+def _analyze(video: Path, game: str, out_dir: Path) -> AnalyzeResult:
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
 
     return analyze_video(
@@ -424,7 +434,10 @@ def _analyze(video: Path, game: str, out_dir: Path):
 
 
 def calibration_errors(
-    camera, table, corners_px: Mapping[str, Sequence[float]], pockets_px: Mapping[str, Sequence[float]]
+    camera: CameraModel,
+    table: TableSpec,
+    corners_px: Mapping[str, Sequence[float]],
+    pockets_px: Mapping[str, Sequence[float]],
 ) -> dict:
     """Spec corners and pocket holes through ``camera`` against the labelled px, under the symmetry
     that best fits the labelled corners; and the labelled px back-projected onto the same height
@@ -434,7 +447,9 @@ def calibration_errors(
     plan = dict(zip(SPEC_CORNER_NAMES, [(0.0, 0.0), (L, 0.0), (L, W), (0.0, W)]))
     out: dict[str, Any] = {}
 
-    def errs(spec: Mapping[str, tuple[float, float]], z: float, labelled, sym: str | None):
+    def errs(
+        spec: Mapping[str, tuple[float, float]], z: float, labelled: Mapping[str, Sequence[float]], sym: str | None
+    ) -> tuple[str, list[float], list[float]]:
         proj = {n: camera.project(np.array([[x, y, z]]))[0] for n, (x, y) in spec.items()}
         if sym is None:
             sym, _ = best_symmetry(proj, labelled)
@@ -467,7 +482,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
     table = load_table("pool")
     labels = json.loads((folder / "labels.json").read_text())
     clips = sorted((k for k in labels if k != "_meta"), key=lambda k: int("".join(c for c in k if c.isdigit()) or 0))
-    rows, notes, summary = [], [], {}
+    rows: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {}
     for name in clips:
         lab = labels[name]
         video = folder / name
@@ -501,8 +517,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         r["extra_jaw"] = [b for b, _ in cmp["extra"] if b in jaw]
         r["extra_near"] = [b for b, _ in cmp["extra"] if b in near]
         dframes = []
-        for b, p, f, _ in found_p:
-            for lb, lp, lf in lab_p:
+        for b, _p, f, _ in found_p:
+            for lb, _lp, lf in lab_p:
                 if lb == b and isinstance(lf, int):
                     dframes.append(f - lf)
         r["drop_dframe"] = dframes
@@ -569,7 +585,10 @@ def section_nine(work: Path) -> tuple[str, dict]:
         if "error" in r:
             body.append([r["clip"], f"FAILED: {r['error']}"] + ["-"] * (len(head) - 3) + [f"{r['s']:.0f}"])
             continue
-        mm = lambda v: f"{_f(np.median(v))} / {_f(max(v))}" if v else "-"
+
+        def mm(v: list[float]) -> str:
+            return f"{_f(np.median(v))} / {_f(max(v))}" if v else "-"
+
         body.append(
             [
                 r["clip"],
@@ -645,7 +664,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _tracked_at(tracks, frame: int) -> tuple[int, list[tuple[str, float, float, bool]]]:
+def _tracked_at(tracks: Sequence[BallTrack], frame: int) -> tuple[int, list[tuple[str, float, float, bool]]]:
     """The analysed frame nearest ``frame`` and every ball's sample there."""
     frames = sorted({int(f) for tr in tracks for f in tr.frames})
     if not frames:
@@ -660,7 +679,7 @@ def _tracked_at(tracks, frame: int) -> tuple[int, list[tuple[str, float, float, 
     return f0, out
 
 
-def playing_field_mask(camera, table, h: int, w: int) -> np.ndarray:
+def playing_field_mask(camera: CameraModel, table: TableSpec, h: int, w: int) -> np.ndarray:
     import cv2
 
     L, W = table.length_mm, table.width_mm
@@ -726,7 +745,7 @@ def section_eight(work: Path) -> tuple[str, dict]:
             }
             mask_path = clip / "masks" / f"frame_{which}.png"
             if mask_path.is_file():
-                mk = cv2.imread(str(mask_path), cv2.IMREAD_UNCHANGED)
+                mk = cast("np.ndarray", cv2.imread(str(mask_path), cv2.IMREAD_UNCHANGED))  # the file is there
                 mk = mk[..., 0] if mk.ndim == 3 else mk
                 r[which]["iou"] = mask_iou(mk == 5, playing_field_mask(cam, table, *mk.shape[:2]))
         r["shots"] = len(res.calls)
@@ -777,8 +796,11 @@ def section_eight(work: Path) -> tuple[str, dict]:
                 ]
             )
     ok = [r for r in rows if "error" not in r]
-    tot = lambda k: sum(r[w][k] for r in ok for w in ("first", "last"))
-    summary = {
+
+    def tot(k: str) -> int:
+        return sum(r[w][k] for r in ok for w in ("first", "last"))
+
+    summary: dict[str, Any] = {
         "clips": len(rows),
         "calibrated": len(ok),
         "labelled": tot("labelled") if ok else 0,
@@ -822,7 +844,7 @@ def section_carom_frames() -> tuple[str, dict]:
     rows = []
     errors: dict[str, list[str]] = {}
     for p in frames:
-        img = cv2.imread(str(p))
+        img = cast("np.ndarray", cv2.imread(str(p)))  # a frame of the folder's listing
         r: dict[str, Any] = {"frame": p.stem}
         t0 = time.perf_counter()
         try:
@@ -844,7 +866,7 @@ def section_carom_frames() -> tuple[str, dict]:
         rect = Rectifier(cam, table, 0.5)
         det = make_detector(table, rect, "auto", img)
         dets = det.detect_frame(img, rect)
-        by = {}
+        by: dict[str, list[tuple[float, float, float]]] = {}
         for d in dets:
             by.setdefault(d.label, []).append((d.x_mm, d.y_mm, d.score))
         r["dets"] = by

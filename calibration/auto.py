@@ -20,14 +20,16 @@ points up. Formally: +x's image direction has a positive component along (1, -1)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.diamonds import DiamondFinds, find_diamonds, ransac_inliers
-from calibration.edges import edge_images, measure_edges
+from calibration.edges import EdgeImages, edge_images, measure_edges
 from calibration.features import EDGE_KINDS, SIDES
-from calibration.find_table import GREY_HUE, find_table
+from calibration.find_table import GREY_HUE, TableOutline, find_table
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, DiamondMatch, EdgeLine
 from calibration.solve import (
     CameraState,
@@ -95,7 +97,9 @@ def _prior(hints: CalibrationHints, table: TableSpec | None = None) -> FocalPrio
 class _Solver:
     """One hypothesis of which outline sides are the long ones, carried through every pass."""
 
-    def __init__(self, table: TableSpec, images, gray: np.ndarray, hints: CalibrationHints, w: int, h: int) -> None:
+    def __init__(
+        self, table: TableSpec, images: EdgeImages, gray: np.ndarray, hints: CalibrationHints, w: int, h: int
+    ) -> None:
         self.table, self.images, self.gray, self.hints, self.w, self.h = table, images, gray, hints, w, h
         self.prior = _prior(hints, table)
         self.flags: dict[str, bool] = {}
@@ -265,7 +269,7 @@ def ball_plane_sigma_mm(table: TableSpec, run: _Run, n: int = 40) -> tuple[float
     return float(np.median(spread)), float(np.max(spread))
 
 
-def _json_safe(v):
+def _json_safe(v: Any) -> Any:
     """``v`` with non-finite floats as None (JSON has no NaN) and numpy scalars as Python numbers."""
     if isinstance(v, dict):
         return {str(k): _json_safe(x) for k, x in v.items()}
@@ -293,8 +297,8 @@ def _camera_model(
         cy=float(st.cy),
         k1=float(st.k1),
         k2=float(st.k2),
-        rvec=tuple(float(v) for v in rvec),
-        tvec_mm=tuple(float(v) for v in st.t),
+        rvec=floats3(rvec),
+        tvec_mm=floats3(st.t),
         table=table.name,
         reprojection_error_px=float(err_px),
         reprojection_error_mm=float(err_mm),
@@ -352,7 +356,7 @@ def calibrate_frame(
     view = view_angle_deg(starts[0][1], table)
     _check_view(view)
     solver = _Solver(table, images, gray, hints, w, h)
-    runs = []
+    runs: list[_Run] = []
     errors: list[str] = []
     for i, (err, st) in enumerate(starts):
         if i > 0 and err > 2.5 * starts[0][0] + 2.0 and runs and not table.pockets:
@@ -422,7 +426,9 @@ def calibrate_frame(
     return res
 
 
-def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
+def _result(
+    table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline: TableOutline
+) -> CalibrationResult:
     fit = run.fit
     st = fit.state
     edges, edges_all, diamonds, keep_p = run.edges, run.edges_all, run.diamonds, run.diamond_inliers
@@ -466,9 +472,7 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
         DiamondMatch(
             side=diamonds.side[i],
             k=diamonds.k[i],
-            world_mm=tuple(
-                float(v) for v in diamonds.P_mm[i] + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir[i]
-            ),
+            world_mm=floats3(diamonds.P_mm[i] + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir[i]),
             pixel_px=(float(diamonds.u_px[i, 0]), float(diamonds.u_px[i, 1])),
             projected_px=(float(projected[i, 0]), float(projected[i, 1])),
             inlier=bool(keep_p[i]),
@@ -510,7 +514,7 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
         "camera_centre_mm": [float(v) for v in st.centre_mm],
         "view_angle_deg": view,
         "focal_rel_sigma": f_rel_sigma,
-        "focal": f_note or ("prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma)),
+        "focal": f_note or f"prior: camera height {prior.height_mm:.0f} mm ± {100 * prior.rel_sigma:.0f}%",
         "ball_plane_sigma_mm_median": sig_med,
         "ball_plane_sigma_mm_max": sig_max,
         "edge_points": {f"{ln.side}_{ln.kind}": [ln.n_inliers, ln.n_samples] for ln in lines},

@@ -17,6 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration._vec import floats3
+
 
 class CameraModelError(ValueError):
     """A calibration file is missing, malformed, or for another table / image size."""
@@ -157,8 +159,8 @@ class CameraModel:
             cy=image_h_px / 2.0,
             k1=float(k1),
             k2=float(k2),
-            rvec=tuple(float(v) for v in rvec),
-            tvec_mm=tuple(float(v) for v in tvec),
+            rvec=floats3(rvec),
+            tvec_mm=floats3(tvec),
             table=table,
             method="synthetic",
         )
@@ -190,8 +192,8 @@ class CameraModel:
                 cy=float(d["cy"]),
                 k1=float(d["k1"]),
                 k2=float(d["k2"]),
-                rvec=tuple(float(v) for v in d["rvec"]),
-                tvec_mm=tuple(float(v) for v in d["tvec_mm"]),
+                rvec=floats3(d["rvec"]),
+                tvec_mm=floats3(d["tvec_mm"]),
                 table=str(d.get("table", "carom_match")),
                 reprojection_error_px=None
                 if d.get("reprojection_error_px") is None

@@ -12,12 +12,19 @@ with the errors, focal length, camera height and warnings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from calibration.diamonds import diamond_world
 from calibration.features import SIDES, side_frame
 from calibration.result import CalibrationResult
 from calibration.table import TableSpec
+
+if TYPE_CHECKING:
+    from calibration.camera import CameraModel
+
+BGR = tuple[int, int, int]
 
 YELLOW, CYAN, RED, GREEN, ORANGE, MAGENTA, WHITE = (
     (0, 230, 255),
@@ -30,7 +37,7 @@ YELLOW, CYAN, RED, GREEN, ORANGE, MAGENTA, WHITE = (
 )
 
 
-def _polyline(img: np.ndarray, camera, pts_mm: np.ndarray, colour, thickness: int) -> None:
+def _polyline(img: np.ndarray, camera: CameraModel, pts_mm: np.ndarray, colour: BGR, thickness: int) -> None:
     import cv2
 
     px = camera.project(pts_mm)
@@ -39,7 +46,7 @@ def _polyline(img: np.ndarray, camera, pts_mm: np.ndarray, colour, thickness: in
         cv2.polylines(img, [np.round(px[ok] * 16).astype(np.int32)], False, colour, thickness, cv2.LINE_AA, shift=4)
 
 
-def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour=WHITE) -> None:
+def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: BGR = WHITE) -> None:
     import cv2
 
     cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), max(2, int(4 * scale)), cv2.LINE_AA)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.result import CalibrationError
 
 MIN_AREA_FRACTION = 0.06
@@ -127,7 +128,7 @@ def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3)
     h, w = cloth.shape
     side = max(h, w)
     blur = cv2.GaussianBlur(small_bgr, (3, 3), 0)
-    edges = np.zeros(cloth.shape, np.uint8)
+    edges: np.ndarray = np.zeros(cloth.shape, np.uint8)
     for ch in cv2.split(blur):  # a colour edge (green cloth, brown wood) may be no edge in grey
         edges |= cv2.Canny(ch, 30, 90)
     edges |= cv2.morphologyEx(cloth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) * 255  # the cloth's border
@@ -594,7 +595,7 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     core = (mask > 0) & (cand if h0 != GREY_HUE else True)
     med = np.median(hsv[core], axis=0) if core.any() else np.array([h0, 0, 0])
     bgr = np.median(small[core], axis=0) if core.any() else np.zeros(3)
-    cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=tuple(float(v) for v in bgr))
+    cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=floats3(bgr))
     return TableOutline(
         corners_px=corners_full,
         lines=lines_full,

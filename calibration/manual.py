@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, CornerMatch
 from calibration.solve import EdgeObs, FocalPrior, PointObs, init_from_corners, refine
 from calibration.table import TableSpec
@@ -84,11 +87,11 @@ def _check_corners(pts: np.ndarray, w: int, h: int) -> None:
     margin = 0.25 * max(w, h)
     if np.any(pts < -margin) or np.any(pts[:, 0] > w + margin) or np.any(pts[:, 1] > h + margin):
         raise CalibrationError(f"corners: expected points in or near the {w}x{h} px frame; got {pts.round(1).tolist()}")
-    cross = []
+    turns = []
     for i in range(4):
         a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
-        cross.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
-    cross = np.array(cross)
+        turns.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
+    cross = np.array(turns)
     span = max(float(np.ptp(pts[:, 0])), float(np.ptp(pts[:, 1])), 1.0)
     if np.any(np.abs(cross) < 1e-3 * span * span):
         raise CalibrationError("corners: expected four corners of a quadrilateral; got three or more on one line")
@@ -105,7 +108,12 @@ def _check_corners(pts: np.ndarray, w: int, h: int) -> None:
 
 
 def calibrate_manual(
-    corners_px, table: TableSpec, image_w_px: int, image_h_px: int, *, hints: CalibrationHints | None = None
+    corners_px: str | Sequence[Any] | np.ndarray,
+    table: TableSpec,
+    image_w_px: int,
+    image_h_px: int,
+    *,
+    hints: CalibrationHints | None = None,
 ) -> CalibrationResult:
     """A camera from the four playing-surface corners (see the module docstring)."""
     from calibration.auto import _camera_model, _json_safe
@@ -175,7 +183,7 @@ def calibrate_manual(
         "camera_centre_mm": [float(v) for v in st.centre_mm],
         "focal": "fixed by the user"
         if hints.fx_px
-        else "prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma),
+        else f"prior: camera height {prior.height_mm:.0f} mm ± {100 * prior.rel_sigma:.0f}%",
         "mm_per_px_at_corners": [round(v, 3) for v in mm_per_px],
         "warnings": list(warnings),
     }
@@ -185,7 +193,7 @@ def calibrate_manual(
     corners = tuple(
         CornerMatch(
             name=k,
-            world_mm=tuple(float(v) for v in world[i]),
+            world_mm=floats3(world[i]),
             pixel_px=(float(pts[i, 0]), float(pts[i, 1])),
             projected_px=(float(proj[i, 0]), float(proj[i, 1])),
         )

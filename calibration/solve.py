@@ -36,10 +36,13 @@ table's corners for any true height within 3-4.5 m (measured in ``tests/calibrat
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration import lens
+from calibration._vec import floats4
 from calibration.features import OPPOSITE_SIDE, SIDES, side_frame
 from calibration.table import TableSpec
 
@@ -163,7 +166,7 @@ def side_arrays(table: TableSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return origin, tangent, outward
 
 
-def edge_offsets(obs: EdgeObs, nose_mm, cushion_mm) -> np.ndarray:
+def edge_offsets(obs: EdgeObs, nose_mm: npt.ArrayLike, cushion_mm: npt.ArrayLike) -> np.ndarray:
     """Each observation's line offset outside the spec's nose line (mm)."""
     nose = np.asarray(nose_mm, np.float64)[obs.side]
     return nose + np.where(obs.kind == 1, np.asarray(cushion_mm, np.float64)[obs.side], 0.0)
@@ -255,8 +258,8 @@ class _Problem:
             k2 = float(x[i]) * (f / self.D) ** 4
             i += 1
         if self.flags["offsets"]:
-            nose = tuple(float(v) for v in x[i : i + 4])
-            cush = tuple(float(v) for v in x[i + 4 : i + 8])
+            nose = floats4(x[i : i + 4])
+            cush = floats4(x[i + 4 : i + 8])
             i += 8
         if self.flags["setback"]:
             setb = float(x[i])
@@ -441,7 +444,7 @@ def init_from_corners(
     # the plane's homography once (world x, y → pixels), then the pose for each focal length from it
     Hp = cv2.getPerspectiveTransform(obj[:, :2].astype(np.float32), img.astype(np.float32)).astype(np.float64)
 
-    def evaluate(f: float):
+    def evaluate(f: float) -> tuple[float, float, np.ndarray, np.ndarray, float] | None:
         Kinv = np.array([[1.0 / f, 0, -cx / f], [0, 1.0 / f, -cy / f], [0, 0, 1.0]])
         pose = _pose_from_homography(Kinv @ Hp)
         if pose is None:
@@ -499,6 +502,6 @@ def flipped(state: CameraState, table: TableSpec) -> CameraState:
         state,
         R=state.R @ A,
         t=state.R @ b + state.t,
-        nose_mm=tuple(state.nose_mm[i] for i in swap),
-        cushion_mm=tuple(state.cushion_mm[i] for i in swap),
+        nose_mm=cast("tuple[float, float, float, float]", tuple(state.nose_mm[i] for i in swap)),
+        cushion_mm=cast("tuple[float, float, float, float]", tuple(state.cushion_mm[i] for i in swap)),
     )

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 _TABLES_DIR = Path(__file__).with_name("tables")
 _ALIASES = {"carom": "carom_match", "pool": "pool_9ft"}
@@ -304,6 +304,10 @@ _OUTWARD_BY_NAME = {
 }
 
 
+@overload
+def _floats(v: Any, n: Literal[2], what: str) -> tuple[float, float]: ...
+@overload
+def _floats(v: Any, n: int, what: str) -> tuple[float, ...]: ...
 def _floats(v: Any, n: int, what: str) -> tuple[float, ...]:
     if not isinstance(v, (list, tuple)) or len(v) != n:
         raise TableSpecError(f"{what}: expected a list of {n} numbers, got {v!r}")

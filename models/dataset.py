@@ -28,7 +28,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -45,6 +47,11 @@ SPLIT_SEEDS = {"train": 1000, "val": 2000, "heldout": 3000}
 
 class DatasetError(ValueError):
     """A dataset request that cannot be met."""
+
+
+def _scaled_box(box: Sequence[float], scale: float) -> tuple[float, float, float, float]:
+    """``tuple(c * scale for c in box)`` of an (x0, y0, x1, y1) box, typed as four values."""
+    return cast("tuple[float, float, float, float]", tuple(c * scale for c in box))
 
 
 def tile_labels(
@@ -99,7 +106,7 @@ def yolo_tiles(
     from vision.yolo_geometry import letterbox
 
     img, lb = letterbox(view.image_bgr, input_hw)
-    boxes = [tuple(c * lb.scale for c in b.box) for b in view.balls if b.visible >= MIN_VISIBLE_DET]
+    boxes = [_scaled_box(b.box, lb.scale) for b in view.balls if b.visible >= MIN_VISIBLE_DET]
     return tiles_of(img, boxes, rng)
 
 
@@ -166,7 +173,7 @@ def crops_of(
     return xs, ys, offs
 
 
-def _views(game: str, n: int, per_scene: int, seed: int, px_per_mm: float):
+def _views(game: str, n: int, per_scene: int, seed: int, px_per_mm: float) -> Iterator[View]:
     rng = np.random.default_rng(seed)
     made = 0
     while made < n:
@@ -194,7 +201,7 @@ def generate(
     px_per_mm: float = 0.5,
     seed: int = 0,
     tiles: bool = True,
-    log=print,
+    log: Callable[[str], object] = print,
 ) -> dict:
     """Write the splits (module docstring); returns a summary {split: {game: views, ...}}.
     ``tiles=False`` writes the classifier's crops only (no detector tiles)."""
@@ -214,7 +221,7 @@ def generate(
         truth_f = None
         if split == "heldout":
             held.mkdir(parents=True, exist_ok=True)
-            truth_f = open(held / "truth.jsonl", "w")
+            truth_f = open(held / "truth.jsonl", "w")  # noqa: SIM115 -- written through the loop below, closed after it
         else:
             img_dir.mkdir(parents=True, exist_ok=True)
             lab_dir.mkdir(parents=True, exist_ok=True)
@@ -225,6 +232,7 @@ def generate(
                 if split == "heldout":
                     name = f"{k:05d}.png"
                     cv2.imwrite(str(held / name), view.image_bgr)
+                    assert truth_f is not None  # opened above for the held-out split
                     truth_f.write(
                         json.dumps(
                             {
@@ -284,7 +292,7 @@ def generate(
     return summary
 
 
-def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
+def add_real(out: Path, root: Path, rng_seed: int = 0, log: Callable[[str], object] = print) -> dict:
     """Tiles and crops of the real photos' ``train`` (-> train) and ``valid`` (-> val) splits,
     added to a generated dataset: each photo letterboxed whole into the finder's input as the
     evaluation does (their balls are then 5-14 px, as in the rectified views), and each ball's
@@ -302,9 +310,9 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
         lab_dir.mkdir(parents=True, exist_ok=True)
         xs, ys, os_ = [], [], []
         n = 0
-        for name, img, balls in real_images(root, src):
+        for _name, img, balls in real_images(root, src):
             inp, lb = letterbox(img, DET_INPUT_HW)
-            boxes = [tuple(c * lb.scale for c in b) for _, b in balls]
+            boxes = [_scaled_box(b, lb.scale) for _, b in balls]
             for ti, (tile, labels) in enumerate(tiles_of(inp, boxes, rng, n_ball=2, n_any=0)):
                 stem = f"real_{n:05d}_{ti}"
                 cv2.imwrite(str(img_dir / f"{stem}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])

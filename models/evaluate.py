@@ -24,11 +24,16 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from models.dataset import MIN_VISIBLE_CLS, MIN_VISIBLE_DET
+
+if TYPE_CHECKING:
+    from vision.detect import BallDetection
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -38,7 +43,10 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
     iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
     inter = ix * iy
-    area = lambda c: (c[:, 2] - c[:, 0]) * (c[:, 3] - c[:, 1])
+
+    def area(c: np.ndarray) -> np.ndarray:
+        return (c[:, 2] - c[:, 0]) * (c[:, 3] - c[:, 1])
+
     return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-12)
 
 
@@ -88,7 +96,7 @@ class APAccumulator:
             else np.zeros((len(det_boxes), len(gt_boxes)))
         )
         for lab in labels:
-            g = np.array([l == lab for l in gt_labels], bool)
+            g = np.array([gl == lab for gl in gt_labels], bool)
             self.ngt[lab] = self.ngt.get(lab, 0) + int((g & ~ign).sum())
             s = det_scores.get(lab)
             if s is None or not len(s):
@@ -135,7 +143,7 @@ class IdentityCounter:
         gt_labels: list[str],
         gt_ok: np.ndarray,
         det_uv: np.ndarray,
-        det_labels: list[str],
+        det_labels: Sequence[str | None],
         det_scores: np.ndarray,
     ) -> None:
         gt_uv = np.asarray(gt_uv, np.float64).reshape(-1, 2)
@@ -173,13 +181,15 @@ class IdentityCounter:
         return out
 
 
-def _label_boxes(dets_boxes) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _label_boxes(
+    dets_boxes: Sequence[tuple[BallDetection, Sequence[float]]],
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     boxes = np.array([b for _, b in dets_boxes], np.float64).reshape(-1, 4)
     labs: dict[str, list] = {}
     for k, (d, _) in enumerate(dets_boxes):
         for lab, p in d.label_scores.items():
             labs.setdefault(lab, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
-    return boxes, {l: v[0] for l, v in labs.items()}
+    return boxes, {lab: v[0] for lab, v in labs.items()}
 
 
 def evaluate_heldout(
@@ -187,8 +197,8 @@ def evaluate_heldout(
     detector_path: Path | None = None,
     classifier_path: Path | None = None,
     limit: int | None = None,
-    log=print,
-    **detector_kw,
+    log: Callable[[str], object] = print,
+    **detector_kw: Any,
 ) -> dict:
     """The synthetic figures of the module docstring, per game and overall; ``detector_kw`` go to
     :class:`vision.yolo.YoloDetector` (e.g. ``proposals=False``)."""
@@ -198,7 +208,7 @@ def evaluate_heldout(
     from vision.rectify import RectifiedGeometry
     from vision.yolo import YoloDetector
 
-    rows = [json.loads(l) for l in (Path(heldout) / "truth.jsonl").read_text().splitlines() if l.strip()]
+    rows = [json.loads(line) for line in (Path(heldout) / "truth.jsonl").read_text().splitlines() if line.strip()]
     if limit:
         rows = rows[:limit]
     per_game: dict[str, dict] = {}
@@ -270,7 +280,11 @@ REAL_LABELS = {**{f"ball {i}": str(i) for i in range(1, 10)}, "white ball": "cue
 
 
 def evaluate_real(
-    root: Path, split: str = "test", detector_path: Path | None = None, classifier_path: Path | None = None, log=print
+    root: Path,
+    split: str = "test",
+    detector_path: Path | None = None,
+    classifier_path: Path | None = None,
+    log: Callable[[str], object] = print,
 ) -> dict | None:
     """The real-photo figures of the module docstring; None where the data is absent."""
     import cv2

@@ -25,6 +25,7 @@ import os
 import shutil
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 
 class OfflineSetupError(ValueError):
@@ -114,6 +115,6 @@ def prepare_ultralytics(cache_dir: Path | None = None, threads: int = 2) -> Modu
     for mod in ("ultralytics.data.base", "ultralytics.data.dataset"):
         import importlib
 
-        m = importlib.import_module(mod)
+        m: Any = importlib.import_module(mod)
         m.NUM_THREADS = threads
     return ultralytics

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from calibration.table import TableSpec, load_table
 from models.classes import label_of
 from tracking.ids import BallId
 from vision.rectify import RectifiedGeometry, Rectifier
+
+if TYPE_CHECKING:
+    from vision.render.style import RenderStyle
 
 #: The balls of a full set, per game.
 GAME_BALLS: dict[str, tuple[BallId, ...]] = {
@@ -108,7 +112,7 @@ class Scene:
         self.r_mm = table.ball_radius_mm
 
 
-def _style(game: str, table: TableSpec, rng: np.random.Generator):
+def _style(game: str, table: TableSpec, rng: np.random.Generator) -> RenderStyle:
     """A random look. Options that only newer renderers know (cloth colour of the caller's, ball
     colours of another manufacturer, marked cue balls) are used where the style has them."""
     import dataclasses
@@ -118,20 +122,20 @@ def _style(game: str, table: TableSpec, rng: np.random.Generator):
 
     lamps = tuple(
         Lamp(
-            l.x_mm + rng.normal(0, 120),
-            l.y_mm + rng.normal(0, 80),
+            lamp.x_mm + rng.normal(0, 120),
+            lamp.y_mm + rng.normal(0, 80),
             rng.uniform(800.0, 1500.0),
             power=rng.uniform(0.6, 1.4),
             radius_mm=rng.uniform(60.0, 220.0),
         )
-        for l in default_lamps(table)
+        for lamp in default_lamps(table)
         if rng.random() > 0.15
     )
     if not lamps:
         lamps = default_lamps(table)
     cloths = list(ClothColour)
     cloth = cloths[int(rng.integers(len(cloths)))]
-    kw = dict(
+    kw: dict[str, Any] = dict(
         cloth=cloth,
         cloth_texture=rng.uniform(0.01, 0.06),
         cloth_mottle=rng.uniform(0.0, 0.03),
@@ -253,14 +257,14 @@ def _ellipse_box(scene: Scene, x: float, y: float, u: float, v: float, r_px: flo
     return math.sqrt(a * a * ex * ex + b * b * ey * ey), math.sqrt(a * a * ey * ey + b * b * ex * ex)
 
 
-def _seen_by_renderer(scene: Scene, state, covers) -> dict[BallId, float] | None:
+def _seen_by_renderer(scene: Scene, state: Any, covers: Any) -> dict[BallId, float] | None:
     """The renderer's own visible share of each ball (rails, pocket walls, other balls and
     occluders taken into account), where the renderer offers it (``vision.render.labels``)."""
     try:
         from vision.render.labels import ball_labels
     except ImportError:
         return None
-    return {b: float(l.visible) for b, l in ball_labels(scene.scene, state, covers).items()}
+    return {b: float(bl.visible) for b, bl in ball_labels(scene.scene, state, covers).items()}
 
 
 def render_view(
@@ -326,7 +330,7 @@ def render_view(
         frame = cv2.GaussianBlur(frame, (0, 0), rng.uniform(0.3, 1.1))
     if rng.random() < 0.6:
         ok, enc = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
-        frame = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        frame = cast("np.ndarray", cv2.imdecode(enc, cv2.IMREAD_COLOR))  # decodes what imencode just wrote
     view = scene.rect(frame)
     # colour balance / exposure of the broadcast chain
     gain = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.8, 1.2)

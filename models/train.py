@@ -24,12 +24,17 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from models.classes import CLASSIFIER_CLASSES, GAMES, game_mask
 from models.offline import default_cache_dir, prepare_ultralytics
+
+if TYPE_CHECKING:
+    import torch
 
 MODELS_DIR = Path(__file__).resolve().parent
 DETECTOR_YAML = MODELS_DIR / "ball_detector.yaml"
@@ -61,7 +66,7 @@ def train_detector(
     hours: float | None = None,
     init: Path | None = None,
     lr0: float | None = None,
-    log=print,
+    log: Callable[[str], object] = print,
 ) -> dict:
     """Train, export, copy the ONNX file to ``out``; returns {epochs, wall_s, metrics, onnx}.
     ``hours`` caps the training time: ultralytics then re-plans the number of epochs (and the
@@ -84,7 +89,7 @@ def train_detector(
     extra = {"optimizer": "AdamW", "lr0": float(lr0), "warmup_epochs": 0.5} if lr0 else {}
     t0 = time.time()
 
-    def _epoch_end(tr) -> None:
+    def _epoch_end(tr: Any) -> None:
         m = {k.split("/")[-1]: round(float(v), 4) for k, v in (tr.metrics or {}).items() if "mAP50" in k}
         log(f"detector epoch {tr.epoch + 1}/{tr.epochs}: {m} ({time.time() - t0:.0f} s)")
 
@@ -146,7 +151,7 @@ def train_detector(
 # -- classifier -------------------------------------------------------------------------------
 
 
-def _net():
+def _net() -> torch.nn.Module:
     import torch.nn as nn
 
     def block(i: int, o: int) -> list:
@@ -176,7 +181,7 @@ def _net():
                 nn.Linear(128, n_classes),
             )
 
-        def forward(self, x):
+        def forward(self, x: Any) -> Any:  # Any: torch may read these annotations at export
             return self.head(self.features(x))
 
     return BallClassifierNet(len(CLASSIFIER_CLASSES) + 2)
@@ -193,7 +198,7 @@ def _load_crops(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return d["x"], d["y"], d["game"], off.astype(np.float32)
 
 
-def _augment(x, off, rng_t):
+def _augment(x: torch.Tensor, off: torch.Tensor, rng_t: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """Random rotation (a ball turns freely), flip, small shift and scale, brightness/colour gain,
     noise; ``off`` (n, 2), the ball centre's offset from the crop centre in ball radii, follows the
     geometric part."""
@@ -224,14 +229,14 @@ def _augment(x, off, rng_t):
     return x.clamp(0.0, 1.0), off
 
 
-def _masks(games: np.ndarray):
+def _masks(games: np.ndarray) -> torch.Tensor:
     import torch
 
     m = np.array([game_mask(g) for g in GAMES], bool)
     return torch.from_numpy(np.where(m[games], 0.0, -1e4).astype(np.float32))
 
 
-def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: np.ndarray) -> dict:
+def evaluate_classifier(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: np.ndarray) -> dict:
     """Accuracy (overall and per game) and the median centre error of the ball crops in radii."""
     import torch
 
@@ -271,7 +276,7 @@ def train_classifier(
     minutes: float | None = None,
     init: Path | None = None,
     none_share: float = 0.15,
-    log=print,
+    log: Callable[[str], object] = print,
 ) -> dict:
     """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
     first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir).
@@ -299,7 +304,7 @@ def train_classifier(
         except (RuntimeError, KeyError) as e:
             raise TrainError(
                 f"classifier --init: expected weights of this network at {init}, got: {str(e).splitlines()[0]}"
-            )
+            ) from e
         log(f"classifier: starting from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
@@ -308,7 +313,7 @@ def train_classifier(
     gen = torch.Generator().manual_seed(seed)
     X = torch.from_numpy(xtr).permute(0, 3, 1, 2).contiguous()
     Y = torch.from_numpy(ytr)
-    O = torch.from_numpy(otr)
+    Ofs = torch.from_numpy(otr)
     B = torch.from_numpy(ytr != len(CLASSIFIER_CLASSES) - 1).float()
     M = _masks(gtr)
     C = len(CLASSIFIER_CLASSES)
@@ -329,7 +334,7 @@ def train_classifier(
         tot = 0.0
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
-            xb, ob = _augment(X[idx].float() / 255.0, O[idx], gen)
+            xb, ob = _augment(X[idx].float() / 255.0, Ofs[idx], gen)
             o = net(xb)
             reg = (F.smooth_l1_loss(o[:, C:], ob, beta=0.05, reduction="none").sum(1) * B[idx]).mean()
             # label smoothing over the game's own classes only (the masked ones stay at zero)
@@ -343,6 +348,7 @@ def train_classifier(
             if sched is not None:
                 sched.step()
             else:
+                assert budget_s is not None  # no scheduler: a time budget
                 f = min((time.time() - t0) / budget_s, 1.0)
                 for g in opt.param_groups:
                     g["lr"] = lr * (f / 0.05 if f < 0.05 else 0.5 * (1.0 + np.cos(np.pi * (f - 0.05) / 0.95))) + 1e-6
@@ -369,7 +375,7 @@ def train_classifier(
     }
 
 
-def export_classifier(net, out: Path) -> None:
+def export_classifier(net: torch.nn.Module, out: Path) -> None:
     """ONNX with a dynamic batch, output (n, classes + 2): logits, then the centre offset in ball
     radii; metadata: ``classes`` (JSON list), ``crop_px``, ``crop_ball_px``."""
     import onnx
