@@ -16,6 +16,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def measure(split: str = "test", table_name: str = "pool") -> dict:
     rows = []
     t0 = time.perf_counter()
     for im in d["images"]:
-        img = cv2.imread(str(folder / im["file_name"]))
+        img = cast("np.ndarray", cv2.imread(str(folder / im["file_name"])))  # a file the annotations list
         row = {"image": im["file_name"], "calibrated": False}
         try:
             res = calibrate_frame(img, table)
@@ -66,7 +67,10 @@ def measure(split: str = "test", table_name: str = "pool") -> dict:
     good = [x for x in cal if x["diamonds"] >= 12 and x["balls_on_table"] == x["balls"]]
     n_balls = sum(x["balls"] for x in cal)
     summary = {
-        "images": len(rows), "calibrated": len(cal), "all_balls_on_table": sum(x["balls_on_table"] == x["balls"] for x in cal), "good": len(good),
+        "images": len(rows),
+        "calibrated": len(cal),
+        "all_balls_on_table": sum(x["balls_on_table"] == x["balls"] for x in cal),
+        "good": len(good),
         "ball_fraction_on_table": (sum(x["balls_on_table"] for x in cal) / n_balls) if n_balls else float("nan"),
         "diamonds_12_of_18": sum(x["diamonds"] >= 12 for x in cal),
         "median_rms_px": float(np.median([x["rms_px"] for x in cal])) if cal else float("nan"),

@@ -40,10 +40,18 @@ import math
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from calibration.camera import CameraModel
+    from calibration.table import TableSpec
+    from tabletrack.annotate import BallTrack
+    from tabletrack.pipeline import AnalyzeResult
+    from tracking.events import Event
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
@@ -77,8 +85,9 @@ def rename(name: str, symmetry: str) -> str:
 SYMMETRIES = ("identity", "ends", "sides", "both")
 
 
-def best_symmetry(spec_px: Mapping[str, Sequence[float]], label_px: Mapping[str, Sequence[float]]
-                  ) -> tuple[str, dict[str, float]]:
+def best_symmetry(
+    spec_px: Mapping[str, Sequence[float]], label_px: Mapping[str, Sequence[float]]
+) -> tuple[str, dict[str, float]]:
     """The symmetry under which the spec's named points (tracker frame, projected to px) best fit
     the labelled ones (labels' names): spec ``n`` is compared with label ``rename(n, sym)``.
     Returns the symmetry and the px distance per label name (of the names both have)."""
@@ -102,7 +111,10 @@ def best_symmetry(spec_px: Mapping[str, Sequence[float]], label_px: Mapping[str,
 def compare_sets(found: Iterable, labelled: Iterable) -> dict[str, list]:
     """``right`` (in both), ``missed`` (labelled only), ``extra`` (found only), each sorted."""
     f, t = set(found), set(labelled)
-    key = lambda x: tuple(str(v) for v in x) if isinstance(x, tuple) else (str(x),)
+
+    def key(x: Any) -> tuple[str, ...]:
+        return tuple(str(v) for v in x) if isinstance(x, tuple) else (str(x),)
+
     return {"right": sorted(f & t, key=key), "missed": sorted(t - f, key=key), "extra": sorted(f - t, key=key)}
 
 
@@ -143,8 +155,9 @@ def ball_kind(ball: str) -> str | None:
     return None
 
 
-def match_boxes(boxes: Sequence[tuple[float, float, float, float, int]],
-                tracked: Sequence[tuple[float, float, str]]) -> dict[str, Any]:
+def match_boxes(
+    boxes: Sequence[tuple[float, float, float, float, int]], tracked: Sequence[tuple[float, float, str]]
+) -> dict[str, Any]:
     """One-to-one matching of labelled boxes (cx, cy, w, h, class) with tracked balls (u, v, id)
     in px: a pair matches where the ball lies within one ball radius (half the box's mean side) of
     the box centre; nearest pairs first. Returns the counts ``labelled``, ``tracked``, ``matched``
@@ -166,8 +179,13 @@ def match_boxes(boxes: Sequence[tuple[float, float, float, float, int]],
         used_j.add(j)
         pairs.append((i, j, d))
     kind_right = sum(1 for i, j, _ in pairs if LABEL_KIND.get(boxes[i][4]) == ball_kind(tracked[j][2]))
-    return {"labelled": len(boxes), "tracked": len(tracked), "matched": len(pairs), "kind_right": kind_right,
-            "pairs": pairs}
+    return {
+        "labelled": len(boxes),
+        "tracked": len(tracked),
+        "matched": len(pairs),
+        "kind_right": kind_right,
+        "pairs": pairs,
+    }
 
 
 def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -182,7 +200,7 @@ def replace_section(text: str, body: str, begin: str = BEGIN, end: str = END) ->
     block = f"{begin}\n{body.rstrip()}\n{end}"
     i, j = text.find(begin), text.find(end)
     if i >= 0 and j > i:
-        return text[:i] + block + text[j + len(end):]
+        return text[:i] + block + text[j + len(end) :]
     sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
     return text + sep + block + "\n"
 
@@ -209,7 +227,7 @@ def _first_line(e: BaseException) -> str:
 MID_GAME = {"start": {"next_is_break": False}}
 
 
-def _judge_shot_events(events, referee) -> dict:
+def _judge_shot_events(events: Sequence[Event], referee: Mapping[str, Any] | None) -> dict:
     """The calls as ``tabletrack events --game`` / ``judge`` make them: with the carom table's
     break spots, so a log with no referee input begins with a break only where its balls stand
     in the break position (rules/opening.py)."""
@@ -255,8 +273,10 @@ def section_tracks() -> tuple[str, dict]:
                 "review": bool(c and c.needs_review),
                 "foul": None if c is None or c.foul is None else c.foul.value,
                 "break": bool(c and c.break_shot),
-                "extra_calls": [(x.shot, x.points, None if x.foul is None else x.foul.value, x.needs_review)
-                                for x in res["calls"][1:]],
+                "extra_calls": [
+                    (x.shot, x.points, None if x.foul is None else x.foul.value, x.needs_review)
+                    for x in res["calls"][1:]
+                ],
                 "ordered": in_time_order([e.t_s for e in res["events"]]),
             }
         rows.append(r)
@@ -271,38 +291,63 @@ def section_tracks() -> tuple[str, dict]:
         one_shot = sum(r[tag]["shots"] == 1 for r in ok)
         confident_wrong = [r for r in pt_wrong if not r[tag]["review"]]
         extra_conf = sum(1 for r in ok for x in r[tag]["extra_calls"] if not x[3])
-        return {"n": n, "cue": cue, "points_right": n - len(pt_wrong), "pt_wrong": pt_wrong,
-                "cbs": cbs, "n2": len(with2), "one_shot": one_shot, "confident_wrong": confident_wrong,
-                "ordered": sum(r[tag]["ordered"] for r in ok),
-                "sure_right": sum(1 for r in ok if r["label"]["confidence"] == "sure"
-                                  and r[tag]["point"] == bool(r["label"]["point"])),
-                "sure": sum(1 for r in ok if r["label"]["confidence"] == "sure"),
-                "extra_calls_confident": extra_conf,
-                "wrong_reviewed": len(pt_wrong) - len(confident_wrong),
-                "fouls": sum(1 for r in ok if r[tag]["foul"])}
+        return {
+            "n": n,
+            "cue": cue,
+            "points_right": n - len(pt_wrong),
+            "pt_wrong": pt_wrong,
+            "cbs": cbs,
+            "n2": len(with2),
+            "one_shot": one_shot,
+            "confident_wrong": confident_wrong,
+            "ordered": sum(r[tag]["ordered"] for r in ok),
+            "sure_right": sum(
+                1 for r in ok if r["label"]["confidence"] == "sure" and r[tag]["point"] == bool(r["label"]["point"])
+            ),
+            "sure": sum(1 for r in ok if r["label"]["confidence"] == "sure"),
+            "extra_calls_confident": extra_conf,
+            "wrong_reviewed": len(pt_wrong) - len(confident_wrong),
+            "fouls": sum(1 for r in ok if r[tag]["foul"]),
+        }
 
     su, sm = stats("user"), stats("mid")
     errors = [r for r in rows if "error" in r]
-    head = ["measure", "as a user runs one shot file (no referee input: a break only from the break position)",
-            "mid-game (referee input: not a break; shot 0 as the break)"]
+    head = [
+        "measure",
+        "as a user runs one shot file (no referee input: a break only from the break position)",
+        "mid-game (referee input: not a break; shot 0 as the break)",
+    ]
     body = [
         ["cue ball right (shot 1)", f"{su['cue']}/{su['n']}", f"{sm['cue']}/{sm['n']}"],
         ["points right", f"{su['points_right']}/{su['n']}", f"{sm['points_right']}/{sm['n']}"],
         ["points right, labels 'sure' only", f"{su['sure_right']}/{su['sure']}", f"{sm['sure_right']}/{sm['sure']}"],
-        ["cushions before the 2nd ball right (labels with a 2nd ball)", f"{su['cbs']}/{su['n2']}", f"{sm['cbs']}/{sm['n2']}"],
+        [
+            "cushions before the 2nd ball right (labels with a 2nd ball)",
+            f"{su['cbs']}/{su['n2']}",
+            f"{sm['cbs']}/{sm['n2']}",
+        ],
         ["exactly 1 shot found", f"{su['one_shot']}/{su['n']}", f"{sm['one_shot']}/{sm['n']}"],
-        ["wrong point calls flagged needs_review", f"{su['wrong_reviewed']}/{len(su['pt_wrong'])}",
-         f"{sm['wrong_reviewed']}/{len(sm['pt_wrong'])}"],
-        ["**confident wrong point calls** (wrong, needs_review false)", f"**{len(su['confident_wrong'])}**",
-         f"**{len(sm['confident_wrong'])}**"],
+        [
+            "wrong point calls flagged needs_review",
+            f"{su['wrong_reviewed']}/{len(su['pt_wrong'])}",
+            f"{sm['wrong_reviewed']}/{len(sm['pt_wrong'])}",
+        ],
+        [
+            "**confident wrong point calls** (wrong, needs_review false)",
+            f"**{len(su['confident_wrong'])}**",
+            f"**{len(sm['confident_wrong'])}**",
+        ],
         ["shot-1 calls that are fouls", str(su["fouls"]), str(sm["fouls"])],
-        ["calls of extra shots (beyond shot 1) not flagged for review", str(su["extra_calls_confident"]),
-         str(sm["extra_calls_confident"])],
+        [
+            "calls of extra shots (beyond shot 1) not flagged for review",
+            str(su["extra_calls_confident"]),
+            str(sm["extra_calls_confident"]),
+        ],
         ["event log in time order", f"{su['ordered']}/{su['n']}", f"{sm['ordered']}/{sm['n']}"],
     ]
     lines = [md_table(head, body), ""]
     if errors:
-        lines += [f"Pipeline errors: " + "; ".join(f"shot {r['index']}: {r['error']}" for r in errors), ""]
+        lines += ["Pipeline errors: " + "; ".join(f"shot {r['index']}: {r['error']}" for r in errors), ""]
 
     def wrong_rows(tag: str) -> list[list[str]]:
         out = []
@@ -321,23 +366,55 @@ def section_tracks() -> tuple[str, dict]:
                 wrong.append(f"{x['shots']} shots")
             if not wrong:
                 continue
-            out.append([f"{r['index']:03d}", ", ".join(wrong), lab["cue_ball"], str(x["cue"]),
-                        "P" if lab["point"] else "-", "P" if x["point"] else "-",
-                        str(lab["cushions_before_second"]), str(x["cbs"]), x["foul"] or "", "yes" if x["review"] else "no",
-                        lab["confidence"], (lab.get("note") or "")[:60]])
+            out.append(
+                [
+                    f"{r['index']:03d}",
+                    ", ".join(wrong),
+                    lab["cue_ball"],
+                    str(x["cue"]),
+                    "P" if lab["point"] else "-",
+                    "P" if x["point"] else "-",
+                    str(lab["cushions_before_second"]),
+                    str(x["cbs"]),
+                    x["foul"] or "",
+                    "yes" if x["review"] else "no",
+                    lab["confidence"],
+                    (lab.get("note") or "")[:60],
+                ]
+            )
         return out
 
-    whead = ["shot", "wrong", "cue (label)", "cue (found)", "point (label)", "point (found)", "cush. before 2nd (label)",
-             "(found)", "foul", "needs_review", "label", "label note"]
+    whead = [
+        "shot",
+        "wrong",
+        "cue (label)",
+        "cue (found)",
+        "point (label)",
+        "point (found)",
+        "cush. before 2nd (label)",
+        "(found)",
+        "foul",
+        "needs_review",
+        "label",
+        "label note",
+    ]
     for tag, title in (("user", "as a user runs it"), ("mid", "mid-game")):
         w = wrong_rows(tag)
-        lines += ["<details><summary>Shots with a difference, " + title + f" ({len(w)})</summary>", "",
-                  md_table(whead, w), "", "</details>", ""]
-    summary = {"user": {k: v for k, v in su.items() if not isinstance(v, list)},
-               "mid": {k: v for k, v in sm.items() if not isinstance(v, list)},
-               "confident_wrong_user": [r["index"] for r in su["confident_wrong"]],
-               "confident_wrong_mid": [r["index"] for r in sm["confident_wrong"]],
-               "errors": [(r["index"], r["error"]) for r in errors]}
+        lines += [
+            "<details><summary>Shots with a difference, " + title + f" ({len(w)})</summary>",
+            "",
+            md_table(whead, w),
+            "",
+            "</details>",
+            "",
+        ]
+    summary = {
+        "user": {k: v for k, v in su.items() if not isinstance(v, list)},
+        "mid": {k: v for k, v in sm.items() if not isinstance(v, list)},
+        "confident_wrong_user": [r["index"] for r in su["confident_wrong"]],
+        "confident_wrong_mid": [r["index"] for r in sm["confident_wrong"]],
+        "errors": [(r["index"], r["error"]) for r in errors],
+    }
     return "\n".join(lines), summary
 
 
@@ -348,15 +425,20 @@ def section_tracks() -> tuple[str, dict]:
 SPEC_CORNER_NAMES = ("head_right", "foot_right", "foot_left", "head_left")  # order of nose_corners_mm
 
 
-def _analyze(video: Path, game: str, out_dir: Path):
+def _analyze(video: Path, game: str, out_dir: Path) -> AnalyzeResult:
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
 
-    return analyze_video(video, AnalyzeOptions(game=game, table="pool", out_dir=out_dir, annotated_video=False,
-                                               progress=False))
+    return analyze_video(
+        video, AnalyzeOptions(game=game, table="pool", out_dir=out_dir, annotated_video=False, progress=False)
+    )
 
 
-def calibration_errors(camera, table, corners_px: Mapping[str, Sequence[float]],
-                       pockets_px: Mapping[str, Sequence[float]]) -> dict:
+def calibration_errors(
+    camera: CameraModel,
+    table: TableSpec,
+    corners_px: Mapping[str, Sequence[float]],
+    pockets_px: Mapping[str, Sequence[float]],
+) -> dict:
     """Spec corners and pocket holes through ``camera`` against the labelled px, under the symmetry
     that best fits the labelled corners; and the labelled px back-projected onto the same height
     against the spec positions (mm). Corners twice: on the cloth plane (z = 0: where the dark line
@@ -365,7 +447,9 @@ def calibration_errors(camera, table, corners_px: Mapping[str, Sequence[float]],
     plan = dict(zip(SPEC_CORNER_NAMES, [(0.0, 0.0), (L, 0.0), (L, W), (0.0, W)]))
     out: dict[str, Any] = {}
 
-    def errs(spec: Mapping[str, tuple[float, float]], z: float, labelled, sym: str | None):
+    def errs(
+        spec: Mapping[str, tuple[float, float]], z: float, labelled: Mapping[str, Sequence[float]], sym: str | None
+    ) -> tuple[str, list[float], list[float]]:
         proj = {n: camera.project(np.array([[x, y, z]]))[0] for n, (x, y) in spec.items()}
         if sym is None:
             sym, _ = best_symmetry(proj, labelled)
@@ -392,13 +476,14 @@ def section_nine(work: Path) -> tuple[str, dict]:
     if not (folder / "labels.json").is_file():
         return f"absent: {folder}", {}
     from calibration.table import load_table
-    from tracking.events import BallBall, Pocketed, ShotStart
     from tabletrack.truth_eval import first_contacts
+    from tracking.events import BallBall, Pocketed, ShotStart
 
     table = load_table("pool")
     labels = json.loads((folder / "labels.json").read_text())
     clips = sorted((k for k in labels if k != "_meta"), key=lambda k: int("".join(c for c in k if c.isdigit()) or 0))
-    rows, notes, summary = [], [], {}
+    rows: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {}
     for name in clips:
         lab = labels[name]
         video = folder / name
@@ -432,8 +517,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         r["extra_jaw"] = [b for b, _ in cmp["extra"] if b in jaw]
         r["extra_near"] = [b for b, _ in cmp["extra"] if b in near]
         dframes = []
-        for b, p, f, _ in found_p:
-            for lb, lp, lf in lab_p:
+        for b, _p, f, _ in found_p:
+            for lb, _lp, lf in lab_p:
                 if lb == b and isinstance(lf, int):
                     dframes.append(f - lf)
         r["drop_dframe"] = dframes
@@ -443,7 +528,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
         for s in lab_shots:
             sf = s.get("strike_frame")
             if starts:
-                k = (min(starts, key=lambda e: abs(e.frame - sf)) if isinstance(sf, int) else starts[0])
+                k = min(starts, key=lambda e: abs(e.frame - sf)) if isinstance(sf, int) else starts[0]
                 got = fc.get(k.shot)
                 if isinstance(sf, int):
                     r["strike_dframe"].append(k.frame - sf)
@@ -455,70 +540,121 @@ def section_nine(work: Path) -> tuple[str, dict]:
         r["shots_found"] = len(starts)
         r["shots_label"] = lab.get("n_shots", len(lab_shots))
         r["ordered"] = in_time_order([e.t_s for e in ev])
-        r["calls"] = [(c.summary or (c.foul.value if c.foul else ("legal" if c.legal else "foul")),
-                       c.legal, c.needs_review, c.break_shot) for c in res.calls]
+        r["calls"] = [
+            (
+                c.summary or (c.foul.value if c.foul else ("legal" if c.legal else "foul")),
+                c.legal,
+                c.needs_review,
+                c.break_shot,
+            )
+            for c in res.calls
+        ]
         r["label_break"] = [bool(s.get("break")) for s in lab_shots]
         r["n_ballball"] = sum(isinstance(e, BallBall) for e in ev)
         r["calib_rms_px"] = res.camera.reprojection_error_px
         rows.append(r)
-        print(f"  {r['clip']}: {r['s']:.0f} s, corners {_f(np.median(r['corner_px']))} px ({r['symmetry']}), pockets "
-              f"{len(cmp['right'])}/{len(lab_p)} (+{len(cmp['extra'])}), first contact "
-              f"{[x[:2] for x in r['first_contact']]}, shots {r['shots_found']}/{r['shots_label']}", flush=True)
+        print(
+            f"  {r['clip']}: {r['s']:.0f} s, corners {_f(np.median(r['corner_px']))} px ({r['symmetry']}), pockets "
+            f"{len(cmp['right'])}/{len(lab_p)} (+{len(cmp['extra'])}), first contact "
+            f"{[x[:2] for x in r['first_contact']]}, shots {r['shots_found']}/{r['shots_label']}",
+            flush=True,
+        )
 
-    head = ["clip", "calib: symmetry to labels", "corners px median / max (cloth plane; nose height)",
-            "corners mm median / max (cloth plane; nose height)", "pocket holes px median / max", "pocket holes mm median / max", "pocketed (ball, pocket) right / labelled",
-            "missed", "extra", "pocket frame − drop frame", "first contact (label → found)", "cue ball found", "shots found / labelled",
-            "strike frame error", "ball-ball events", "time order", "call (needs review)", "s"]
+    head = [
+        "clip",
+        "calib: symmetry to labels",
+        "corners px median / max (cloth plane; nose height)",
+        "corners mm median / max (cloth plane; nose height)",
+        "pocket holes px median / max",
+        "pocket holes mm median / max",
+        "pocketed (ball, pocket) right / labelled",
+        "missed",
+        "extra",
+        "pocket frame − drop frame",
+        "first contact (label → found)",
+        "cue ball found",
+        "shots found / labelled",
+        "strike frame error",
+        "ball-ball events",
+        "time order",
+        "call (needs review)",
+        "s",
+    ]
     body = []
     for r in rows:
         if "error" in r:
             body.append([r["clip"], f"FAILED: {r['error']}"] + ["-"] * (len(head) - 3) + [f"{r['s']:.0f}"])
             continue
-        mm = lambda v: f"{_f(np.median(v))} / {_f(max(v))}" if v else "-"
-        body.append([
-            r["clip"], r["symmetry"], f"{mm(r['corner_px'])}; {mm(r['corner_nose_px'])}",
-            f"{mm(r['corner_mm'])}; {mm(r['corner_nose_mm'])}", mm(r["pocket_px"]), mm(r["pocket_mm"]),
-            f"{len(r['pockets']['right'])}/{len(r['pockets']['right']) + len(r['pockets']['missed'])}",
-            " ".join(f"{b}@{p}" for b, p in r["pockets"]["missed"]) or "-",
-            " ".join(f"{b}@{p}" + (" (jaw, stayed out)" if b in r["extra_jaw"] else "")
-                     + (" (near miss)" if b in r["extra_near"] else "") for b, p in r["pockets"]["extra"]) or "-",
-            " ".join(f"{d:+d}" for d in r["drop_dframe"]) or "-",
-            ", ".join(f"{w} → {g}" + ("" if ok else " ✗") for w, g, ok in r["first_contact"]),
-            " ".join(r["cue_found"]) or "-",
-            f"{r['shots_found']}/{r['shots_label']}", " ".join(f"{d:+d}" for d in r["strike_dframe"]) or "-",
-            r["n_ballball"], "yes" if r["ordered"] else "NO",
-            "; ".join(f"{s}{' (review)' if rv else ''}" for s, _, rv, _ in r["calls"]) or "none",
-            f"{r['s']:.0f}"])
+
+        def mm(v: list[float]) -> str:
+            return f"{_f(np.median(v))} / {_f(max(v))}" if v else "-"
+
+        body.append(
+            [
+                r["clip"],
+                r["symmetry"],
+                f"{mm(r['corner_px'])}; {mm(r['corner_nose_px'])}",
+                f"{mm(r['corner_mm'])}; {mm(r['corner_nose_mm'])}",
+                mm(r["pocket_px"]),
+                mm(r["pocket_mm"]),
+                f"{len(r['pockets']['right'])}/{len(r['pockets']['right']) + len(r['pockets']['missed'])}",
+                " ".join(f"{b}@{p}" for b, p in r["pockets"]["missed"]) or "-",
+                " ".join(
+                    f"{b}@{p}"
+                    + (" (jaw, stayed out)" if b in r["extra_jaw"] else "")
+                    + (" (near miss)" if b in r["extra_near"] else "")
+                    for b, p in r["pockets"]["extra"]
+                )
+                or "-",
+                " ".join(f"{d:+d}" for d in r["drop_dframe"]) or "-",
+                ", ".join(f"{w} → {g}" + ("" if ok else " ✗") for w, g, ok in r["first_contact"]),
+                " ".join(r["cue_found"]) or "-",
+                f"{r['shots_found']}/{r['shots_label']}",
+                " ".join(f"{d:+d}" for d in r["strike_dframe"]) or "-",
+                r["n_ballball"],
+                "yes" if r["ordered"] else "NO",
+                "; ".join(f"{s}{' (review)' if rv else ''}" for s, _, rv, _ in r["calls"]) or "none",
+                f"{r['s']:.0f}",
+            ]
+        )
     ok = [r for r in rows if "error" not in r]
     all_c = [v for r in ok for v in r["corner_px"]]
     all_p = [v for r in ok for v in r["pocket_px"]]
     n_lab = sum(len(r["pockets"]["right"]) + len(r["pockets"]["missed"]) for r in ok)
     fcs = [x for r in ok for x in r["first_contact"]]
     breaks = sum(1 for r in ok for (_, _, _, b), lb in zip(r["calls"], r["label_break"]) if b == lb)
-    summary = {"clips": len(rows), "calibrated": len(ok),
-               "corner_px_median": float(np.median(all_c)) if all_c else None,
-               "pocket_px_median": float(np.median(all_p)) if all_p else None,
-               "pocketed_right": sum(len(r["pockets"]["right"]) for r in ok), "pocketed_labelled": n_lab,
-               "pocketed_extra": sum(len(r["pockets"]["extra"]) for r in ok),
-               "first_contact_right": sum(x[2] for x in fcs), "first_contacts": len(fcs),
-               "shots_right": sum(r["shots_found"] == r["shots_label"] for r in ok),
-               "ordered": sum(r["ordered"] for r in ok)}
-    text = [md_table(head, body), "",
-            f"Nine-ball clips: calibrated {len(ok)}/{len(rows)}; corner error median {_f(summary['corner_px_median'])} px, "
-            f"pocket-opening error median {_f(summary['pocket_px_median'])} px; pocketings right "
-            f"{summary['pocketed_right']}/{n_lab} (ball and pocket), {summary['pocketed_extra']} extra; first contact "
-            f"right {summary['first_contact_right']}/{len(fcs)}; shot count right {summary['shots_right']}/{len(ok)}; "
-            f"event log in time order {summary['ordered']}/{len(ok)}; the engine's break flag agrees with the labels on "
-            f"{breaks} of the calls (no referee input: the first shot is a break only where the balls stand racked, 000 2.2).",
-            "",
-            "Corners: the labels' intersections of the dark lines along the cushion noses against the spec's "
-            "playing-surface corners projected on the cloth plane (z = 0) and at cushion-nose height (which one the "
-            "dark line is, is the labels' definition: the symmetry is chosen on the cloth plane); pockets: the "
-            "labels' centroid of the dark opening seen from above against the spec's hole centre on the cloth "
-            "(not the same definition: the labels give ±4 px). mm: the labelled px back-projected onto that "
-            "height against the spec. \"symmetry\": the renaming of the tracker's table frame that best fits the "
-            "labels' image convention (head = image left, left = image top); pocket names in this table are the "
-            "labels' (translated through it). Frames: decode order, as the labels."]
+    summary = {
+        "clips": len(rows),
+        "calibrated": len(ok),
+        "corner_px_median": float(np.median(all_c)) if all_c else None,
+        "pocket_px_median": float(np.median(all_p)) if all_p else None,
+        "pocketed_right": sum(len(r["pockets"]["right"]) for r in ok),
+        "pocketed_labelled": n_lab,
+        "pocketed_extra": sum(len(r["pockets"]["extra"]) for r in ok),
+        "first_contact_right": sum(x[2] for x in fcs),
+        "first_contacts": len(fcs),
+        "shots_right": sum(r["shots_found"] == r["shots_label"] for r in ok),
+        "ordered": sum(r["ordered"] for r in ok),
+    }
+    text = [
+        md_table(head, body),
+        "",
+        f"Nine-ball clips: calibrated {len(ok)}/{len(rows)}; corner error median {_f(summary['corner_px_median'])} px, "
+        f"pocket-opening error median {_f(summary['pocket_px_median'])} px; pocketings right "
+        f"{summary['pocketed_right']}/{n_lab} (ball and pocket), {summary['pocketed_extra']} extra; first contact "
+        f"right {summary['first_contact_right']}/{len(fcs)}; shot count right {summary['shots_right']}/{len(ok)}; "
+        f"event log in time order {summary['ordered']}/{len(ok)}; the engine's break flag agrees with the labels on "
+        f"{breaks} of the calls (no referee input: the first shot is a break only where the balls stand racked, 000 2.2).",
+        "",
+        "Corners: the labels' intersections of the dark lines along the cushion noses against the spec's "
+        "playing-surface corners projected on the cloth plane (z = 0) and at cushion-nose height (which one the "
+        "dark line is, is the labels' definition: the symmetry is chosen on the cloth plane); pockets: the "
+        "labels' centroid of the dark opening seen from above against the spec's hole centre on the cloth "
+        "(not the same definition: the labels give ±4 px). mm: the labelled px back-projected onto that "
+        'height against the spec. "symmetry": the renaming of the tracker\'s table frame that best fits the '
+        "labels' image convention (head = image left, left = image top); pocket names in this table are the "
+        "labels' (translated through it). Frames: decode order, as the labels.",
+    ]
     summary["rows"] = [{k: v for k, v in r.items() if k not in ("pockets",)} for r in rows]
     return "\n".join(text), summary
 
@@ -527,7 +663,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
 # 3. eight-ball clips
 # ---------------------------------------------------------------------------------------------
 
-def _tracked_at(tracks, frame: int) -> tuple[int, list[tuple[str, float, float, bool]]]:
+
+def _tracked_at(tracks: Sequence[BallTrack], frame: int) -> tuple[int, list[tuple[str, float, float, bool]]]:
     """The analysed frame nearest ``frame`` and every ball's sample there."""
     frames = sorted({int(f) for tr in tracks for f in tr.frames})
     if not frames:
@@ -542,13 +679,19 @@ def _tracked_at(tracks, frame: int) -> tuple[int, list[tuple[str, float, float, 
     return f0, out
 
 
-def playing_field_mask(camera, table, h: int, w: int) -> np.ndarray:
+def playing_field_mask(camera: CameraModel, table: TableSpec, h: int, w: int) -> np.ndarray:
     import cv2
 
     L, W = table.length_mm, table.width_mm
     t = np.linspace(0.0, 1.0, 50)
-    edge = np.concatenate([np.column_stack([t * L, 0 * t]), np.column_stack([L + 0 * t, t * W]),
-                           np.column_stack([(1 - t) * L, W + 0 * t]), np.column_stack([0 * t, (1 - t) * W])])
+    edge = np.concatenate(
+        [
+            np.column_stack([t * L, 0 * t]),
+            np.column_stack([L + 0 * t, t * W]),
+            np.column_stack([(1 - t) * L, W + 0 * t]),
+            np.column_stack([0 * t, (1 - t) * W]),
+        ]
+    )
     px = camera.project(np.column_stack([edge, np.zeros(len(edge))]))
     m = np.zeros((h, w), np.uint8)
     cv2.fillPoly(m, [np.round(px).astype(np.int32)], 1)
@@ -594,21 +737,41 @@ def section_eight(work: Path) -> tuple[str, dict]:
             uv = cam.project(np.array([[x, y, table.ball_radius_mm] for _, x, y in on]).reshape(-1, 3))
             tracked = [(float(u), float(v), b) for (b, _, _), (u, v) in zip(on, uv)]
             m = match_boxes(boxes, tracked)
-            r[which] = {**{k: v for k, v in m.items() if k != "pairs"}, "frame_used": f0, "frame": frame,
-                        "observed": sum(1 for *_, obs in balls if obs)}
+            r[which] = {
+                **{k: v for k, v in m.items() if k != "pairs"},
+                "frame_used": f0,
+                "frame": frame,
+                "observed": sum(1 for *_, obs in balls if obs),
+            }
             mask_path = clip / "masks" / f"frame_{which}.png"
             if mask_path.is_file():
-                mk = cv2.imread(str(mask_path), cv2.IMREAD_UNCHANGED)
+                mk = cast("np.ndarray", cv2.imread(str(mask_path), cv2.IMREAD_UNCHANGED))  # the file is there
                 mk = mk[..., 0] if mk.ndim == 3 else mk
                 r[which]["iou"] = mask_iou(mk == 5, playing_field_mask(cam, table, *mk.shape[:2]))
         r["shots"] = len(res.calls)
-        r["calls"] = [(c.summary or ("legal" if c.legal else "foul")) + (" (review)" if c.needs_review else "")
-                      for c in res.calls]
+        r["calls"] = [
+            (c.summary or ("legal" if c.legal else "foul")) + (" (review)" if c.needs_review else "") for c in res.calls
+        ]
         rows.append(r)
-        print(f"  {clip.name}: {r['s']:.0f} s, first {r['first']['matched']}/{r['first']['labelled']} "
-              f"last {r['last']['matched']}/{r['last']['labelled']}, IoU {_f(r['first'].get('iou'), 2)}", flush=True)
-    head = ["clip", "frame (used)", "labelled balls", "tracked balls", "recall", "precision", "kind right / matched",
-            "playing-field IoU", "calib rms px", "shots", "calls", "s"]
+        print(
+            f"  {clip.name}: {r['s']:.0f} s, first {r['first']['matched']}/{r['first']['labelled']} "
+            f"last {r['last']['matched']}/{r['last']['labelled']}, IoU {_f(r['first'].get('iou'), 2)}",
+            flush=True,
+        )
+    head = [
+        "clip",
+        "frame (used)",
+        "labelled balls",
+        "tracked balls",
+        "recall",
+        "precision",
+        "kind right / matched",
+        "playing-field IoU",
+        "calib rms px",
+        "shots",
+        "calls",
+        "s",
+    ]
     body = []
     for r in rows:
         if "error" in r:
@@ -616,25 +779,46 @@ def section_eight(work: Path) -> tuple[str, dict]:
             continue
         for which in ("first", "last"):
             x = r[which]
-            body.append([r["clip"] if which == "first" else "", f"{which} {x['frame']} ({x['frame_used']})", x["labelled"],
-                         x["tracked"], f"{x['matched']}/{x['labelled']}", f"{x['matched']}/{x['tracked']}",
-                         f"{x['kind_right']}/{x['matched']}", _f(x.get("iou"), 3),
-                         _f(r["calib_rms_px"], 2) if which == "first" else "",
-                         r["shots"] if which == "first" else "", "; ".join(r["calls"]) if which == "first" else "",
-                         f"{r['s']:.0f}" if which == "first" else ""])
+            body.append(
+                [
+                    r["clip"] if which == "first" else "",
+                    f"{which} {x['frame']} ({x['frame_used']})",
+                    x["labelled"],
+                    x["tracked"],
+                    f"{x['matched']}/{x['labelled']}",
+                    f"{x['matched']}/{x['tracked']}",
+                    f"{x['kind_right']}/{x['matched']}",
+                    _f(x.get("iou"), 3),
+                    _f(r["calib_rms_px"], 2) if which == "first" else "",
+                    r["shots"] if which == "first" else "",
+                    "; ".join(r["calls"]) if which == "first" else "",
+                    f"{r['s']:.0f}" if which == "first" else "",
+                ]
+            )
     ok = [r for r in rows if "error" not in r]
-    tot = lambda k: sum(r[w][k] for r in ok for w in ("first", "last"))
-    summary = {"clips": len(rows), "calibrated": len(ok), "labelled": tot("labelled") if ok else 0,
-               "matched": tot("matched") if ok else 0, "tracked": tot("tracked") if ok else 0,
-               "kind_right": tot("kind_right") if ok else 0}
-    text = [md_table(head, body), "",
-            f"Eight-ball clips: calibrated {len(ok)}/{len(rows)}; over the first and last frames, recall "
-            f"{summary['matched']}/{summary['labelled']}, precision {summary['matched']}/{summary['tracked']}, kind right "
-            f"{summary['kind_right']}/{summary['matched']} (cue / eight / solid 1-7 / stripe 9-15). A tracked ball matches "
-            "a box when its centre, projected through the solved camera at ball-centre height, lies within one ball "
-            "radius (half the box's mean side) of the box centre. Tracked balls: every ball the tracker has a sample "
-            "of at the analysed frame nearest the labelled one (bridged samples included). IoU: the spec's playing "
-            "surface projected on the cloth plane against the mask's playing field (class 5)."]
+
+    def tot(k: str) -> int:
+        return sum(r[w][k] for r in ok for w in ("first", "last"))
+
+    summary: dict[str, Any] = {
+        "clips": len(rows),
+        "calibrated": len(ok),
+        "labelled": tot("labelled") if ok else 0,
+        "matched": tot("matched") if ok else 0,
+        "tracked": tot("tracked") if ok else 0,
+        "kind_right": tot("kind_right") if ok else 0,
+    }
+    text = [
+        md_table(head, body),
+        "",
+        f"Eight-ball clips: calibrated {len(ok)}/{len(rows)}; over the first and last frames, recall "
+        f"{summary['matched']}/{summary['labelled']}, precision {summary['matched']}/{summary['tracked']}, kind right "
+        f"{summary['kind_right']}/{summary['matched']} (cue / eight / solid 1-7 / stripe 9-15). A tracked ball matches "
+        "a box when its centre, projected through the solved camera at ball-centre height, lies within one ball "
+        "radius (half the box's mean side) of the box centre. Tracked balls: every ball the tracker has a sample "
+        "of at the analysed frame nearest the labelled one (bridged samples included). IoU: the spec's playing "
+        "surface projected on the cloth plane against the mask's playing field (class 5).",
+    ]
     summary["rows"] = rows
     return "\n".join(text), summary
 
@@ -642,6 +826,7 @@ def section_eight(work: Path) -> tuple[str, dict]:
 # ---------------------------------------------------------------------------------------------
 # 4. carom broadcast frames
 # ---------------------------------------------------------------------------------------------
+
 
 def section_carom_frames() -> tuple[str, dict]:
     folder = REAL / "carom-broadcast-frames"
@@ -659,7 +844,7 @@ def section_carom_frames() -> tuple[str, dict]:
     rows = []
     errors: dict[str, list[str]] = {}
     for p in frames:
-        img = cv2.imread(str(p))
+        img = cast("np.ndarray", cv2.imread(str(p)))  # a frame of the folder's listing
         r: dict[str, Any] = {"frame": p.stem}
         t0 = time.perf_counter()
         try:
@@ -672,12 +857,16 @@ def section_carom_frames() -> tuple[str, dict]:
             continue
         r["s"] = time.perf_counter() - t0
         cam = cal.camera
-        r.update(rms_px=cal.reprojection_error_px, rms_mm=cal.reprojection_error_mm, diamonds=cal.n_diamond_inliers,
-                 corners_px=cam.project(np.array(table.nose_corners_mm())).tolist())
+        r.update(
+            rms_px=cal.reprojection_error_px,
+            rms_mm=cal.reprojection_error_mm,
+            diamonds=cal.n_diamond_inliers,
+            corners_px=cam.project(np.array(table.nose_corners_mm())).tolist(),
+        )
         rect = Rectifier(cam, table, 0.5)
         det = make_detector(table, rect, "auto", img)
         dets = det.detect_frame(img, rect)
-        by = {}
+        by: dict[str, list[tuple[float, float, float]]] = {}
         for d in dets:
             by.setdefault(d.label, []).append((d.x_mm, d.y_mm, d.score))
         r["dets"] = by
@@ -694,37 +883,86 @@ def section_carom_frames() -> tuple[str, dict]:
         cs = np.array([r["corners_px"] for r in ok])  # (n, 4, 2)
         spread = float(np.max(np.linalg.norm(cs - np.median(cs, axis=0), axis=2)))
     red = [r["dets"]["red"][0][:2] for r in ok if r["dets"].get("red")]
-    red_spread = float(np.max(np.linalg.norm(np.array(red) - np.median(np.array(red), axis=0), axis=1))) if red else float("nan")
-    head = ["frames", "calibrated", "rms px median (max)", "rms mm median (max)", "diamonds matched median",
-            "corner spread px (max vs median camera)", "white found", "yellow found", "red found", "all three",
-            "detections beyond 3", "red (at rest) spread mm", "s per frame (calibration)"]
+    red_spread = (
+        float(np.max(np.linalg.norm(np.array(red) - np.median(np.array(red), axis=0), axis=1))) if red else float("nan")
+    )
+    head = [
+        "frames",
+        "calibrated",
+        "rms px median (max)",
+        "rms mm median (max)",
+        "diamonds matched median",
+        "corner spread px (max vs median camera)",
+        "white found",
+        "yellow found",
+        "red found",
+        "all three",
+        "detections beyond 3",
+        "red (at rest) spread mm",
+        "s per frame (calibration)",
+    ]
     rms = [r["rms_px"] for r in ok]
     rmm = [r["rms_mm"] for r in ok]
-    body = [[len(rows), len(ok), f"{_f(np.median(rms), 2)} ({_f(max(rms), 2)})" if rms else "-",
-             f"{_f(np.median(rmm), 2)} ({_f(max(rmm), 2)})" if rmm else "-",
-             _f(float(np.median([r["diamonds"] for r in ok])), 0) if ok else "-", _f(spread, 1),
-             f"{found['white']}/{len(ok)}", f"{found['yellow']}/{len(ok)}", f"{found['red']}/{len(ok)}",
-             f"{all3}/{len(ok)}", extra, _f(red_spread, 1), _f(float(np.median([r["s"] for r in rows])), 1)]]
+    body = [
+        [
+            len(rows),
+            len(ok),
+            f"{_f(np.median(rms), 2)} ({_f(max(rms), 2)})" if rms else "-",
+            f"{_f(np.median(rmm), 2)} ({_f(max(rmm), 2)})" if rmm else "-",
+            _f(float(np.median([r["diamonds"] for r in ok])), 0) if ok else "-",
+            _f(spread, 1),
+            f"{found['white']}/{len(ok)}",
+            f"{found['yellow']}/{len(ok)}",
+            f"{found['red']}/{len(ok)}",
+            f"{all3}/{len(ok)}",
+            extra,
+            _f(red_spread, 1),
+            _f(float(np.median([r["s"] for r in rows])), 1),
+        ]
+    ]
     text = [md_table(head, body), ""]
     if errors:
-        text += ["Calibration failures: " + "; ".join(f"{e} ({len(v)} frames: {', '.join(v[:6])}"
-                                                       f"{'…' if len(v) > 6 else ''})" for e, v in errors.items()), ""]
+        text += [
+            "Calibration failures: "
+            + "; ".join(
+                f"{e} ({len(v)} frames: {', '.join(v[:6])}{'…' if len(v) > 6 else ''})" for e, v in errors.items()
+            ),
+            "",
+        ]
     missing = [r["frame"] for r in ok if not all(r["dets"].get(c) for c in colours)]
     if missing:
-        text += ["Frames missing a ball: " + ", ".join(
-            f"{r['frame']} ({'/'.join(c for c in colours if not r['dets'].get(c))})" for r in ok if r["frame"] in missing), ""]
-    text += ["Each frame calibrated on its own (carom match table); the carom detector (`--detector auto`: the "
-             "classical one) run on the frame with its cloth model taken from the same frame, as the pipeline takes it "
-             "from the first frame. No labels: a ball \"found\" is a detection labelled with its colour; the spreads "
-             "are consistency checks (static camera, resting red)."]
-    summary = {"frames": len(rows), "calibrated": len(ok), "found": found, "all3": all3, "extra": extra,
-               "corner_spread_px": spread, "red_spread_mm": red_spread, "errors": errors}
+        text += [
+            "Frames missing a ball: "
+            + ", ".join(
+                f"{r['frame']} ({'/'.join(c for c in colours if not r['dets'].get(c))})"
+                for r in ok
+                if r["frame"] in missing
+            ),
+            "",
+        ]
+    text += [
+        "Each frame calibrated on its own (carom match table); the carom detector (`--detector auto`: the "
+        "classical one) run on the frame with its cloth model taken from the same frame, as the pipeline takes it "
+        'from the first frame. No labels: a ball "found" is a detection labelled with its colour; the spreads '
+        "are consistency checks (static camera, resting red)."
+    ]
+    summary = {
+        "frames": len(rows),
+        "calibrated": len(ok),
+        "found": found,
+        "all3": all3,
+        "extra": extra,
+        "corner_spread_px": spread,
+        "red_spread_mm": red_spread,
+        "errors": errors,
+    }
     return "\n".join(text), summary
 
 
 # ---------------------------------------------------------------------------------------------
 # 5. billiard-pool-coco
 # ---------------------------------------------------------------------------------------------
+
 
 def section_coco(detector_eval: bool) -> tuple[str, dict]:
     if not (COCO / "test" / "_annotations.coco.json").is_file():
@@ -735,18 +973,44 @@ def section_coco(detector_eval: bool) -> tuple[str, dict]:
     t0 = time.perf_counter()
     out = measure("test", "pool")
     s = out["summary"]
-    text = ["Calibration (bench/pool_calibration.py, pool 9 ft spec, test split):", "",
-            md_table(["images", "calibrated", "all balls on the table", "diamonds >= 12 of 18", "good (both)",
-                      "balls on the table", "rms px median", "s per image"],
-                     [[s["images"], s["calibrated"], s["all_balls_on_table"], s["diamonds_12_of_18"], s["good"],
-                       f"{100 * s['ball_fraction_on_table']:.1f}%", _f(s["median_rms_px"], 2), _f(s["s_per_image"], 2)]]),
-            ""]
+    text = [
+        "Calibration (bench/pool_calibration.py, pool 9 ft spec, test split):",
+        "",
+        md_table(
+            [
+                "images",
+                "calibrated",
+                "all balls on the table",
+                "diamonds >= 12 of 18",
+                "good (both)",
+                "balls on the table",
+                "rms px median",
+                "s per image",
+            ],
+            [
+                [
+                    s["images"],
+                    s["calibrated"],
+                    s["all_balls_on_table"],
+                    s["diamonds_12_of_18"],
+                    s["good"],
+                    f"{100 * s['ball_fraction_on_table']:.1f}%",
+                    _f(s["median_rms_px"], 2),
+                    _f(s["s_per_image"], 2),
+                ]
+            ],
+        ),
+        "",
+    ]
     errs: dict[str, int] = {}
     for r in out["rows"]:
         if "error" in r:
             errs[r["error"]] = errs.get(r["error"], 0) + 1
     if errs:
-        text += ["Calibration failures: " + "; ".join(f"{k} ({v})" for k, v in sorted(errs.items(), key=lambda x: -x[1])), ""]
+        text += [
+            "Calibration failures: " + "; ".join(f"{k} ({v})" for k, v in sorted(errs.items(), key=lambda x: -x[1])),
+            "",
+        ]
     summary = {"calibration": s, "calibration_s": time.perf_counter() - t0}
     if detector_eval:
         from models.evaluate import evaluate_real
@@ -756,14 +1020,30 @@ def section_coco(detector_eval: bool) -> tuple[str, dict]:
         summary["detector_s"] = time.perf_counter() - t1
         if ev:
             summary["detector"] = ev
-            text += ["Detector on the raw photos (`python -m models.evaluate --real ../shared/data/billiard-pool-coco`):", "",
-                     md_table(["images", "mAP50", "identity accuracy", "recall", "precision", "ms per frame"],
-                              [[ev["images"], _f(ev["mAP50"], 3), _f(ev.get("identity_accuracy"), 4),
-                                _f(ev.get("recall"), 4), _f(ev.get("precision"), 4),
-                                _f(ev.get("ms_per_frame_median"), 0)]]), ""]
+            text += [
+                "Detector on the raw photos (`python -m models.evaluate --real ../shared/data/billiard-pool-coco`):",
+                "",
+                md_table(
+                    ["images", "mAP50", "identity accuracy", "recall", "precision", "ms per frame"],
+                    [
+                        [
+                            ev["images"],
+                            _f(ev["mAP50"], 3),
+                            _f(ev.get("identity_accuracy"), 4),
+                            _f(ev.get("recall"), 4),
+                            _f(ev.get("precision"), 4),
+                            _f(ev.get("ms_per_frame_median"), 0),
+                        ]
+                    ],
+                ),
+                "",
+            ]
     else:
-        text += ["Detector figures left out (`--no-detector-eval`); measure them with "
-                 "`python -m models.evaluate --real ../shared/data/billiard-pool-coco`.", ""]
+        text += [
+            "Detector figures left out (`--no-detector-eval`); measure them with "
+            "`python -m models.evaluate --real ../shared/data/billiard-pool-coco`.",
+            "",
+        ]
     return "\n".join(text), summary
 
 
@@ -778,19 +1058,24 @@ SECTIONS = {
 }
 
 
-def run(sections: Sequence[str] = tuple(SECTIONS), detector_eval: bool = True,
-        keep: Path | None = None) -> tuple[str, dict]:
+def run(
+    sections: Sequence[str] = tuple(SECTIONS), detector_eval: bool = True, keep: Path | None = None
+) -> tuple[str, dict]:
     """Run the sections; return the markdown body of the "Real footage" section and the figures.
     ``keep``: a folder to leave the analyses in (out dirs of each clip), else a temporary one."""
     import platform
 
     import cv2
 
-    parts = ["## Real footage", "",
-             f"Generated by `python bench/real.py` on {time.strftime('%Y-%m-%d')} ({platform.machine()}, "
-             f"{platform.python_version()}, OpenCV {cv2.__version__}) from `../shared/data/real-dev/` and "
-             "`../shared/data/billiard-pool-coco/` (not in the repository). Real data no renderer made: the "
-             "figures are what the current code does on it, nothing is tuned to it.", ""]
+    parts = [
+        "## Real footage",
+        "",
+        f"Generated by `python bench/real.py` on {time.strftime('%Y-%m-%d')} ({platform.machine()}, "
+        f"{platform.python_version()}, OpenCV {cv2.__version__}) from `../shared/data/real-dev/` and "
+        "`../shared/data/billiard-pool-coco/` (not in the repository). Real data no renderer made: the "
+        "figures are what the current code does on it, nothing is tuned to it.",
+        "",
+    ]
     figures: dict[str, Any] = {}
     timings = []
     with tempfile.TemporaryDirectory(prefix="real_bench_") as tmp:

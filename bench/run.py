@@ -31,7 +31,13 @@ sys.path.insert(0, str(REPO))
 
 from tabletrack.pipeline import AnalyzeOptions, analyze_video  # noqa: E402
 from tabletrack.truth_eval import (  # noqa: E402
-    ClipTruth, call_key, contact_time_errors_ms, cue_cushion_key, cushion_counts, position_errors_mm)
+    ClipTruth,
+    call_key,
+    contact_time_errors_ms,
+    cue_cushion_key,
+    cushion_counts,
+    position_errors_mm,
+)
 
 
 def decode_only_fps(video: Path) -> float:
@@ -57,26 +63,41 @@ def bench_clip(video: Path, work: Path) -> dict:
     errs, missed, extra = contact_time_errors_ms(res.events, truth.events)
     pos = position_errors_mm(res.tracks, truth)
     return {
-        "clip": video.stem, "fps": truth.fps, "size": f"{res.camera.image_w_px}x{res.camera.image_h_px}",
-        "calls_ok": calls_ok, "calls": " ".join("P" if c.points else ("F" if c.foul else "M") for c in res.calls),
+        "clip": video.stem,
+        "fps": truth.fps,
+        "size": f"{res.camera.image_w_px}x{res.camera.image_h_px}",
+        "calls_ok": calls_ok,
+        "calls": " ".join("P" if c.points else ("F" if c.foul else "M") for c in res.calls),
         "true_calls": " ".join("P" if c.points else ("F" if c.foul else "M") for c in true_calls),
-        "cushions_ok": cush_ok, "all_cushions_ok": all_cush_ok, "contact_ms": float(np.median(errs)) if errs else float("nan"),
+        "cushions_ok": cush_ok,
+        "all_cushions_ok": all_cush_ok,
+        "contact_ms": float(np.median(errs)) if errs else float("nan"),
         "contact_p90_ms": float(np.percentile(errs, 90)) if errs else float("nan"),
-        "missed": missed, "extra": extra, "pos_mm": float(np.median(pos)) if pos else float("nan"),
+        "missed": missed,
+        "extra": extra,
+        "pos_mm": float(np.median(pos)) if pos else float("nan"),
         "pos_p95_mm": float(np.percentile(pos, 95)) if pos else float("nan"),
         "calib_mm": res.camera.reprojection_error_mm or float("nan"),
-        "decode_fps": dec, "analysis_fps": an_fps, "ratio_decode": an_fps / dec, "realtime": an_fps / truth.fps,
-        "moving_realtime": res.stats.moving_fps / truth.fps, "resting_realtime": res.stats.resting_fps / truth.fps,
+        "decode_fps": dec,
+        "analysis_fps": an_fps,
+        "ratio_decode": an_fps / dec,
+        "realtime": an_fps / truth.fps,
+        "moving_realtime": res.stats.moving_fps / truth.fps,
+        "resting_realtime": res.stats.resting_fps / truth.fps,
         "moving_ratio_decode": res.stats.moving_fps / dec,
-        "analysed_frac": res.stats.frames_analysed / max(res.stats.frames, 1), "calib_s": res.stats.calibration_s,
-        "contact_errs": errs, "pos_all": pos,
+        "analysed_frac": res.stats.frames_analysed / max(res.stats.frames, 1),
+        "calib_s": res.stats.calibration_s,
+        "contact_errs": errs,
+        "pos_all": pos,
     }
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| clip | size | fps | calls (found / truth) | calls ok | cue-ball cushions ok | every ball's cushions ok "
-            "| contact ms median (p90) | missed / extra | centre mm median (p95) | calib mm | frames analysed "
-            "| analysis÷decode | ×real time | ×real time, moving / resting |")
+    head = (
+        "| clip | size | fps | calls (found / truth) | calls ok | cue-ball cushions ok | every ball's cushions ok "
+        "| contact ms median (p90) | missed / extra | centre mm median (p95) | calib mm | frames analysed "
+        "| analysis÷decode | ×real time | ×real time, moving / resting |"
+    )
     sep = "|" + "---|" * 15
     lines = [head, sep]
     for r in rows:
@@ -84,15 +105,18 @@ def table(rows: list[dict]) -> str:
             f"| {r['clip']} | {r['size']} | {r['fps']:.0f} | {r['calls']} / {r['true_calls']} | {'yes' if r['calls_ok'] else 'NO'} "
             f"| {'yes' if r['cushions_ok'] else 'NO'} | {'yes' if r['all_cushions_ok'] else 'no'} | {r['contact_ms']:.1f} ({r['contact_p90_ms']:.1f}) | {r['missed']} / {r['extra']} "
             f"| {r['pos_mm']:.2f} ({r['pos_p95_mm']:.2f}) | {r['calib_mm']:.2f} | {100 * r['analysed_frac']:.0f}% "
-            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} | {r['moving_realtime']:.2f} / {r['resting_realtime']:.2f} |")
+            f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} | {r['moving_realtime']:.2f} / {r['resting_realtime']:.2f} |"
+        )
     errs = [e for r in rows for e in r["contact_errs"]]
     pos = [p for r in rows for p in r["pos_all"]]
     lines.append("")
-    lines.append(f"All clips: calls right {sum(r['calls_ok'] for r in rows)}/{len(rows)}, cushion counts right "
-                 f"{sum(r['cushions_ok'] for r in rows)}/{len(rows)} (every ball's: {sum(r['all_cushions_ok'] for r in rows)}/{len(rows)}), contact-time error median "
-                 f"{np.median(errs):.1f} ms over {len(errs)} contacts (p90 {np.percentile(errs, 90):.1f} ms), "
-                 f"missed {sum(r['missed'] for r in rows)}, extra {sum(r['extra'] for r in rows)}, ball-centre error "
-                 f"median {np.median(pos):.2f} mm over {len(pos)} samples.")
+    lines.append(
+        f"All clips: calls right {sum(r['calls_ok'] for r in rows)}/{len(rows)}, cushion counts right "
+        f"{sum(r['cushions_ok'] for r in rows)}/{len(rows)} (every ball's: {sum(r['all_cushions_ok'] for r in rows)}/{len(rows)}), contact-time error median "
+        f"{np.median(errs):.1f} ms over {len(errs)} contacts (p90 {np.percentile(errs, 90):.1f} ms), "
+        f"missed {sum(r['missed'] for r in rows)}, extra {sum(r['extra'] for r in rows)}, ball-centre error "
+        f"median {np.median(pos):.2f} mm over {len(pos)} samples."
+    )
     return "\n".join(lines)
 
 
@@ -106,13 +130,19 @@ def targets(rows: list[dict]) -> str:
     ok_calls = sum(r["calls_ok"] for r in rows)
     lines.append(f"| every call right | {ok_calls}/{len(rows)} clips | {'yes' if ok_calls == len(rows) else 'no'} |")
     med = float(np.median(errs)) if errs else float("nan")
-    lines.append(f"| contact-time error <= 5 ms median | {med:.1f} ms over {len(errs)} contacts | {'yes' if med <= 5 else 'no'} |")
+    lines.append(
+        f"| contact-time error <= 5 ms median | {med:.1f} ms over {len(errs)} contacts | {'yes' if med <= 5 else 'no'} |"
+    )
     if hd60:
-        lines.append(f"| >= 1x real time on 1080p60 while balls move | {min(mv):.2f}-{max(mv):.2f}x over {len(hd60)} clips "
-                     f"| {'yes' if min(mv) >= 1 else 'no'} |")
-        lines.append(f"| far faster while they rest | {min(rs):.2f}-{max(rs):.2f}x real time at rest "
-                     f"({min(b / a for a, b in zip(mv, rs)):.1f}-{max(b / a for a, b in zip(mv, rs)):.1f}x the moving rate) | "
-                     f"{'yes' if min(b / a for a, b in zip(mv, rs)) >= 1.5 else 'no'} |")
+        lines.append(
+            f"| >= 1x real time on 1080p60 while balls move | {min(mv):.2f}-{max(mv):.2f}x over {len(hd60)} clips "
+            f"| {'yes' if min(mv) >= 1 else 'no'} |"
+        )
+        lines.append(
+            f"| far faster while they rest | {min(rs):.2f}-{max(rs):.2f}x real time at rest "
+            f"({min(b / a for a, b in zip(mv, rs)):.1f}-{max(b / a for a, b in zip(mv, rs)):.1f}x the moving rate) | "
+            f"{'yes' if min(b / a for a, b in zip(mv, rs)) >= 1.5 else 'no'} |"
+        )
     lines.append("")
     lines.append("Speed is wall-clock on this 2-core machine and moves with whatever else runs; compare ratios.")
     return "\n".join(lines)
@@ -123,8 +153,12 @@ def main() -> int:
     ap.add_argument("--clips", nargs="*", help="clip names (default: every sample clip)")
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
     ap.add_argument("--no-pool", action="store_true", help="skip the pool and snooker clips")
-    ap.add_argument("--real", action=argparse.BooleanOptionalAction, default=True,
-                    help="run bench/real.py (real footage) too (default); --no-real keeps the section already written")
+    ap.add_argument(
+        "--real",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run bench/real.py (real footage) too (default); --no-real keeps the section already written",
+    )
     args = ap.parse_args()
     out_path = Path(args.out)
     old_text = out_path.read_text(encoding="utf-8") if out_path.is_file() else ""
@@ -136,9 +170,12 @@ def main() -> int:
         for v in videos:
             r = bench_clip(v, Path(tmp))
             rows.append(r)
-            print(f"{r['clip']}: calls {'ok' if r['calls_ok'] else 'WRONG'} ({r['calls']} vs {r['true_calls']}), "
-                  f"cushions {'ok' if r['cushions_ok'] else 'WRONG'}, contact {r['contact_ms']:.1f} ms, "
-                  f"centre {r['pos_mm']:.2f} mm, {r['realtime']:.2f}x real time", flush=True)
+            print(
+                f"{r['clip']}: calls {'ok' if r['calls_ok'] else 'WRONG'} ({r['calls']} vs {r['true_calls']}), "
+                f"cushions {'ok' if r['cushions_ok'] else 'WRONG'}, contact {r['contact_ms']:.1f} ms, "
+                f"centre {r['pos_mm']:.2f} mm, {r['realtime']:.2f}x real time",
+                flush=True,
+            )
     text = table(rows) + "\n\n" + targets(rows)
     pool_text = ""
     pool_videos = [] if args.no_pool else sorted((REPO / "sample_videos" / "pool").glob("*.mp4"))
@@ -152,20 +189,39 @@ def main() -> int:
             for v in pool_videos:
                 r = bench_pool_clip(v, Path(tmp), decode_only_fps)
                 prow.append(r)
-                print(f"{r['clip']}: pockets {r['pockets_found']}/{r['pockets_true']} (+{r['pockets_extra']}), first "
-                      f"contact {'ok' if r['first_contact_ok'] else 'WRONG'}, calls {'ok' if r['calls_ok'] else 'WRONG'}, "
-                      f"identity {100 * r['identity']:.1f}%, {r['realtime']:.2f}x real time", flush=True)
+                print(
+                    f"{r['clip']}: pockets {r['pockets_found']}/{r['pockets_true']} (+{r['pockets_extra']}), first "
+                    f"contact {'ok' if r['first_contact_ok'] else 'WRONG'}, calls {'ok' if r['calls_ok'] else 'WRONG'}, "
+                    f"identity {100 * r['identity']:.1f}%, {r['realtime']:.2f}x real time",
+                    flush=True,
+                )
         pool_text = pool_table(prow)
     text_all = text + ("\n\n## Pool and snooker sample clips\n\n" + pool_text if pool_text else "")
     print(text_all)
-    md = ["# Benchmarks", "", f"Generated by `python bench/run.py` on {time.strftime('%Y-%m-%d')} "
-          f"({platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads). "
-          "Each row is one sample clip of `sample_videos/`, analysed as `tabletrack analyze` does (no annotated video); "
-          "speed ratios are measured in the same run on the same file.", "", "## Three-cushion sample clips", "", text, ""]
+    md = [
+        "# Benchmarks",
+        "",
+        f"Generated by `python bench/run.py` on {time.strftime('%Y-%m-%d')} "
+        f"({platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads). "
+        "Each row is one sample clip of `sample_videos/`, analysed as `tabletrack analyze` does (no annotated video); "
+        "speed ratios are measured in the same run on the same file.",
+        "",
+        "## Three-cushion sample clips",
+        "",
+        text,
+        "",
+    ]
     if pool_text:
-        md += ["## Pool and snooker sample clips", "", "Analysed with the shipped model (`models/`): its own "
-               "detection figures (mAP50 and identity on held-out synthetic views and the real photos' test split, "
-               "ms per frame) are in `models/MODEL_CARD.md`.", "", pool_text, ""]
+        md += [
+            "## Pool and snooker sample clips",
+            "",
+            "Analysed with the shipped model (`models/`): its own "
+            "detection figures (mAP50 and identity on held-out synthetic views and the real photos' test split, "
+            "ms per frame) are in `models/MODEL_CARD.md`.",
+            "",
+            pool_text,
+            "",
+        ]
     import real  # bench/real.py (this script's folder is on sys.path)
 
     new_text = "\n".join(md) + "\n"
@@ -175,7 +231,7 @@ def main() -> int:
     else:
         i, j = old_text.find(real.BEGIN), old_text.find(real.END)
         if i >= 0 and j > i:  # keep the real-footage section of the last run
-            new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN):j].strip("\n"))
+            new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN) : j].strip("\n"))
     out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
     return 0

@@ -20,17 +20,28 @@ points up. Formally: +x's image direction has a positive component along (1, -1)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.diamonds import DiamondFinds, find_diamonds, ransac_inliers
-from calibration.edges import edge_images, measure_edges
+from calibration.edges import EdgeImages, edge_images, measure_edges
 from calibration.features import EDGE_KINDS, SIDES
-from calibration.find_table import GREY_HUE, find_table
+from calibration.find_table import GREY_HUE, TableOutline, find_table
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, DiamondMatch, EdgeLine
-from calibration.solve import (CameraState, EdgeObs, FocalPrior, Fit, PointObs, flipped, init_from_corners,
-                               refine, sample_states)
+from calibration.solve import (
+    CameraState,
+    EdgeObs,
+    Fit,
+    FocalPrior,
+    PointObs,
+    flipped,
+    init_from_corners,
+    refine,
+    sample_states,
+)
 from calibration.table import TableSpec
 
 MIN_EDGE_POINTS_PER_SIDE = 12
@@ -86,20 +97,36 @@ def _prior(hints: CalibrationHints, table: TableSpec | None = None) -> FocalPrio
 class _Solver:
     """One hypothesis of which outline sides are the long ones, carried through every pass."""
 
-    def __init__(self, table: TableSpec, images, gray: np.ndarray, hints: CalibrationHints, w: int, h: int) -> None:
+    def __init__(
+        self, table: TableSpec, images: EdgeImages, gray: np.ndarray, hints: CalibrationHints, w: int, h: int
+    ) -> None:
         self.table, self.images, self.gray, self.hints, self.w, self.h = table, images, gray, hints, w, h
         self.prior = _prior(hints, table)
         self.flags: dict[str, bool] = {}
 
-    def _fit(self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool,
-             fit_setback: bool) -> Fit:
-        self.flags = dict(fit_f=self.hints.fx_px is None, fit_k1=True, fit_k2=self.hints.fit_k2,
-                          fit_offsets=fit_offsets, fit_setback=fit_setback)
+    def _fit(
+        self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool, fit_setback: bool
+    ) -> Fit:
+        self.flags = dict(
+            fit_f=self.hints.fx_px is None,
+            fit_k1=True,
+            fit_k2=self.hints.fit_k2,
+            fit_offsets=fit_offsets,
+            fit_setback=fit_setback,
+        )
         self.start = state
         return refine(self.table, state, edges, points, prior=self.prior, **self.flags)
 
-    def _fit_rejecting(self, state: CameraState, edges: EdgeObs, points: PointObs, *, fit_offsets: bool = False,
-                       fit_setback: bool = False, rounds: int = 2) -> tuple[Fit, EdgeObs, PointObs, np.ndarray]:
+    def _fit_rejecting(
+        self,
+        state: CameraState,
+        edges: EdgeObs,
+        points: PointObs,
+        *,
+        fit_offsets: bool = False,
+        fit_setback: bool = False,
+        rounds: int = 2,
+    ) -> tuple[Fit, EdgeObs, PointObs, np.ndarray]:
         """Fit, drop outliers (beyond 4 robust sigmas, at least 1 px for edges and 1.5 px for points), refit."""
         keep_p = np.ones(len(points), bool)
         fit = self._fit(state, edges, points, fit_offsets=fit_offsets, fit_setback=fit_setback)
@@ -141,13 +168,14 @@ class _Solver:
                 best = key
         return replace(state, setback_mm=best[2])
 
-    def run(self, state: CameraState) -> "_Run":
+    def run(self, state: CameraState) -> _Run:
         table = self.table
         wide = max(12.0, 0.02 * max(self.w, self.h))
         e0 = measure_edges(self.images, table, state, window_px=wide, kinds=("cloth_wood",))
         if len(e0) < 4 * MIN_EDGE_POINTS_PER_SIDE:
-            raise CalibrationError(f"table edges not found: expected the cloth/wood edge along all four sides, "
-                                   f"got {len(e0)} edge points")
+            raise CalibrationError(
+                f"table edges not found: expected the cloth/wood edge along all four sides, got {len(e0)} edge points"
+            )
         fit, _, _, _ = self._fit_rejecting(state, e0, PointObs.empty())
         e1 = measure_edges(self.images, table, fit.state, window_px=5.0)
         fit, e1, _, _ = self._fit_rejecting(fit.state, e1, PointObs.empty())
@@ -158,10 +186,18 @@ class _Solver:
             diamonds = find_diamonds(self.gray, table, fit.state)
             diamonds = diamonds.subset(ransac_inliers(diamonds, fit.state, table))
             fit_setback = len(diamonds) >= 6
-            fit, edges_in, _, keep_p = self._fit_rejecting(fit.state, edges, diamonds.as_points(),
-                                                           fit_offsets=True, fit_setback=fit_setback)
-        return _Run(fit=fit, edges_all=edges, edges=edges_in, diamonds=diamonds, diamond_inliers=keep_p,
-                    flags=dict(self.flags), start=self.start)
+            fit, edges_in, _, keep_p = self._fit_rejecting(
+                fit.state, edges, diamonds.as_points(), fit_offsets=True, fit_setback=fit_setback
+            )
+        return _Run(
+            fit=fit,
+            edges_all=edges,
+            edges=edges_in,
+            diamonds=diamonds,
+            diamond_inliers=keep_p,
+            flags=dict(self.flags),
+            start=self.start,
+        )
 
 
 @dataclass(frozen=True)
@@ -182,7 +218,7 @@ class _Run:
         """Higher is better: inlier observations (a diamond worth 15 edge points), discounted by the
         edge points' spread; used to choose which outline sides are the long ones."""
         r = np.abs(self.fit.edge_residual_px)
-        spread = float(np.sqrt(np.mean(r ** 2))) if len(r) else 10.0
+        spread = float(np.sqrt(np.mean(r**2))) if len(r) else 10.0
         return (len(self.edges) + 15.0 * int(self.diamond_inliers.sum())) / (0.3 + spread)
 
 
@@ -197,7 +233,8 @@ def _check_view(view: float) -> None:
         raise CalibrationError(
             f"the camera is not overhead enough: it sees the table's centre {view:.0f} degrees from the vertical "
             f"(expected at most {MAX_VIEW_DEG:.0f}, where the rails and their diamonds can be measured); "
-            "hang it higher over the table, or give the playing surface's corners instead (--corners)")
+            "hang it higher over the table, or give the playing surface's corners instead (--corners)"
+        )
 
 
 def _errors_mm(table: TableSpec, st: CameraState, edges: EdgeObs, points: PointObs) -> np.ndarray:
@@ -232,7 +269,7 @@ def ball_plane_sigma_mm(table: TableSpec, run: _Run, n: int = 40) -> tuple[float
     return float(np.median(spread)), float(np.max(spread))
 
 
-def _json_safe(v):
+def _json_safe(v: Any) -> Any:
     """``v`` with non-finite floats as None (JSON has no NaN) and numpy scalars as Python numbers."""
     if isinstance(v, dict):
         return {str(k): _json_safe(x) for k, x in v.items()}
@@ -245,20 +282,34 @@ def _json_safe(v):
     return v
 
 
-def _camera_model(st: CameraState, table: TableSpec, w: int, h: int, err_px: float, err_mm: float, method: str,
-                  extras: dict) -> CameraModel:
+def _camera_model(
+    st: CameraState, table: TableSpec, w: int, h: int, err_px: float, err_mm: float, method: str, extras: dict
+) -> CameraModel:
     from calibration.lens import rotation_vector
 
     rvec = rotation_vector(st.R)
     return CameraModel(
-        image_w_px=int(w), image_h_px=int(h), fx=float(st.f), fy=float(st.f), cx=float(st.cx), cy=float(st.cy),
-        k1=float(st.k1), k2=float(st.k2), rvec=tuple(float(v) for v in rvec), tvec_mm=tuple(float(v) for v in st.t),
-        table=table.name, reprojection_error_px=float(err_px), reprojection_error_mm=float(err_mm), method=method,
+        image_w_px=int(w),
+        image_h_px=int(h),
+        fx=float(st.f),
+        fy=float(st.f),
+        cx=float(st.cx),
+        cy=float(st.cy),
+        k1=float(st.k1),
+        k2=float(st.k2),
+        rvec=floats3(rvec),
+        tvec_mm=floats3(st.t),
+        table=table.name,
+        reprojection_error_px=float(err_px),
+        reprojection_error_mm=float(err_mm),
+        method=method,
         extras=extras,
     )
 
 
-def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: CalibrationHints | None = None) -> CalibrationResult:
+def calibrate_frame(
+    image_bgr: np.ndarray, table: TableSpec, *, hints: CalibrationHints | None = None
+) -> CalibrationResult:
     """Solve the camera from one frame (see the module docstring); :class:`CalibrationError` if the
     frame shows no table, or not all of it."""
     import cv2
@@ -268,10 +319,12 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     outline = find_table(img)
     h, w = img.shape[:2]
     if outline.cut_sides:
-        raise CalibrationError(f"the table runs out of the frame: expected the whole table with its rails in view, "
-                               f"got {len(outline.cut_sides)} of its four sides along the frame's border (where that is a "
-                               "floor or a carpet of the cloth's colour, give the playing surface's corners instead: "
-                               "--corners)")
+        raise CalibrationError(
+            f"the table runs out of the frame: expected the whole table with its rails in view, "
+            f"got {len(outline.cut_sides)} of its four sides along the frame's border (where that is a "
+            "floor or a carpet of the cloth's colour, give the playing surface's corners instead: "
+            "--corners)"
+        )
     images = edge_images(img, outline.cloth.hue, outline.cloth.sat, outline.cloth.val)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     c = table.cushion_width_mm
@@ -282,19 +335,28 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
     starts = []
     for shift in (0, 1):
         try:
-            st, err = init_from_corners(np.array(outline.corners_px), np.roll(world, shift, axis=0), w, h,
-                                        table=table, prior=prior, fixed_f=hints.fx_px)
+            st, err = init_from_corners(
+                np.array(outline.corners_px),
+                np.roll(world, shift, axis=0),
+                w,
+                h,
+                table=table,
+                prior=prior,
+                fixed_f=hints.fx_px,
+            )
         except ValueError:
             continue
         starts.append((err, orient(st, table, hints.flip)))
     if not starts:
-        raise CalibrationError("no camera explains the table's outline: expected a rectangle seen from above, "
-                               "got an outline no camera above the table could see")
+        raise CalibrationError(
+            "no camera explains the table's outline: expected a rectangle seen from above, "
+            "got an outline no camera above the table could see"
+        )
     starts.sort(key=lambda e: e[0])
     view = view_angle_deg(starts[0][1], table)
     _check_view(view)
     solver = _Solver(table, images, gray, hints, w, h)
-    runs = []
+    runs: list[_Run] = []
     errors: list[str] = []
     for i, (err, st) in enumerate(starts):
         if i > 0 and err > 2.5 * starts[0][0] + 2.0 and runs and not table.pockets:
@@ -308,23 +370,29 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
             errors.append(str(e))
     if not runs:
         if view > OBLIQUE_VIEW_DEG:
-            raise CalibrationError(f"{errors[0]} (the camera sees the table's centre {view:.0f} degrees from the "
-                                   "vertical, not overhead enough to measure the rails: hang it higher, or give the "
-                                   "playing surface's corners instead: --corners)")
+            raise CalibrationError(
+                f"{errors[0]} (the camera sees the table's centre {view:.0f} degrees from the "
+                "vertical, not overhead enough to measure the rails: hang it higher, or give the "
+                "playing surface's corners instead: --corners)"
+            )
         raise CalibrationError(errors[0])
     run = max(runs, key=_Run.score)
     _check_view(view_angle_deg(run.fit.state, table))
     prior = _prior(hints, table)
     height = float(run.fit.state.centre_mm[2])
     held = None
-    if hints.camera_height_mm is None and hints.fx_px is None and \
-            abs(np.log(max(height, 1.0) / prior.height_mm)) > HEIGHT_PRIOR_SIGMAS * prior.rel_sigma:
+    if (
+        hints.camera_height_mm is None
+        and hints.fx_px is None
+        and abs(np.log(max(height, 1.0) / prior.height_mm)) > HEIGHT_PRIOR_SIGMAS * prior.rel_sigma
+    ):
         # the free focal length ran far outside the prior: the frame has something the model has
         # not (a broadcast's principal point off the image centre, a rail not where the spec puts
         # it), which a nearly vertical view lets focal length and tilt absorb (PBA carom frames:
         # 27.7 m above the cloth). Solved again with the height held at the prior's.
-        tight = _Solver(table, images, gray, replace(hints, camera_height_mm=prior.height_mm,
-                                                         camera_height_rel_sigma=0.05), w, h)
+        tight = _Solver(
+            table, images, gray, replace(hints, camera_height_mm=prior.height_mm, camera_height_rel_sigma=0.05), w, h
+        )
         try:
             run = tight.run(run.start)
             held = height
@@ -332,14 +400,20 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
             pass
     res = _result(table, run, w, h, hints, outline)
     if held is not None:
-        note = (f"the free solve put the camera {held / 1000:.1f} m above the cloth, far outside the prior of "
-                f"{prior.height_mm / 1000:.1f} m ± {100 * prior.rel_sigma:.0f}% (something in the frame the model lacks, "
-                "e.g. a cropped broadcast's off-centre principal point): solved again with the height held there; "
-                "give the measured camera height to remove that")
-        res = replace(res, warnings=res.warnings + (note,),
-                       camera=replace(res.camera, extras={**res.camera.extras,
-                                                           "warnings": list(res.warnings) + [note],
-                                                           "free_solve_height_mm": held}))
+        note = (
+            f"the free solve put the camera {held / 1000:.1f} m above the cloth, far outside the prior of "
+            f"{prior.height_mm / 1000:.1f} m ± {100 * prior.rel_sigma:.0f}% (something in the frame the model lacks, "
+            "e.g. a cropped broadcast's off-centre principal point): solved again with the height held there; "
+            "give the measured camera height to remove that"
+        )
+        res = replace(
+            res,
+            warnings=res.warnings + (note,),
+            camera=replace(
+                res.camera,
+                extras={**res.camera.extras, "warnings": list(res.warnings) + [note], "free_solve_height_mm": held},
+            ),
+        )
     marks = len(table.diamond_marks()) if table.pockets else 0
     if outline.cloth.hue == GREY_HUE and marks and res.n_diamond_inliers < GREY_MIN_DIAMOND_FRACTION * marks:
         # a grey cloth is found by its lightness alone, which a floor, a shirt or a wall share; only
@@ -347,11 +421,14 @@ def calibrate_frame(image_bgr: np.ndarray, table: TableSpec, *, hints: Calibrati
         raise CalibrationError(
             f"a grey or white surface was found, but the camera it implies explains {res.n_diamond_inliers} of the "
             f"table's {marks} diamonds (expected at least {int(np.ceil(GREY_MIN_DIAMOND_FRACTION * marks))}): "
-            "give the playing surface's corners instead")
+            "give the playing surface's corners instead"
+        )
     return res
 
 
-def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline) -> CalibrationResult:
+def _result(
+    table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints, outline: TableOutline
+) -> CalibrationResult:
     fit = run.fit
     st = fit.state
     edges, edges_all, diamonds, keep_p = run.edges, run.edges_all, run.diamonds, run.diamond_inliers
@@ -360,7 +437,7 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
     r_p = np.hypot(*fit.point_residual_px.T) if len(pts_in) else np.zeros(0)
     err_px = float(np.sqrt(np.mean(np.concatenate([r_e, r_p]) ** 2))) if len(r_e) + len(r_p) else float("nan")
     mm = _errors_mm(table, st, edges, pts_in)
-    err_mm = float(np.sqrt(np.mean(mm ** 2))) if len(mm) else float("nan")
+    err_mm = float(np.sqrt(np.mean(mm**2))) if len(mm) else float("nan")
 
     warnings: list[str] = []
     lines = []
@@ -372,20 +449,36 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
             rms = float(np.sqrt(np.mean(r_e[sel] ** 2))) if sel.any() else float("nan")
             z = table.cushion_nose_height_mm if ki == 0 else table.rail_height_mm
             off = st.nose_mm[si] + (0.0 if ki == 0 else st.cushion_mm[si])
-            lines.append(EdgeLine(side=side, kind=kind, z_mm=z, offset_mm=float(off),
-                                  points_px=tuple((float(x), float(y)) for x, y in pts), n_samples=n_all,
-                                  n_inliers=int(sel.sum()), rms_px=rms))
+            lines.append(
+                EdgeLine(
+                    side=side,
+                    kind=kind,
+                    z_mm=z,
+                    offset_mm=float(off),
+                    points_px=tuple((float(x), float(y)) for x, y in pts),
+                    n_samples=n_all,
+                    n_inliers=int(sel.sum()),
+                    rms_px=rms,
+                )
+            )
             if sel.sum() < MIN_EDGE_POINTS_PER_SIDE:
                 warnings.append(f"the {side} {kind.replace('_', '/')} edge was hardly seen ({int(sel.sum())} points)")
-    projected = st.project(diamonds.P_mm + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir) \
-        if len(diamonds) else np.zeros((0, 2))
+    projected = (
+        st.project(diamonds.P_mm + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir)
+        if len(diamonds)
+        else np.zeros((0, 2))
+    )
     matches = tuple(
-        DiamondMatch(side=diamonds.side[i], k=diamonds.k[i],
-                     world_mm=tuple(float(v) for v in diamonds.P_mm[i] + (st.setback_mm - table.diamond_setback_mm)
-                                    * diamonds.shift_dir[i]),
-                     pixel_px=(float(diamonds.u_px[i, 0]), float(diamonds.u_px[i, 1])),
-                     projected_px=(float(projected[i, 0]), float(projected[i, 1])), inlier=bool(keep_p[i]))
-        for i in range(len(diamonds)))
+        DiamondMatch(
+            side=diamonds.side[i],
+            k=diamonds.k[i],
+            world_mm=floats3(diamonds.P_mm[i] + (st.setback_mm - table.diamond_setback_mm) * diamonds.shift_dir[i]),
+            pixel_px=(float(diamonds.u_px[i, 0]), float(diamonds.u_px[i, 1])),
+            projected_px=(float(projected[i, 0]), float(projected[i, 1])),
+            inlier=bool(keep_p[i]),
+        )
+        for i in range(len(diamonds))
+    )
     n_expected = 2 * (table.diamonds_long + table.diamonds_short)
     if int(keep_p.sum()) < n_expected // 2:
         warnings.append(f"only {int(keep_p.sum())} of {n_expected} diamonds were found; the fit rests on the edges")
@@ -398,14 +491,18 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
     if "log_f" in names:
         f_rel_sigma = float(np.sqrt(max(fit.param_cov[names.index("log_f"), names.index("log_f")], 0.0)))
         if f_rel_sigma > 0.5 * prior.rel_sigma:
-            warnings.append(f"the view is nearly vertical, so the camera height ({st.centre_mm[2] / 1000:.2f} m) rests "
-                            f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}% "
-                            f"(ball positions uncertain by up to {sig_max:.1f} mm at the corners); give the measured "
-                            "camera height to remove that")
+            warnings.append(
+                f"the view is nearly vertical, so the camera height ({st.centre_mm[2] / 1000:.2f} m) rests "
+                f"on the prior of {prior.height_mm / 1000:.2f} m ± {100 * prior.rel_sigma:.0f}% "
+                f"(ball positions uncertain by up to {sig_max:.1f} mm at the corners); give the measured "
+                "camera height to remove that"
+            )
     view = view_angle_deg(st, table)
     if view > OBLIQUE_VIEW_DEG:
-        warnings.append(f"the camera is far from overhead ({view:.0f} degrees from the vertical at the table's centre): "
-                        "the far rail is foreshortened, so positions near it are less certain")
+        warnings.append(
+            f"the camera is far from overhead ({view:.0f} degrees from the vertical at the table's centre): "
+            "the far rail is foreshortened, so positions near it are less certain"
+        )
     if err_px > 1.0:
         warnings.append(f"the fit leaves {err_px:.2f} px RMS: check the overlay of the calibration image")
     extras = {
@@ -417,17 +514,26 @@ def _result(table: TableSpec, run: _Run, w: int, h: int, hints: CalibrationHints
         "camera_centre_mm": [float(v) for v in st.centre_mm],
         "view_angle_deg": view,
         "focal_rel_sigma": f_rel_sigma,
-        "focal": f_note or ("prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma)),
+        "focal": f_note or f"prior: camera height {prior.height_mm:.0f} mm ± {100 * prior.rel_sigma:.0f}%",
         "ball_plane_sigma_mm_median": sig_med,
         "ball_plane_sigma_mm_max": sig_max,
         "edge_points": {f"{ln.side}_{ln.kind}": [ln.n_inliers, ln.n_samples] for ln in lines},
         "diamonds_found": [int(keep_p.sum()), n_expected],
-        "orientation": "flipped by request (head at the image right)" if hints.flip else
-                       "conventional (head at the image left; the table alone cannot tell head from foot)",
+        "orientation": "flipped by request (head at the image right)"
+        if hints.flip
+        else "conventional (head at the image left; the table alone cannot tell head from foot)",
         "outline_corners_px": [list(p) for p in outline.corners_px],
         "warnings": list(warnings),
     }
     camera = _camera_model(st, table, w, h, err_px, err_mm, "auto", _json_safe(extras))
-    return CalibrationResult(camera=camera, lines=tuple(lines), diamonds=matches, n_edge_inliers=len(edges),
-                             n_diamond_inliers=int(keep_p.sum()), reprojection_error_px=err_px,
-                             reprojection_error_mm=err_mm, warnings=tuple(warnings), method="auto")
+    return CalibrationResult(
+        camera=camera,
+        lines=tuple(lines),
+        diamonds=matches,
+        n_edge_inliers=len(edges),
+        n_diamond_inliers=int(keep_p.sum()),
+        reprojection_error_px=err_px,
+        reprojection_error_mm=err_mm,
+        warnings=tuple(warnings),
+        method="auto",
+    )

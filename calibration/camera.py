@@ -17,6 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration._vec import floats3
+
 
 class CameraModelError(ValueError):
     """A calibration file is missing, malformed, or for another table / image size."""
@@ -67,8 +69,9 @@ class CameraModel:
         pts = np.asarray(pts_mm, dtype=np.float64).reshape(-1, 3)
         if len(pts) == 0:
             return np.zeros((0, 2))
-        px, _ = cv2.projectPoints(pts, np.asarray(self.rvec, np.float64), np.asarray(self.tvec_mm, np.float64),
-                                  self.K, self.dist)
+        px, _ = cv2.projectPoints(
+            pts, np.asarray(self.rvec, np.float64), np.asarray(self.tvec_mm, np.float64), self.K, self.dist
+        )
         return px.reshape(-1, 2)
 
     def project_undistorted(self, pts_mm: np.ndarray) -> np.ndarray:
@@ -102,23 +105,40 @@ class CameraModel:
         M = np.column_stack([R[:, 0], R[:, 1], R[:, 2] * z_mm + t])
         return self.K @ M
 
-    def scaled(self, image_w_px: int, image_h_px: int) -> "CameraModel":
+    def scaled(self, image_w_px: int, image_h_px: int) -> CameraModel:
         """The same camera for a frame resized to another resolution."""
         sx, sy = image_w_px / self.image_w_px, image_h_px / self.image_h_px
         return CameraModel(
-            image_w_px=image_w_px, image_h_px=image_h_px, fx=self.fx * sx, fy=self.fy * sy,
-            cx=self.cx * sx, cy=self.cy * sy, k1=self.k1, k2=self.k2, rvec=self.rvec, tvec_mm=self.tvec_mm,
-            table=self.table, reprojection_error_px=self.reprojection_error_px,
-            reprojection_error_mm=self.reprojection_error_mm, method=self.method, extras=dict(self.extras),
+            image_w_px=image_w_px,
+            image_h_px=image_h_px,
+            fx=self.fx * sx,
+            fy=self.fy * sy,
+            cx=self.cx * sx,
+            cy=self.cy * sy,
+            k1=self.k1,
+            k2=self.k2,
+            rvec=self.rvec,
+            tvec_mm=self.tvec_mm,
+            table=self.table,
+            reprojection_error_px=self.reprojection_error_px,
+            reprojection_error_mm=self.reprojection_error_mm,
+            method=self.method,
+            extras=dict(self.extras),
         )
 
     # -- construction ----------------------------------------------------------------------
     @staticmethod
     def look_at(
-        image_w_px: int, image_h_px: int, fx: float, eye_mm: tuple[float, float, float],
-        target_mm: tuple[float, float, float], up_hint: tuple[float, float, float] = (0.0, 1.0, 0.0),
-        k1: float = 0.0, k2: float = 0.0, table: str = "carom_match",
-    ) -> "CameraModel":
+        image_w_px: int,
+        image_h_px: int,
+        fx: float,
+        eye_mm: tuple[float, float, float],
+        target_mm: tuple[float, float, float],
+        up_hint: tuple[float, float, float] = (0.0, 1.0, 0.0),
+        k1: float = 0.0,
+        k2: float = 0.0,
+        table: str = "carom_match",
+    ) -> CameraModel:
         """A camera at ``eye_mm`` looking at ``target_mm``; image "up" is towards ``up_hint``."""
         eye = np.asarray(eye_mm, np.float64)
         fwd = np.asarray(target_mm, np.float64) - eye
@@ -131,9 +151,17 @@ class CameraModel:
         rvec = cv2.Rodrigues(R)[0].reshape(3)
         tvec = -R @ eye
         return CameraModel(
-            image_w_px=int(image_w_px), image_h_px=int(image_h_px), fx=float(fx), fy=float(fx),
-            cx=image_w_px / 2.0, cy=image_h_px / 2.0, k1=float(k1), k2=float(k2),
-            rvec=tuple(float(v) for v in rvec), tvec_mm=tuple(float(v) for v in tvec), table=table,
+            image_w_px=int(image_w_px),
+            image_h_px=int(image_h_px),
+            fx=float(fx),
+            fy=float(fx),
+            cx=image_w_px / 2.0,
+            cy=image_h_px / 2.0,
+            k1=float(k1),
+            k2=float(k2),
+            rvec=floats3(rvec),
+            tvec_mm=floats3(tvec),
+            table=table,
             method="synthetic",
         )
 
@@ -149,26 +177,38 @@ class CameraModel:
         Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
 
     @staticmethod
-    def from_dict(d: Any, source: str = "calibration") -> "CameraModel":
+    def from_dict(d: Any, source: str = "calibration") -> CameraModel:
         if not isinstance(d, dict) or d.get("format") != "tabletrack-camera/1":
-            raise CameraModelError(f"{source}: not a tabletrack calibration file "
-                                   "(expected JSON with \"format\": \"tabletrack-camera/1\")")
+            raise CameraModelError(
+                f'{source}: not a tabletrack calibration file (expected JSON with "format": "tabletrack-camera/1")'
+            )
         try:
             return CameraModel(
-                image_w_px=int(d["image_w_px"]), image_h_px=int(d["image_h_px"]),
-                fx=float(d["fx"]), fy=float(d["fy"]), cx=float(d["cx"]), cy=float(d["cy"]),
-                k1=float(d["k1"]), k2=float(d["k2"]),
-                rvec=tuple(float(v) for v in d["rvec"]), tvec_mm=tuple(float(v) for v in d["tvec_mm"]),
+                image_w_px=int(d["image_w_px"]),
+                image_h_px=int(d["image_h_px"]),
+                fx=float(d["fx"]),
+                fy=float(d["fy"]),
+                cx=float(d["cx"]),
+                cy=float(d["cy"]),
+                k1=float(d["k1"]),
+                k2=float(d["k2"]),
+                rvec=floats3(d["rvec"]),
+                tvec_mm=floats3(d["tvec_mm"]),
                 table=str(d.get("table", "carom_match")),
-                reprojection_error_px=None if d.get("reprojection_error_px") is None else float(d["reprojection_error_px"]),
-                reprojection_error_mm=None if d.get("reprojection_error_mm") is None else float(d["reprojection_error_mm"]),
-                method=str(d.get("method", "unknown")), extras=dict(d.get("extras", {})),
+                reprojection_error_px=None
+                if d.get("reprojection_error_px") is None
+                else float(d["reprojection_error_px"]),
+                reprojection_error_mm=None
+                if d.get("reprojection_error_mm") is None
+                else float(d["reprojection_error_mm"]),
+                method=str(d.get("method", "unknown")),
+                extras=dict(d.get("extras", {})),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise CameraModelError(f"{source}: malformed calibration file ({e})") from None
 
     @staticmethod
-    def load(path: str | Path) -> "CameraModel":
+    def load(path: str | Path) -> CameraModel:
         p = Path(path)
         try:
             d = json.loads(p.read_text(encoding="utf-8"))

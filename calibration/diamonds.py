@@ -37,10 +37,15 @@ class DiamondFinds:
     def as_points(self) -> PointObs:
         return PointObs(self.P_mm, self.shift_dir, self.u_px)
 
-    def subset(self, keep: np.ndarray) -> "DiamondFinds":
+    def subset(self, keep: np.ndarray) -> DiamondFinds:
         idx = np.flatnonzero(keep)
-        return DiamondFinds(tuple(self.side[i] for i in idx), tuple(self.k[i] for i in idx), self.P_mm[idx],
-                            self.shift_dir[idx], self.u_px[idx])
+        return DiamondFinds(
+            tuple(self.side[i] for i in idx),
+            tuple(self.k[i] for i in idx),
+            self.P_mm[idx],
+            self.shift_dir[idx],
+            self.u_px[idx],
+        )
 
     def __len__(self) -> int:
         return len(self.k)
@@ -97,7 +102,7 @@ def find_diamonds(gray: np.ndarray, table: TableSpec, state: CameraState, *, sea
         if lab[py, px] == 0:
             continue
         area = int(comp.sum())
-        if area > max(20.0, 9.0 * np.pi * dot_r ** 2):
+        if area > max(20.0, 9.0 * np.pi * dot_r**2):
             continue  # not a dot
         # weights: the component and its blurred rim the blurred rim: pixels next to the component, above a quarter of the peak
         rim = cv2.dilate(comp.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -130,8 +135,9 @@ def ransac_inliers(finds: DiamondFinds, state: CameraState, table: TableSpec, to
 
     und = lens.undistort(finds.u_px, state.f, state.cx, state.cy, state.k1, state.k2) * state.f
     src = (finds.P_mm + (state.setback_mm - table.diamond_setback_mm) * finds.shift_dir)[:, :2]
-    _, mask = cv2.findHomography(src.astype(np.float64), und.astype(np.float64), cv2.RANSAC, tol_px,
-                                 maxIters=2000, confidence=0.999)
+    _, mask = cv2.findHomography(
+        src.astype(np.float64), und.astype(np.float64), cv2.RANSAC, tol_px, maxIters=2000, confidence=0.999
+    )
     if mask is None:
         return np.ones(n, bool)
     return mask.ravel().astype(bool)

@@ -12,6 +12,8 @@ with the errors, focal length, camera height and warnings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from calibration.diamonds import diamond_world
@@ -19,11 +21,23 @@ from calibration.features import SIDES, side_frame
 from calibration.result import CalibrationResult
 from calibration.table import TableSpec
 
-YELLOW, CYAN, RED, GREEN, ORANGE, MAGENTA, WHITE = ((0, 230, 255), (255, 230, 0), (40, 40, 255), (60, 220, 60),
-                                                     (0, 140, 255), (255, 0, 255), (255, 255, 255))
+if TYPE_CHECKING:
+    from calibration.camera import CameraModel
+
+BGR = tuple[int, int, int]
+
+YELLOW, CYAN, RED, GREEN, ORANGE, MAGENTA, WHITE = (
+    (0, 230, 255),
+    (255, 230, 0),
+    (40, 40, 255),
+    (60, 220, 60),
+    (0, 140, 255),
+    (255, 0, 255),
+    (255, 255, 255),
+)
 
 
-def _polyline(img: np.ndarray, camera, pts_mm: np.ndarray, colour, thickness: int) -> None:
+def _polyline(img: np.ndarray, camera: CameraModel, pts_mm: np.ndarray, colour: BGR, thickness: int) -> None:
     import cv2
 
     px = camera.project(pts_mm)
@@ -32,7 +46,7 @@ def _polyline(img: np.ndarray, camera, pts_mm: np.ndarray, colour, thickness: in
         cv2.polylines(img, [np.round(px[ok] * 16).astype(np.int32)], False, colour, thickness, cv2.LINE_AA, shift=4)
 
 
-def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour=WHITE) -> None:
+def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: BGR = WHITE) -> None:
     import cv2
 
     cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), max(2, int(4 * scale)), cv2.LINE_AA)
@@ -53,10 +67,14 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
     # ball-plane grid: the diamond lines
     for k in range(1, 8):
         x = L * k / 8
-        _polyline(img, cam, np.column_stack([np.full(40, x), np.linspace(0, W, 40), np.full(40, z_ball)]), (90, 90, 90), 1)
+        _polyline(
+            img, cam, np.column_stack([np.full(40, x), np.linspace(0, W, 40), np.full(40, z_ball)]), (90, 90, 90), 1
+        )
     for k in range(1, 4):
         y = W * k / 4
-        _polyline(img, cam, np.column_stack([np.linspace(0, L, 80), np.full(80, y), np.full(80, z_ball)]), (90, 90, 90), 1)
+        _polyline(
+            img, cam, np.column_stack([np.linspace(0, L, 80), np.full(80, y), np.full(80, z_ball)]), (90, 90, 90), 1
+        )
     # nose and cloth/wood lines, as solved (per-side offsets where the fit found them)
     offsets = {ln.side + ln.kind: ln.offset_mm for ln in result.lines}
     for side in SIDES:
@@ -67,7 +85,10 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
         _polyline(img, cam, fr.points(s, nose_off, table.cushion_nose_height_mm), YELLOW, th)
         _polyline(img, cam, fr.points(s, cw_off, table.rail_height_mm), CYAN, th)
         # the side's name beyond the rail, or on the rail's inner part if that is out of the frame
-        for off in (table.cushion_width_mm + table.rail_width_mm + 60.0, table.cushion_width_mm + 0.25 * table.rail_width_mm):
+        for off in (
+            table.cushion_width_mm + table.rail_width_mm + 60.0,
+            table.cushion_width_mm + 0.25 * table.rail_width_mm,
+        ):
             mid = cam.project(fr.points(np.array([0.4 * fr.length_mm]), off, table.rail_height_mm))[0]
             if np.all(np.isfinite(mid)) and 20 <= mid[0] < w - 60 and 20 <= mid[1] < h - 10:
                 _text(img, side.upper(), (int(mid[0]) - int(25 * scale), int(mid[1]) + int(8 * scale)), 0.7 * scale)
@@ -83,12 +104,19 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
         if np.all(np.isfinite(p)):
             cv2.drawMarker(img, (int(round(p[0])), int(round(p[1]))), RED, cv2.MARKER_CROSS, 2 * r, th)
     for d in result.diamonds:
-        cv2.circle(img, (int(round(d.pixel_px[0])), int(round(d.pixel_px[1]))), r, GREEN if d.inlier else ORANGE, th,
-                   cv2.LINE_AA)
+        cv2.circle(
+            img,
+            (int(round(d.pixel_px[0])), int(round(d.pixel_px[1]))),
+            r,
+            GREEN if d.inlier else ORANGE,
+            th,
+            cv2.LINE_AA,
+        )
     for c in result.corners:
         cv2.circle(img, (int(round(c.pixel_px[0])), int(round(c.pixel_px[1]))), 2 * r, MAGENTA, th, cv2.LINE_AA)
-        cv2.drawMarker(img, (int(round(c.projected_px[0])), int(round(c.projected_px[1]))), RED, cv2.MARKER_CROSS,
-                       2 * r, th)
+        cv2.drawMarker(
+            img, (int(round(c.projected_px[0])), int(round(c.projected_px[1]))), RED, cv2.MARKER_CROSS, 2 * r, th
+        )
     # axes from the head-right corner on the ball plane
     o = cam.project(np.array([[0.0, 0.0, z_ball], [L / 4, 0.0, z_ball], [0.0, W / 3, z_ball]]))
     if np.all(np.isfinite(o)):
@@ -110,8 +138,8 @@ def draw_calibration(image_bgr: np.ndarray, result: CalibrationResult, table: Ta
     for line in lines:
         colour = ORANGE if line.startswith("!") else WHITE
         while line:
-            cut = line if len(line) <= width else line[:line.rfind(" ", 0, width) if " " in line[:width] else width]
+            cut = line if len(line) <= width else line[: line.rfind(" ", 0, width) if " " in line[:width] else width]
             _text(img, cut, (int(10 * scale), y), 0.55 * scale, colour)
-            line = line[len(cut):].lstrip()
+            line = line[len(cut) :].lstrip()
             y += int(24 * scale)
     return img

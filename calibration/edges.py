@@ -68,8 +68,9 @@ def edge_images(image_bgr: np.ndarray, cloth_hue: float, cloth_sat: float, cloth
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     import cv2
 
-    return cv2.remap(img, x.astype(np.float32), y.astype(np.float32), interpolation=cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(
+        img, x.astype(np.float32), y.astype(np.float32), interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def _deriv(p: np.ndarray) -> np.ndarray:
@@ -119,8 +120,15 @@ def _median_colour(prof: np.ndarray, at: np.ndarray, lo_px: float, hi_px: float,
     return np.median(means[sel.any(axis=1)], axis=0) if sel.any() else np.zeros(prof.shape[2])
 
 
-def _refine_step(prof: np.ndarray, rough_t: np.ndarray, t0: float, inside: tuple[float, float],
-                 outside: tuple[float, float], half_px: float, min_rel: float = 0.35) -> tuple[np.ndarray, np.ndarray]:
+def _refine_step(
+    prof: np.ndarray,
+    rough_t: np.ndarray,
+    t0: float,
+    inside: tuple[float, float],
+    outside: tuple[float, float],
+    half_px: float,
+    min_rel: float = 0.35,
+) -> tuple[np.ndarray, np.ndarray]:
     """Precise edge positions (px along the profile) near ``rough_t`` on the linear channel that
     separates the side's median inside and outside colours; (t, ok)."""
     c_in = _median_colour(prof, rough_t, inside[0], inside[1], t0)
@@ -161,7 +169,7 @@ def _nose(prof: np.ndarray, t0: float, window_px: float, t_cw: np.ndarray) -> tu
     a, b = int(max(lo[0], 0)), int(min(np.median(hi), m - 1))
     if b <= a:
         return np.zeros(n), np.zeros(n, bool)
-    rise, fall = float(dm[a:b + 1].max()), float(-dm[a:b + 1].min())
+    rise, fall = float(dm[a : b + 1].max()), float(-dm[a : b + 1].min())
     sign = 1.0 if rise >= fall / 3.0 else -1.0
     k, val = _centroid_edge(sign * d, lo, hi)
     t = t0 + k * _STEP_PX
@@ -180,9 +188,16 @@ def _in_pocket(table: TableSpec, xy_mm: np.ndarray) -> np.ndarray:
     return out
 
 
-def measure_edges(images: EdgeImages, table: TableSpec, state: CameraState, *, window_px: float,
-                  spacing_px: float = 6.0, corner_margin_mm: float | None = None,
-                  kinds: tuple[str, ...] = ("nose", "cloth_wood")) -> EdgeObs:
+def measure_edges(
+    images: EdgeImages,
+    table: TableSpec,
+    state: CameraState,
+    *,
+    window_px: float,
+    spacing_px: float = 6.0,
+    corner_margin_mm: float | None = None,
+    kinds: tuple[str, ...] = ("nose", "cloth_wood"),
+) -> EdgeObs:
     """Edge points of the nose lines and cloth/wood edges near where ``state`` predicts them."""
     H, W = images.cloth_like.shape
     margin = corner_margin_mm if corner_margin_mm is not None else max(state.cushion_mm) + 60.0

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.result import CalibrationError
 
 MIN_AREA_FRACTION = 0.06
@@ -102,7 +103,7 @@ def _hue_mask(hsv: np.ndarray, h0: float) -> np.ndarray | None:
     if core.sum() < 50:
         return None
     med_s, med_v = float(np.median(S[core])), float(np.median(V[core]))
-    return (near & (S >= 0.45 * med_s) & (V >= 0.25 * med_v)).astype(np.uint8)
+    return (near & (0.45 * med_s <= S) & (0.25 * med_v <= V)).astype(np.uint8)
 
 
 def _quad_grid(q: np.ndarray, n: int) -> np.ndarray:
@@ -127,12 +128,18 @@ def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3)
     h, w = cloth.shape
     side = max(h, w)
     blur = cv2.GaussianBlur(small_bgr, (3, 3), 0)
-    edges = np.zeros(cloth.shape, np.uint8)
+    edges: np.ndarray = np.zeros(cloth.shape, np.uint8)
     for ch in cv2.split(blur):  # a colour edge (green cloth, brown wood) may be no edge in grey
         edges |= cv2.Canny(ch, 30, 90)
     edges |= cv2.morphologyEx(cloth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) * 255  # the cloth's border
-    segs = cv2.HoughLinesP(edges, 1, np.pi / 360, threshold=int(0.08 * side), minLineLength=int(0.12 * side),
-                           maxLineGap=int(0.01 * side) + 2)
+    segs = cv2.HoughLinesP(
+        edges,
+        1,
+        np.pi / 360,
+        threshold=int(0.08 * side),
+        minLineLength=int(0.12 * side),
+        maxLineGap=int(0.01 * side) + 2,
+    )
     if segs is None or len(segs) < 4:
         return []
     segs = segs.reshape(-1, 4).astype(np.float64)
@@ -154,8 +161,11 @@ def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3)
         for i in idx:
             a, b, c = lines[i]
             mid = segs[i].reshape(2, 2).mean(axis=0)
-            if all(abs(np.dot(lines[j][:2], mid) + lines[j][2]) > 0.02 * side or
-                   abs(np.dot(lines[j][:2], (a, b))) < np.cos(np.radians(8)) for j in out):
+            if all(
+                abs(np.dot(lines[j][:2], mid) + lines[j][2]) > 0.02 * side
+                or abs(np.dot(lines[j][:2], (a, b))) < np.cos(np.radians(8))
+                for j in out
+            ):
                 out.append(i)
         return out[:10]
 
@@ -166,15 +176,19 @@ def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3)
     fam_a = distinct([i for i in range(len(segs)) if d0[i] <= 20])
     fam_b = distinct([i for i in range(len(segs)) if d0[i] >= 55])
     scored = []
-    for ia, ja in ((i, j) for k, i in enumerate(fam_a) for j in fam_a[k + 1:]):
-        for ib, jb in ((i, j) for k, i in enumerate(fam_b) for j in fam_b[k + 1:]):
+    for ia, ja in ((i, j) for k, i in enumerate(fam_a) for j in fam_a[k + 1 :]):
+        for ib, jb in ((i, j) for k, i in enumerate(fam_b) for j in fam_b[k + 1 :]):
             corners = [_intersect(lines[p], lines[q]) for p, q in ((ia, ib), (ib, ja), (ja, jb), (jb, ia))]
             if any(c is None for c in corners):
                 continue
             q = np.array(corners)
             area = 0.5 * abs(float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1])))
-            if area < MIN_AREA_FRACTION * h * w or np.any(q < -0.02 * side) or np.any(q[:, 0] > 1.02 * w) \
-                    or np.any(q[:, 1] > 1.02 * h):
+            if (
+                area < MIN_AREA_FRACTION * h * w
+                or np.any(q < -0.02 * side)
+                or np.any(q[:, 0] > 1.02 * w)
+                or np.any(q[:, 1] > 1.02 * h)
+            ):
                 continue
             hull = cv2.convexHull(q.astype(np.float32)).reshape(-1, 2)
             if len(hull) != 4:
@@ -191,7 +205,9 @@ def _rail_rectangles(small_bgr: np.ndarray, cloth: np.ndarray, max_out: int = 3)
                 out = p + 0.015 * side * (p - ctr) / np.maximum(np.hypot(*(p - ctr).T), 1e-9)[:, None]
                 support.append(float(at(near_edge, p).mean()))
                 outside.append(1.0 - float(at(cl, out).mean()))
-            score = float(np.mean(support)) * min(support) ** 0.5 * inside * float(np.mean(outside)) * min(outside) ** 0.5
+            score = (
+                float(np.mean(support)) * min(support) ** 0.5 * inside * float(np.mean(outside)) * min(outside) ** 0.5
+            )
             scored.append((score, q))
     scored.sort(key=lambda e: -e[0])
     return [q for sc, q in scored[:max_out] if sc > 0.15]
@@ -209,7 +225,7 @@ def _grey_region(small_bgr: np.ndarray, hsv: np.ndarray) -> tuple[np.ndarray, fl
     h, w = hsv.shape[:2]
     blur = cv2.medianBlur(small_bgr, 5)
     y0, x0 = int(0.35 * h), int(0.35 * w)
-    v = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[y0:int(0.65 * h), x0:int(0.65 * w), 2].astype(np.float32)
+    v = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[y0 : int(0.65 * h), x0 : int(0.65 * w), 2].astype(np.float32)
     typical = np.abs(v - np.median(v)) <= 2  # seeds of the middle's typical colour
     if not typical.any():
         return None
@@ -222,7 +238,7 @@ def _grey_region(small_bgr: np.ndarray, hsv: np.ndarray) -> tuple[np.ndarray, fl
         for fx in (0.15, 0.5, 0.85):
             cy, cx = int(fy * (vh - 1)), int(fx * (vw - 1))
             r = max(2, vh // 8)
-            win = typical[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
+            win = typical[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1]
             ys, xs = np.nonzero(win)
             if not len(xs):
                 continue
@@ -242,8 +258,9 @@ def _solid_region(m: np.ndarray, close_px: int = 5) -> tuple[np.ndarray, float, 
     return regions[0] if regions else None
 
 
-def _solid_regions(m: np.ndarray, close_px: int = 5, max_regions: int = 4,
-                   min_fraction: float = 0.5 * MIN_AREA_FRACTION) -> list[tuple[np.ndarray, float, float]]:
+def _solid_regions(
+    m: np.ndarray, close_px: int = 5, max_regions: int = 4, min_fraction: float = 0.5 * MIN_AREA_FRACTION
+) -> list[tuple[np.ndarray, float, float]]:
     """The connected regions of mask ``m`` (closed over ``close_px``) that cover at least
     ``min_fraction`` of it, largest first, at most ``max_regions`` (at least the largest), each as
     :func:`_shaped` makes it. Not only the largest: a floor or carpet of the cloth's colour is a
@@ -340,17 +357,23 @@ def _intersect(l1: tuple[float, float, float], l2: tuple[float, float, float]) -
 def _grey_middle(hsv: np.ndarray) -> bool:
     """The middle of the frame is an even unsaturated (grey, white) surface: a grey cloth, maybe."""
     h, w = hsv.shape[:2]
-    mid = hsv[int(0.35 * h):int(0.65 * h), int(0.35 * w):int(0.65 * w)]
+    mid = hsv[int(0.35 * h) : int(0.65 * h), int(0.35 * w) : int(0.65 * w)]
     v = mid[..., 2].astype(np.float32)
-    return bool(mid.size and float(np.median(mid[..., 1])) < 45 and float(np.median(v)) > 40
-                and float(np.median(np.abs(v - np.median(v)))) < 20)
+    return bool(
+        mid.size
+        and float(np.median(mid[..., 1])) < 45
+        and float(np.median(v)) > 40
+        and float(np.median(np.abs(v - np.median(v)))) < 20
+    )
 
 
 def _grey_hint(hsv: np.ndarray) -> str:
     """A note for frames whose middle is an unsaturated surface that was not found as a table."""
     if _grey_middle(hsv):
-        return ("; the middle of the frame is an even unsaturated surface, but no grey or white cloth with a "
-                "four-sided outline was found there: give the playing surface's corners instead")
+        return (
+            "; the middle of the frame is an even unsaturated surface, but no grey or white cloth with a "
+            "four-sided outline was found there: give the playing surface's corners instead"
+        )
     return ""
 
 
@@ -358,12 +381,15 @@ def _describe(best: tuple | None, frame_area: float) -> str:
     if best is None:
         return "no saturated colour region at all"
     _, hue, area, solidity, _ = best
-    return (f"at best a region of hue {hue:.0f} covering {100 * area / frame_area:.1f}% of the image "
-            f"with solidity {solidity:.2f}")
+    return (
+        f"at best a region of hue {hue:.0f} covering {100 * area / frame_area:.1f}% of the image "
+        f"with solidity {solidity:.2f}"
+    )
 
 
-def _ransac_lines(pts: np.ndarray, tol: float, min_support: int, rng: np.random.Generator,
-                  max_lines: int = 10, iters: int = 400) -> list[np.ndarray]:
+def _ransac_lines(
+    pts: np.ndarray, tol: float, min_support: int, rng: np.random.Generator, max_lines: int = 10, iters: int = 400
+) -> list[np.ndarray]:
     """Sequential RANSAC: inlier index arrays of the straight runs of ``pts`` (N, 2), biggest first."""
     left = np.arange(len(pts))
     found: list[np.ndarray] = []
@@ -462,8 +488,10 @@ def _fit_outline(mask: np.ndarray, rng: np.random.Generator) -> tuple | str:
     cv2.fillPoly(qmask, [np.round(q).astype(np.int32)], 1)
     inside = float((mask & qmask).sum())
     if inside < 0.8 * max(float(qmask.sum()), 1.0) or inside < 0.92 * float(mask.sum()):
-        return (f"whose outline is not four-sided (it fills {100 * inside / max(float(qmask.sum()), 1.0):.0f}% "
-                "of its best quadrilateral)")
+        return (
+            f"whose outline is not four-sided (it fills {100 * inside / max(float(qmask.sum()), 1.0):.0f}% "
+            "of its best quadrilateral)"
+        )
     return q, tuple(lines), tuple(inliers), on_side
 
 
@@ -473,11 +501,16 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
 
     img = np.asarray(image_bgr)
     if img.ndim != 3 or img.shape[2] != 3 or img.dtype != np.uint8:
-        raise CalibrationError(f"frame: expected an 8-bit BGR image (H, W, 3), got {img.dtype} array of shape {img.shape}")
+        raise CalibrationError(
+            f"frame: expected an 8-bit BGR image (H, W, 3), got {img.dtype} array of shape {img.shape}"
+        )
     h, w = img.shape[:2]
     scale = min(1.0, _WORK_SIDE_PX / max(h, w))
-    small = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA) \
-        if scale < 1.0 else img
+    small = (
+        cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        if scale < 1.0
+        else img
+    )
     sh, sw = small.shape[:2]
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     cand = (hsv[..., 1] >= 60) & (hsv[..., 2] >= 40)
@@ -485,16 +518,18 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     regions = []  # (score, hue, area, solidity, mask)
     for h0 in _hue_peaks(hsv[..., 0], cand):
         for mask, area, solidity in _region_for_hue(hsv, h0):
-            regions.append(((area / frame_area) * solidity ** 4, h0, area, solidity, mask))
+            regions.append(((area / frame_area) * solidity**4, h0, area, solidity, mask))
     regions.sort(key=lambda r: -r[0])
     grey = None
     if not any(r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY for r in regions):
         grey = _grey_region(small, hsv)  # no coloured cloth: a grey or white one (hue -1 marks it)
         if grey is not None:
             regions.insert(0, ((grey[1] / frame_area) * grey[2] ** 4, GREY_HUE, grey[1], grey[2], grey[0]))
-    expectation = (f"no table found in the frame: expected a cloth region covering at least "
-                   f"{100 * MIN_AREA_FRACTION:.0f}% of the image, solidity >= {MIN_SOLIDITY:.2f}, "
-                   "with a four-sided outline; got ")
+    expectation = (
+        f"no table found in the frame: expected a cloth region covering at least "
+        f"{100 * MIN_AREA_FRACTION:.0f}% of the image, solidity >= {MIN_SOLIDITY:.2f}, "
+        "with a four-sided outline; got "
+    )
     usable = [r for r in regions if r[2] / frame_area >= MIN_AREA_FRACTION and r[3] >= MIN_SOLIDITY]
     x0, y0, x1, y1 = _content_box(hsv[..., 2])
     rng = np.random.default_rng(0)
@@ -507,8 +542,12 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
             continue
         quad, lines, inliers, on_side = fitted
         e = max(3.0, 0.012 * max(sw, sh))  # the opening leaves the mask a little short of the border
-        cut = tuple(i for i, sel in enumerate(on_side)
-                    if ((sel[:, 0] <= x0 + e) | (sel[:, 0] >= x1 - e) | (sel[:, 1] <= y0 + e) | (sel[:, 1] >= y1 - e)).mean() > 0.5)
+        cut = tuple(
+            i
+            for i, sel in enumerate(on_side)
+            if ((sel[:, 0] <= x0 + e) | (sel[:, 0] >= x1 - e) | (sel[:, 1] <= y0 + e) | (sel[:, 1] >= y1 - e)).mean()
+            > 0.5
+        )
         if h0 == GREY_HUE and (len(cut) > 1 or area > 0.9 * frame_area):
             # an even grey that the frame cuts on two sides or more is a wall, a floor, a fog of
             # noise: a grey cloth is found only framed by its rails
@@ -546,7 +585,8 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
             raise CalibrationError(
                 expectation + base + f"; looked for the rectangle of the rails' straight edges around cloth as "
                 f"well ({tried} candidate{'s' if tried != 1 else ''}, none framing a table): give the playing "
-                "surface's corners instead (--corners)")
+                "surface's corners instead (--corners)"
+            )
     h0, area, solidity, mask, quad, lines, inliers, cut = min(found, key=lambda f: f[0])[1]
     inv = 1.0 / scale
     corners_full = tuple((float(x) * inv, float(y) * inv) for x, y in quad)
@@ -555,8 +595,14 @@ def find_table(image_bgr: np.ndarray) -> TableOutline:
     core = (mask > 0) & (cand if h0 != GREY_HUE else True)
     med = np.median(hsv[core], axis=0) if core.any() else np.array([h0, 0, 0])
     bgr = np.median(small[core], axis=0) if core.any() else np.zeros(3)
-    cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=tuple(float(v) for v in bgr))
+    cloth = ClothColour(hue=float(h0), sat=float(med[1]), val=float(med[2]), bgr=floats3(bgr))
     return TableOutline(
-        corners_px=corners_full, lines=lines_full, side_inliers=tuple(inliers), cut_sides=cut, cloth=cloth,
-        area_fraction=area / frame_area, solidity=solidity, mask=full_mask,
+        corners_px=corners_full,
+        lines=lines_full,
+        side_inliers=tuple(inliers),
+        cut_sides=cut,
+        cloth=cloth,
+        area_fraction=area / frame_area,
+        solidity=solidity,
+        mask=full_mask,
     )

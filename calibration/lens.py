@@ -33,8 +33,9 @@ def rotation_vector(R: np.ndarray) -> np.ndarray:
     return cv2.Rodrigues(np.asarray(R, np.float64))[0].reshape(3)
 
 
-def project(P_w: np.ndarray, R: np.ndarray, t: np.ndarray, f: float, cx: float, cy: float,
-            k1: float = 0.0, k2: float = 0.0) -> np.ndarray:
+def project(
+    P_w: np.ndarray, R: np.ndarray, t: np.ndarray, f: float, cx: float, cy: float, k1: float = 0.0, k2: float = 0.0
+) -> np.ndarray:
     """(N, 3) world points (mm) → (N, 2) distorted pixels. Points behind the camera get NaN."""
     P = np.asarray(P_w, np.float64).reshape(-1, 3)
     Xc = P @ R.T + np.asarray(t, np.float64).reshape(1, 3)
@@ -67,8 +68,17 @@ def undistort(u_px: np.ndarray, f: float, cx: float, cy: float, k1: float = 0.0,
     return np.column_stack([xd * scale, yd * scale])
 
 
-def backproject_to_plane(u_px: np.ndarray, z_mm: np.ndarray | float, R: np.ndarray, t: np.ndarray, f: float,
-                         cx: float, cy: float, k1: float = 0.0, k2: float = 0.0) -> np.ndarray:
+def backproject_to_plane(
+    u_px: np.ndarray,
+    z_mm: np.ndarray | float,
+    R: np.ndarray,
+    t: np.ndarray,
+    f: float,
+    cx: float,
+    cy: float,
+    k1: float = 0.0,
+    k2: float = 0.0,
+) -> np.ndarray:
     """(N, 2) distorted pixels → (N, 2) world (x, y) mm where each viewing ray meets z = ``z_mm``."""
     n = undistort(u_px, f, cx, cy, k1, k2)
     rays = np.column_stack([n, np.ones(len(n))]) @ R  # R.T @ ray, row-wise

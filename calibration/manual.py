@@ -21,17 +21,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, CornerMatch
 from calibration.solve import EdgeObs, FocalPrior, PointObs, init_from_corners, refine
 from calibration.table import TableSpec
 
 CORNER_ORDER = ("head_right", "foot_right", "foot_left", "head_left")
-_EXPECTED = ("four playing-surface corners in px, head-right, foot-right, foot-left, head-left, "
-             "as x1,y1,x2,y2,x3,y3,x4,y4 or a JSON file")
+_EXPECTED = (
+    "four playing-surface corners in px, head-right, foot-right, foot-left, head-left, "
+    "as x1,y1,x2,y2,x3,y3,x4,y4 or a JSON file"
+)
 
 
 def _as_points(v: object, source: str) -> tuple[tuple[float, float], ...]:
@@ -82,24 +87,34 @@ def _check_corners(pts: np.ndarray, w: int, h: int) -> None:
     margin = 0.25 * max(w, h)
     if np.any(pts < -margin) or np.any(pts[:, 0] > w + margin) or np.any(pts[:, 1] > h + margin):
         raise CalibrationError(f"corners: expected points in or near the {w}x{h} px frame; got {pts.round(1).tolist()}")
-    cross = []
+    turns = []
     for i in range(4):
         a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
-        cross.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
-    cross = np.array(cross)
+        turns.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
+    cross = np.array(turns)
     span = max(float(np.ptp(pts[:, 0])), float(np.ptp(pts[:, 1])), 1.0)
     if np.any(np.abs(cross) < 1e-3 * span * span):
         raise CalibrationError("corners: expected four corners of a quadrilateral; got three or more on one line")
     if np.all(cross > 0):
-        raise CalibrationError("corners: expected the order head-right, foot-right, foot-left, head-left, which runs "
-                               "counterclockwise on the screen; these run clockwise (is the list reversed?)")
+        raise CalibrationError(
+            "corners: expected the order head-right, foot-right, foot-left, head-left, which runs "
+            "counterclockwise on the screen; these run clockwise (is the list reversed?)"
+        )
     if not np.all(cross < 0):
-        raise CalibrationError("corners: expected the corners of a convex quadrilateral in the order head-right, "
-                               "foot-right, foot-left, head-left; these cross over")
+        raise CalibrationError(
+            "corners: expected the corners of a convex quadrilateral in the order head-right, "
+            "foot-right, foot-left, head-left; these cross over"
+        )
 
 
-def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: int, *,
-                     hints: CalibrationHints | None = None) -> CalibrationResult:
+def calibrate_manual(
+    corners_px: str | Sequence[Any] | np.ndarray,
+    table: TableSpec,
+    image_w_px: int,
+    image_h_px: int,
+    *,
+    hints: CalibrationHints | None = None,
+) -> CalibrationResult:
     """A camera from the four playing-surface corners (see the module docstring)."""
     from calibration.auto import _camera_model, _json_safe
 
@@ -116,50 +131,83 @@ def calibrate_manual(corners_px, table: TableSpec, image_w_px: int, image_h_px: 
     world = np.array(table.nose_corners_mm(), np.float64)
     if hints.flip:
         world = np.roll(world, 2, axis=0)  # the same rectangle turned 180 degrees: head <-> foot
-    prior = FocalPrior(hints.camera_height_mm, hints.camera_height_rel_sigma) if hints.camera_height_mm else FocalPrior()
+    prior = (
+        FocalPrior(hints.camera_height_mm, hints.camera_height_rel_sigma) if hints.camera_height_mm else FocalPrior()
+    )
     try:
         start, _ = init_from_corners(pts, world, w, h, table=table, prior=prior, fixed_f=hints.fx_px)
     except ValueError:
-        raise CalibrationError("corners: expected the playing surface seen from above; no camera above the table "
-                               "sees these four corners in this order") from None
+        raise CalibrationError(
+            "corners: expected the playing surface seen from above; no camera above the table "
+            "sees these four corners in this order"
+        ) from None
     obs = PointObs(world, np.zeros_like(world), pts)
-    fit = refine(table, start, EdgeObs.empty(), obs,
-                 prior=prior, fit_f=hints.fx_px is None, fit_k1=False, fit_k2=False, sigma_point_px=1.0,
-                 robust_scale=1e6)
+    fit = refine(
+        table,
+        start,
+        EdgeObs.empty(),
+        obs,
+        prior=prior,
+        fit_f=hints.fx_px is None,
+        fit_k1=False,
+        fit_k2=False,
+        sigma_point_px=1.0,
+        robust_scale=1e6,
+    )
     st = fit.state
     r = np.hypot(*fit.point_residual_px.T)
-    err_px = float(np.sqrt(np.mean(r ** 2)))
+    err_px = float(np.sqrt(np.mean(r**2)))
     q = st.backproject(pts, world[:, 2])
     err_mm = float(np.sqrt(np.mean(np.sum((q - world[:, :2]) ** 2, axis=1))))
     # what one pixel of clicking error costs at each corner
-    mm_per_px = [float(np.hypot(*(st.backproject(p[None, :] + np.array([[1.0, 0.0]]), z)[0]
-                                  - st.backproject(p[None, :], z)[0])))
-                 for p, z in zip(pts, world[:, 2])]
+    mm_per_px = [
+        float(np.hypot(*(st.backproject(p[None, :] + np.array([[1.0, 0.0]]), z)[0] - st.backproject(p[None, :], z)[0])))
+        for p, z in zip(pts, world[:, 2])
+    ]
     warnings = [
         "manual calibration: no lens distortion solved (k1 = 0), and the result is only as good as the corners: "
         f"1 px of corner error moves the table by about {max(mm_per_px):.1f} mm there",
     ]
     if err_px > 3.0:
-        warnings.append(f"the four corners do not fit one rectangle seen by one camera ({err_px:.1f} px RMS): "
-                        "check their order and placement")
+        warnings.append(
+            f"the four corners do not fit one rectangle seen by one camera ({err_px:.1f} px RMS): "
+            "check their order and placement"
+        )
     extras = {
         "table_size_mm": [table.length_mm, table.width_mm],
         "ball_diameter_mm": table.ball_diameter_mm,
-        "corners_px": {k: [float(x), float(y)] for k, (x, y) in
-                       zip(CORNER_ORDER[2:] + CORNER_ORDER[:2] if hints.flip else CORNER_ORDER, pts)},
+        "corners_px": {
+            k: [float(x), float(y)]
+            for k, (x, y) in zip(CORNER_ORDER[2:] + CORNER_ORDER[:2] if hints.flip else CORNER_ORDER, pts)
+        },
         "camera_centre_mm": [float(v) for v in st.centre_mm],
-        "focal": "fixed by the user" if hints.fx_px else
-                 "prior: camera height %.0f mm ± %.0f%%" % (prior.height_mm, 100 * prior.rel_sigma),
+        "focal": "fixed by the user"
+        if hints.fx_px
+        else f"prior: camera height {prior.height_mm:.0f} mm ± {100 * prior.rel_sigma:.0f}%",
         "mm_per_px_at_corners": [round(v, 3) for v in mm_per_px],
         "warnings": list(warnings),
     }
     camera = _camera_model(st, table, w, h, err_px, err_mm, "manual", _json_safe(extras))
     proj = st.project(world)
     names = CORNER_ORDER[2:] + CORNER_ORDER[:2] if hints.flip else CORNER_ORDER
-    corners = tuple(CornerMatch(name=k, world_mm=tuple(float(v) for v in world[i]),
-                                pixel_px=(float(pts[i, 0]), float(pts[i, 1])),
-                                projected_px=(float(proj[i, 0]), float(proj[i, 1])))
-                    for i, k in enumerate(names))
-    return CalibrationResult(camera=camera, lines=(), diamonds=(), n_edge_inliers=0, n_diamond_inliers=0,
-                             reprojection_error_px=err_px, reprojection_error_mm=err_mm, warnings=tuple(warnings),
-                             method="manual", corners=corners)
+    corners = tuple(
+        CornerMatch(
+            name=k,
+            world_mm=floats3(world[i]),
+            pixel_px=(float(pts[i, 0]), float(pts[i, 1])),
+            projected_px=(float(proj[i, 0]), float(proj[i, 1])),
+        )
+        for i, k in enumerate(names)
+    )
+    return CalibrationResult(
+        camera=camera,
+        lines=(),
+        diamonds=(),
+        n_edge_inliers=0,
+        n_diamond_inliers=0,
+        reprojection_error_px=err_px,
+        reprojection_error_mm=err_mm,
+        warnings=tuple(warnings),
+        method="manual",
+        corners=corners,
+    )

@@ -40,9 +40,13 @@ class CalibrationHints:
 
     def __post_init__(self) -> None:
         if self.camera_height_mm is not None and not 300.0 <= self.camera_height_mm <= 50000.0:
-            raise CalibrationError(f"camera height: expected 300..50000 mm above the cloth, got {self.camera_height_mm}")
+            raise CalibrationError(
+                f"camera height: expected 300..50000 mm above the cloth, got {self.camera_height_mm}"
+            )
         if not 0.0 < self.camera_height_rel_sigma <= 2.0:
-            raise CalibrationError(f"camera height uncertainty: expected 0..2 (relative), got {self.camera_height_rel_sigma}")
+            raise CalibrationError(
+                f"camera height uncertainty: expected 0..2 (relative), got {self.camera_height_rel_sigma}"
+            )
         if self.fx_px is not None and not self.fx_px > 0:
             raise CalibrationError(f"focal length: expected a positive number of px, got {self.fx_px}")
 
@@ -119,12 +123,22 @@ def check_compatible(camera: CameraModel, table: TableSpec, image_w_px: int, ima
     if camera.table != table.name:
         problems.append(f"table {camera.table!r} (this run: {table.name!r})")
     size = camera.extras.get("table_size_mm") if isinstance(camera.extras, dict) else None
-    if (isinstance(size, (list, tuple)) and len(size) == 2
-            and (abs(float(size[0]) - table.length_mm) > 0.5 or abs(float(size[1]) - table.width_mm) > 0.5)):
-        problems.append(f"a {float(size[0]):.0f} x {float(size[1]):.0f} mm playing surface "
-                        f"(this run: {table.length_mm:.0f} x {table.width_mm:.0f} mm)")
+    if (
+        isinstance(size, (list, tuple))
+        and len(size) == 2
+        and (abs(float(size[0]) - table.length_mm) > 0.5 or abs(float(size[1]) - table.width_mm) > 0.5)
+    ):
+        problems.append(
+            f"a {float(size[0]):.0f} x {float(size[1]):.0f} mm playing surface "
+            f"(this run: {table.length_mm:.0f} x {table.width_mm:.0f} mm)"
+        )
     if (camera.image_w_px, camera.image_h_px) != (int(image_w_px), int(image_h_px)):
-        problems.append(f"{camera.image_w_px}x{camera.image_h_px} px frames (this run: {int(image_w_px)}x{int(image_h_px)} px)")
+        problems.append(
+            f"{camera.image_w_px}x{camera.image_h_px} px frames (this run: {int(image_w_px)}x{int(image_h_px)} px)"
+        )
     if problems:
-        raise CalibrationError("calibration does not match this run: it was made for " + " and ".join(problems)
-                               + "; calibrate again for this table and video")
+        raise CalibrationError(
+            "calibration does not match this run: it was made for "
+            + " and ".join(problems)
+            + "; calibrate again for this table and video"
+        )

@@ -36,10 +36,13 @@ table's corners for any true height within 3-4.5 m (measured in ``tests/calibrat
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration import lens
+from calibration._vec import floats4
 from calibration.features import OPPOSITE_SIDE, SIDES, side_frame
 from calibration.table import TableSpec
 
@@ -107,13 +110,13 @@ class EdgeObs:
     u_px: np.ndarray
 
     @staticmethod
-    def empty() -> "EdgeObs":
+    def empty() -> EdgeObs:
         return EdgeObs(np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros((0, 2)))
 
     def __len__(self) -> int:
         return len(self.s_mm)
 
-    def subset(self, keep: np.ndarray) -> "EdgeObs":
+    def subset(self, keep: np.ndarray) -> EdgeObs:
         return EdgeObs(self.side[keep], self.kind[keep], self.s_mm[keep], self.u_px[keep])
 
 
@@ -128,13 +131,13 @@ class PointObs:
     u_px: np.ndarray
 
     @staticmethod
-    def empty() -> "PointObs":
+    def empty() -> PointObs:
         return PointObs(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 2)))
 
     def __len__(self) -> int:
         return len(self.u_px)
 
-    def subset(self, keep: np.ndarray) -> "PointObs":
+    def subset(self, keep: np.ndarray) -> PointObs:
         return PointObs(self.P_mm[keep], self.shift_dir[keep], self.u_px[keep])
 
 
@@ -163,13 +166,13 @@ def side_arrays(table: TableSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return origin, tangent, outward
 
 
-def edge_offsets(obs: EdgeObs, nose_mm, cushion_mm) -> np.ndarray:
+def edge_offsets(obs: EdgeObs, nose_mm: npt.ArrayLike, cushion_mm: npt.ArrayLike) -> np.ndarray:
     """Each observation's line offset outside the spec's nose line (mm)."""
     nose = np.asarray(nose_mm, np.float64)[obs.side]
     return nose + np.where(obs.kind == 1, np.asarray(cushion_mm, np.float64)[obs.side], 0.0)
 
 
-def edge_world_points(table: TableSpec, obs: EdgeObs, state: "CameraState") -> np.ndarray:
+def edge_world_points(table: TableSpec, obs: EdgeObs, state: CameraState) -> np.ndarray:
     """World points of the edge observations' lines at their ``s``."""
     origin, tangent, outward = side_arrays(table)
     off = edge_offsets(obs, state.nose_mm, state.cushion_mm)
@@ -182,14 +185,32 @@ def edge_world_points(table: TableSpec, obs: EdgeObs, state: "CameraState") -> n
 class _Problem:
     """The residual function of one refinement (parameter vector ↔ :class:`CameraState`)."""
 
-    def __init__(self, table: TableSpec, start: CameraState, edges: EdgeObs, points: PointObs,
-                 prior: FocalPrior | None, fit_f: bool, fit_k1: bool, fit_k2: bool, fit_offsets: bool,
-                 fit_setback: bool, sigma_edge_px: float, sigma_point_px: float) -> None:
+    def __init__(
+        self,
+        table: TableSpec,
+        start: CameraState,
+        edges: EdgeObs,
+        points: PointObs,
+        prior: FocalPrior | None,
+        fit_f: bool,
+        fit_k1: bool,
+        fit_k2: bool,
+        fit_offsets: bool,
+        fit_setback: bool,
+        sigma_edge_px: float,
+        sigma_point_px: float,
+    ) -> None:
         self.table, self.start, self.edges, self.points, self.prior = table, start, edges, points, prior
         self.flags = dict(f=fit_f, k1=fit_k1, k2=fit_k2, offsets=fit_offsets, setback=fit_setback)
-        self.names = tuple(["log_f"] * fit_f + ["w0", "w1", "w2", "centre_x_per_z", "centre_y_per_z", "log_z_per_f"] + ["k1_corner"] * fit_k1
-                           + ["k2_corner"] * fit_k2 + [f"nose_{s}_mm" for s in SIDES] * fit_offsets
-                           + [f"cushion_{s}_mm" for s in SIDES] * fit_offsets + ["setback_mm"] * fit_setback)
+        self.names = tuple(
+            ["log_f"] * fit_f
+            + ["w0", "w1", "w2", "centre_x_per_z", "centre_y_per_z", "log_z_per_f"]
+            + ["k1_corner"] * fit_k1
+            + ["k2_corner"] * fit_k2
+            + [f"nose_{s}_mm" for s in SIDES] * fit_offsets
+            + [f"cushion_{s}_mm" for s in SIDES] * fit_offsets
+            + ["setback_mm"] * fit_setback
+        )
         self.se, self.sp = sigma_edge_px, sigma_point_px
         self.centre = np.array([table.length_mm / 2, table.width_mm / 2, 0.0])
         self.D = float(np.hypot(start.cx, start.cy))  # half-diagonal of the frame, px
@@ -225,7 +246,7 @@ class _Problem:
         if self.flags["f"]:
             f = float(np.exp(x[0]))
             i = 1
-        R = lens.rodrigues(x[i:i + 3]) @ s.R
+        R = lens.rodrigues(x[i : i + 3]) @ s.R
         Z = f * np.exp(x[i + 5])
         t = np.array([x[i + 3] * Z, x[i + 4] * Z, Z]) - R @ self.centre
         i += 6
@@ -237,8 +258,8 @@ class _Problem:
             k2 = float(x[i]) * (f / self.D) ** 4
             i += 1
         if self.flags["offsets"]:
-            nose = tuple(float(v) for v in x[i:i + 4])
-            cush = tuple(float(v) for v in x[i + 4:i + 8])
+            nose = floats4(x[i : i + 4])
+            cush = floats4(x[i + 4 : i + 8])
             i += 8
         if self.flags["setback"]:
             setb = float(x[i])
@@ -288,20 +309,52 @@ class _Problem:
         return np.concatenate([r_e / self.se, r_p.ravel() / self.sp, np.array(self.prior_residuals(st))])
 
 
-def refine(table: TableSpec, start: CameraState, edges: EdgeObs, points: PointObs, *,
-           prior: FocalPrior | None = FocalPrior(), fit_f: bool = True, fit_k1: bool = True, fit_k2: bool = False,
-           fit_offsets: bool = False, fit_setback: bool = False, sigma_edge_px: float = SIGMA_EDGE_PX,
-           sigma_point_px: float = SIGMA_POINT_PX, robust_scale: float = 3.0) -> Fit:
+def refine(
+    table: TableSpec,
+    start: CameraState,
+    edges: EdgeObs,
+    points: PointObs,
+    *,
+    prior: FocalPrior | None = FocalPrior(),
+    fit_f: bool = True,
+    fit_k1: bool = True,
+    fit_k2: bool = False,
+    fit_offsets: bool = False,
+    fit_setback: bool = False,
+    sigma_edge_px: float = SIGMA_EDGE_PX,
+    sigma_point_px: float = SIGMA_POINT_PX,
+    robust_scale: float = 3.0,
+) -> Fit:
     """Robust (soft-L1) least squares of all observations and priors from ``start``; residuals are
     divided by their sigmas, the robust scale is in sigmas."""
     from scipy.optimize import least_squares
 
-    prob = _Problem(table, start, edges, points, prior, fit_f, fit_k1, fit_k2, fit_offsets, fit_setback,
-                    sigma_edge_px, sigma_point_px)
+    prob = _Problem(
+        table,
+        start,
+        edges,
+        points,
+        prior,
+        fit_f,
+        fit_k1,
+        fit_k2,
+        fit_offsets,
+        fit_setback,
+        sigma_edge_px,
+        sigma_point_px,
+    )
     # tr_solver="lsmr": the exact solver's dense SVD runs through a multithreaded BLAS, which on a
     # busy machine with few cores costs 100x its single-threaded time (52 ms against 0.4 ms measured)
-    res = least_squares(prob, prob.x0(), method="trf", loss="soft_l1", f_scale=robust_scale, x_scale="jac",
-                        tr_solver="lsmr", max_nfev=200)
+    res = least_squares(
+        prob,
+        prob.x0(),
+        method="trf",
+        loss="soft_l1",
+        f_scale=robust_scale,
+        x_scale="jac",
+        tr_solver="lsmr",
+        max_nfev=200,
+    )
     st = prob.state(res.x)
     r_e, r_p = prob.residual_parts(st)
     J = res.jac
@@ -309,17 +362,37 @@ def refine(table: TableSpec, start: CameraState, edges: EdgeObs, points: PointOb
         cov = np.linalg.inv(J.T @ J)
     except np.linalg.LinAlgError:
         cov = np.full((len(res.x), len(res.x)), np.inf)
-    return Fit(state=st, edge_residual_px=r_e, point_residual_px=r_p, cost=float(res.cost),
-               param_names=prob.names, param_cov=cov, theta=res.x, success=bool(res.success))
+    return Fit(
+        state=st,
+        edge_residual_px=r_e,
+        point_residual_px=r_p,
+        cost=float(res.cost),
+        param_names=prob.names,
+        param_cov=cov,
+        theta=res.x,
+        success=bool(res.success),
+    )
 
 
-def sample_states(table: TableSpec, fit: Fit, start: CameraState, n: int, rng: np.random.Generator,
-                  **flags: bool) -> list[CameraState]:
+def sample_states(
+    table: TableSpec, fit: Fit, start: CameraState, n: int, rng: np.random.Generator, **flags: bool
+) -> list[CameraState]:
     """``n`` cameras drawn from the fit's parameter covariance (for uncertainty propagation).
     ``start`` and ``flags`` must be those the fit was run with."""
-    prob = _Problem(table, start, EdgeObs.empty(), PointObs.empty(), None, flags.get("fit_f", True),
-                    flags.get("fit_k1", True), flags.get("fit_k2", False), flags.get("fit_offsets", False),
-                    flags.get("fit_setback", False), 1.0, 1.0)
+    prob = _Problem(
+        table,
+        start,
+        EdgeObs.empty(),
+        PointObs.empty(),
+        None,
+        flags.get("fit_f", True),
+        flags.get("fit_k1", True),
+        flags.get("fit_k2", False),
+        flags.get("fit_offsets", False),
+        flags.get("fit_setback", False),
+        1.0,
+        1.0,
+    )
     if not np.all(np.isfinite(fit.param_cov)):
         return []
     try:
@@ -346,9 +419,16 @@ def _pose_from_homography(M: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None
     return R, t
 
 
-def init_from_corners(corners_px: np.ndarray, world_mm: np.ndarray, image_w_px: int, image_h_px: int, *,
-                      table: TableSpec, prior: FocalPrior = FocalPrior(), fixed_f: float | None = None,
-                      ) -> tuple[CameraState, float]:
+def init_from_corners(
+    corners_px: np.ndarray,
+    world_mm: np.ndarray,
+    image_w_px: int,
+    image_h_px: int,
+    *,
+    table: TableSpec,
+    prior: FocalPrior = FocalPrior(),
+    fixed_f: float | None = None,
+) -> tuple[CameraState, float]:
     """A first camera from four image corners of a world rectangle on one plane (no distortion):
     the focal length scanned over a wide range (or ``fixed_f``), the pose at each from the plane's
     homography, the best by reprojection error plus the focal prior. Returns the camera and its
@@ -364,7 +444,7 @@ def init_from_corners(corners_px: np.ndarray, world_mm: np.ndarray, image_w_px: 
     # the plane's homography once (world x, y → pixels), then the pose for each focal length from it
     Hp = cv2.getPerspectiveTransform(obj[:, :2].astype(np.float32), img.astype(np.float32)).astype(np.float64)
 
-    def evaluate(f: float):
+    def evaluate(f: float) -> tuple[float, float, np.ndarray, np.ndarray, float] | None:
         Kinv = np.array([[1.0 / f, 0, -cx / f], [0, 1.0 / f, -cy / f], [0, 0, 1.0]])
         pose = _pose_from_homography(Kinv @ Hp)
         if pose is None:
@@ -397,8 +477,18 @@ def init_from_corners(corners_px: np.ndarray, world_mm: np.ndarray, image_w_px: 
     if best is None:
         raise ValueError("no camera above the table can see these four corners")
     _, f, R, t, err = best
-    state = CameraState(f=float(f), cx=cx, cy=cy, k1=0.0, k2=0.0, R=R, t=t, nose_mm=(0.0,) * 4,
-                        cushion_mm=(table.cushion_width_mm,) * 4, setback_mm=table.diamond_setback_mm)
+    state = CameraState(
+        f=float(f),
+        cx=cx,
+        cy=cy,
+        k1=0.0,
+        k2=0.0,
+        R=R,
+        t=t,
+        nose_mm=(0.0,) * 4,
+        cushion_mm=(table.cushion_width_mm,) * 4,
+        setback_mm=table.diamond_setback_mm,
+    )
     return state, err
 
 
@@ -408,5 +498,10 @@ def flipped(state: CameraState, table: TableSpec) -> CameraState:
     A = np.diag([-1.0, -1.0, 1.0])
     b = np.array([table.length_mm, table.width_mm, 0.0])
     swap = [SIDES.index(OPPOSITE_SIDE[s]) for s in SIDES]
-    return replace(state, R=state.R @ A, t=state.R @ b + state.t, nose_mm=tuple(state.nose_mm[i] for i in swap),
-                   cushion_mm=tuple(state.cushion_mm[i] for i in swap))
+    return replace(
+        state,
+        R=state.R @ A,
+        t=state.R @ b + state.t,
+        nose_mm=cast("tuple[float, float, float, float]", tuple(state.nose_mm[i] for i in swap)),
+        cushion_mm=cast("tuple[float, float, float, float]", tuple(state.cushion_mm[i] for i in swap)),
+    )

@@ -9,9 +9,10 @@ left (y = W), z up from the cloth.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, overload
 
 _TABLES_DIR = Path(__file__).with_name("tables")
 _ALIASES = {"carom": "carom_match", "pool": "pool_9ft"}
@@ -94,9 +95,9 @@ class PocketSpec:
     def falls(self, x_mm: float, y_mm: float) -> bool:
         """True where a ball centred at (x, y) is over the hole (no support: it drops)."""
         hx, hy = self.hole_centre_mm
-        return (x_mm - hx) ** 2 + (y_mm - hy) ** 2 <= self.hole_radius_mm ** 2
+        return (x_mm - hx) ** 2 + (y_mm - hy) ** 2 <= self.hole_radius_mm**2
 
-    def moved(self, dx_mm: float, dy_mm: float) -> "PocketSpec":
+    def moved(self, dx_mm: float, dy_mm: float) -> PocketSpec:
         return replace(self, centre_mm=(self.centre_mm[0] + dx_mm, self.centre_mm[1] + dy_mm))
 
 
@@ -123,18 +124,32 @@ class LineMark:
 
         if self.kind == "segment":
             n = max(1, int(math.ceil(math.dist(self.p0_mm, self.p1_mm) / step_mm)))
-            return [(self.p0_mm[0] + (self.p1_mm[0] - self.p0_mm[0]) * i / n,
-                     self.p0_mm[1] + (self.p1_mm[1] - self.p0_mm[1]) * i / n) for i in range(n + 1)]
+            return [
+                (
+                    self.p0_mm[0] + (self.p1_mm[0] - self.p0_mm[0]) * i / n,
+                    self.p0_mm[1] + (self.p1_mm[1] - self.p0_mm[1]) * i / n,
+                )
+                for i in range(n + 1)
+            ]
         a0, a1 = math.radians(self.start_deg), math.radians(self.end_deg)
         n = max(2, int(math.ceil(abs(a1 - a0) * self.radius_mm / step_mm)))
-        return [(self.centre_mm[0] + self.radius_mm * math.cos(a0 + (a1 - a0) * i / n),
-                 self.centre_mm[1] + self.radius_mm * math.sin(a0 + (a1 - a0) * i / n)) for i in range(n + 1)]
+        return [
+            (
+                self.centre_mm[0] + self.radius_mm * math.cos(a0 + (a1 - a0) * i / n),
+                self.centre_mm[1] + self.radius_mm * math.sin(a0 + (a1 - a0) * i / n),
+            )
+            for i in range(n + 1)
+        ]
 
-    def scaled(self, sx: float, sy: float) -> "LineMark":
+    def scaled(self, sx: float, sy: float) -> LineMark:
         s = (sx + sy) / 2.0
-        return replace(self, p0_mm=(self.p0_mm[0] * sx, self.p0_mm[1] * sy),
-                       p1_mm=(self.p1_mm[0] * sx, self.p1_mm[1] * sy),
-                       centre_mm=(self.centre_mm[0] * sx, self.centre_mm[1] * sy), radius_mm=self.radius_mm * s)
+        return replace(
+            self,
+            p0_mm=(self.p0_mm[0] * sx, self.p0_mm[1] * sy),
+            p1_mm=(self.p1_mm[0] * sx, self.p1_mm[1] * sy),
+            centre_mm=(self.centre_mm[0] * sx, self.centre_mm[1] * sy),
+            radius_mm=self.radius_mm * s,
+        )
 
 
 @dataclass(frozen=True)
@@ -200,11 +215,13 @@ class TableSpec:
         for p in self.pockets:
             if p.name == name:
                 return p
-        raise TableSpecError(f"table {self.name!r}: no pocket {name!r}; it has "
-                             f"{', '.join(p.name for p in self.pockets) or 'none'}")
+        raise TableSpecError(
+            f"table {self.name!r}: no pocket {name!r}; it has {', '.join(p.name for p in self.pockets) or 'none'}"
+        )
 
-    def with_size(self, length_mm: float | None = None, width_mm: float | None = None,
-                  ball_diameter_mm: float | None = None) -> "TableSpec":
+    def with_size(
+        self, length_mm: float | None = None, width_mm: float | None = None, ball_diameter_mm: float | None = None
+    ) -> TableSpec:
         """The same table with another playing-surface size or ball diameter (a user's table).
 
         Spots and lines scale with the surface (the markings of smaller tables are scaled down);
@@ -250,8 +267,9 @@ class TableSpec:
         return out
 
     def _in_mouth(self, x: float, y: float) -> bool:
-        return any((x - p.centre_mm[0]) ** 2 + (y - p.centre_mm[1]) ** 2 <= (p.mouth_mm / 2.0) ** 2
-                   for p in self.pockets)
+        return any(
+            (x - p.centre_mm[0]) ** 2 + (y - p.centre_mm[1]) ** 2 <= (p.mouth_mm / 2.0) ** 2 for p in self.pockets
+        )
 
     def diamonds_mm(self) -> list[tuple[float, float, float]]:
         """3-D centres (x, y, z) of every diamond on the rail tops, in :meth:`diamond_marks` order."""
@@ -277,11 +295,19 @@ def _anchor(p: PocketSpec, L: float, W: float) -> tuple[float, float]:
 
 
 _OUTWARD_BY_NAME = {
-    "head_right": (-1.0, -1.0), "head_left": (-1.0, 1.0), "foot_right": (1.0, -1.0), "foot_left": (1.0, 1.0),
-    "side_right": (0.0, -1.0), "side_left": (0.0, 1.0),
+    "head_right": (-1.0, -1.0),
+    "head_left": (-1.0, 1.0),
+    "foot_right": (1.0, -1.0),
+    "foot_left": (1.0, 1.0),
+    "side_right": (0.0, -1.0),
+    "side_left": (0.0, 1.0),
 }
 
 
+@overload
+def _floats(v: Any, n: Literal[2], what: str) -> tuple[float, float]: ...
+@overload
+def _floats(v: Any, n: int, what: str) -> tuple[float, ...]: ...
 def _floats(v: Any, n: int, what: str) -> tuple[float, ...]:
     if not isinstance(v, (list, tuple)) or len(v) != n:
         raise TableSpecError(f"{what}: expected a list of {n} numbers, got {v!r}")
@@ -300,22 +326,31 @@ def _outward_of(name: str, kind: str, centre: tuple[float, float], L: float, W: 
     return (ox / n, oy / n)
 
 
-def _pocket_from_dict(p: Mapping[str, Any], kinds: Mapping[str, Any], L: float, W: float, r_ball: float,
-                      source: str) -> PocketSpec:
+def _pocket_from_dict(
+    p: Mapping[str, Any], kinds: Mapping[str, Any], L: float, W: float, r_ball: float, source: str
+) -> PocketSpec:
     kind = str(p.get("kind", "corner"))
     if kind not in POCKET_KINDS:
-        raise TableSpecError(f"{source}: pocket {p.get('name')!r}: kind expected one of "
-                             f"{', '.join(POCKET_KINDS)}, got {kind!r}")
+        raise TableSpecError(
+            f"{source}: pocket {p.get('name')!r}: kind expected one of {', '.join(POCKET_KINDS)}, got {kind!r}"
+        )
     d = {**dict(kinds.get(kind, {})), **dict(p)}
     name = str(d["name"])
     centre = _floats(d["centre_mm"], 2, f"{source}: pocket {name} centre_mm")
     mouth = float(d["mouth_mm"])
     if mouth <= 0:
         raise TableSpecError(f"{source}: pocket {name}: mouth_mm must be positive, got {mouth}")
-    outward = (_floats(d["outward"], 2, f"{source}: pocket {name} outward") if "outward" in d
-               else _outward_of(name, kind, centre, L, W))
+    outward = (
+        _floats(d["outward"], 2, f"{source}: pocket {name} outward")
+        if "outward" in d
+        else _outward_of(name, kind, centre, L, W)
+    )
     return PocketSpec(
-        name=name, centre_mm=centre, mouth_mm=mouth, kind=kind, outward=outward,
+        name=name,
+        centre_mm=centre,
+        mouth_mm=mouth,
+        kind=kind,
+        outward=outward,
         shelf_mm=float(d.get("shelf_mm", 0.0)),
         hole_radius_mm=float(d.get("hole_radius_mm", 0.55 * mouth)),
         facing_angle_deg=float(d.get("facing_angle_deg", 135.0 if kind == "corner" else 90.0)),
@@ -330,11 +365,22 @@ def _line_from_dict(d: Mapping[str, Any], source: str) -> LineMark:
     if kind not in LINE_KINDS:
         raise TableSpecError(f"{source}: line {name!r}: kind expected one of {', '.join(LINE_KINDS)}, got {kind!r}")
     if kind == "segment":
-        return LineMark(name, kind, p0_mm=_floats(d["p0_mm"], 2, f"{source}: line {name} p0_mm"),
-                        p1_mm=_floats(d["p1_mm"], 2, f"{source}: line {name} p1_mm"), drawn=bool(d.get("drawn", True)))
-    return LineMark(name, kind, centre_mm=_floats(d["centre_mm"], 2, f"{source}: line {name} centre_mm"),
-                    radius_mm=float(d["radius_mm"]), start_deg=float(d.get("start_deg", 0.0)),
-                    end_deg=float(d.get("end_deg", 360.0)), drawn=bool(d.get("drawn", True)))
+        return LineMark(
+            name,
+            kind,
+            p0_mm=_floats(d["p0_mm"], 2, f"{source}: line {name} p0_mm"),
+            p1_mm=_floats(d["p1_mm"], 2, f"{source}: line {name} p1_mm"),
+            drawn=bool(d.get("drawn", True)),
+        )
+    return LineMark(
+        name,
+        kind,
+        centre_mm=_floats(d["centre_mm"], 2, f"{source}: line {name} centre_mm"),
+        radius_mm=float(d["radius_mm"]),
+        start_deg=float(d.get("start_deg", 0.0)),
+        end_deg=float(d.get("end_deg", 360.0)),
+        drawn=bool(d.get("drawn", True)),
+    )
 
 
 def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
@@ -374,20 +420,29 @@ def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
             raise
         raise TableSpecError(f"{source}: malformed table spec ({type(e).__name__}: {e})") from None
     if spec.length_mm <= 0 or spec.width_mm <= 0 or spec.ball_diameter_mm <= 0:
-        raise TableSpecError(f"{source}: sizes must be positive, got {spec.length_mm} x {spec.width_mm}, "
-                             f"ball {spec.ball_diameter_mm} mm")
+        raise TableSpecError(
+            f"{source}: sizes must be positive, got {spec.length_mm} x {spec.width_mm}, ball {spec.ball_diameter_mm} mm"
+        )
     if spec.diamonds_long < 0 or spec.diamonds_short < 0:
-        raise TableSpecError(f"{source}: diamond counts must be >= 0, got {spec.diamonds_long} and {spec.diamonds_short}")
+        raise TableSpecError(
+            f"{source}: diamond counts must be >= 0, got {spec.diamonds_long} and {spec.diamonds_short}"
+        )
     unknown = [k for k in spec.drawn_spots if k not in spec.spots_mm]
     if unknown:
         raise TableSpecError(f"{source}: drawn_spots names spots that are not in spots_mm: {', '.join(unknown)}")
     marks = spec.diamond_marks()
-    for side, want in (("right", spec.diamonds_long), ("left", spec.diamonds_long),
-                       ("head", spec.diamonds_short), ("foot", spec.diamonds_short)):
+    for side, want in (
+        ("right", spec.diamonds_long),
+        ("left", spec.diamonds_long),
+        ("head", spec.diamonds_short),
+        ("foot", spec.diamonds_short),
+    ):
         got = sum(1 for m in marks if m.side == side)
         if got != want:
-            raise TableSpecError(f"{source}: expected {want} diamonds on the {side} rail, the grid "
-                                 f"(diamond_grid_long/short) and the pocket mouths leave {got}")
+            raise TableSpecError(
+                f"{source}: expected {want} diamonds on the {side} rail, the grid "
+                f"(diamond_grid_long/short) and the pocket mouths leave {got}"
+            )
     return spec
 
 

@@ -11,5 +11,91 @@
 
 Shipped files: ``ball_detector.onnx`` (the ball finder), ``ball_classifier.onnx`` (identity and
 centre of each ball), ``ball_detector.yaml`` (the finder's network) and ``MODEL_CARD.md``. They
-run without torch through :mod:`vision.yolo`. Nothing is imported at package import.
+run without torch through :mod:`vision.yolo`. Nothing is imported at package import: the names of
+``__all__`` load from their module on first use (``models.train_detector`` imports
+:mod:`models.train`, which itself imports torch only inside its functions).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# public name -> the module that defines it
+_SOURCE: dict[str, str] = {
+    "GAMES": "classes",
+    "GAME_LABELS": "classes",
+    "CLASSIFIER_CLASSES": "classes",
+    "NONE_CLASS": "classes",
+    "GameError": "classes",
+    "check_game": "classes",
+    "label_of": "classes",
+    "class_index": "classes",
+    "game_mask": "classes",
+    "OfflineSetupError": "offline",
+    "default_cache_dir": "offline",
+    "prepare_environment": "offline",
+    "prepare_ultralytics": "offline",
+    "DatasetError": "dataset",
+    "generate": "dataset",
+    "add_real": "dataset",
+    "TrainError": "train",
+    "train_detector": "train",
+    "train_classifier": "train",
+    "evaluate_heldout": "evaluate",
+    "evaluate_real": "evaluate",
+}
+
+__all__ = [
+    "GAMES",
+    "GAME_LABELS",
+    "CLASSIFIER_CLASSES",
+    "NONE_CLASS",
+    "GameError",
+    "check_game",
+    "label_of",
+    "class_index",
+    "game_mask",
+    "OfflineSetupError",
+    "default_cache_dir",
+    "prepare_environment",
+    "prepare_ultralytics",
+    "DatasetError",
+    "generate",
+    "add_real",
+    "TrainError",
+    "train_detector",
+    "train_classifier",
+    "evaluate_heldout",
+    "evaluate_real",
+]
+
+if TYPE_CHECKING:
+    from models.classes import (
+        CLASSIFIER_CLASSES,
+        GAME_LABELS,
+        GAMES,
+        NONE_CLASS,
+        GameError,
+        check_game,
+        class_index,
+        game_mask,
+        label_of,
+    )
+    from models.dataset import DatasetError, add_real, generate
+    from models.evaluate import evaluate_heldout, evaluate_real
+    from models.offline import OfflineSetupError, default_cache_dir, prepare_environment, prepare_ultralytics
+    from models.train import TrainError, train_classifier, train_detector
+else:
+
+    def __getattr__(name: str) -> Any:
+        """Load a public name from its module on first use (PEP 562)."""
+        module = _SOURCE.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))

@@ -23,7 +23,7 @@ GAME_LABELS: dict[str, tuple[str, ...]] = {
 
 NONE_CLASS = "none"
 
-CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{l}" for g in GAMES for l in GAME_LABELS[g]) + (NONE_CLASS,)
+CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{lab}" for g in GAMES for lab in GAME_LABELS[g]) + (NONE_CLASS,)
 
 
 class GameError(ValueError):

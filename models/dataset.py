@@ -28,7 +28,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -47,8 +49,17 @@ class DatasetError(ValueError):
     """A dataset request that cannot be met."""
 
 
-def tile_labels(boxes_in: list[tuple[float, float, float, float]], x0: int, y0: int, t: int,
-                ) -> list[tuple[float, float, float, float]]:
+def _scaled_box(box: Sequence[float], scale: float) -> tuple[float, float, float, float]:
+    """``tuple(c * scale for c in box)`` of an (x0, y0, x1, y1) box, typed as four values."""
+    return cast("tuple[float, float, float, float]", tuple(c * scale for c in box))
+
+
+def tile_labels(
+    boxes_in: list[tuple[float, float, float, float]],
+    x0: int,
+    y0: int,
+    t: int,
+) -> list[tuple[float, float, float, float]]:
     """Normalised (cx, cy, w, h) of input-pixel boxes inside the tile at (x0, y0) of side ``t``;
     a box cut by the tile's edge is kept clipped if at least 40 % of it is inside."""
     out = []
@@ -61,9 +72,14 @@ def tile_labels(boxes_in: list[tuple[float, float, float, float]], x0: int, y0: 
     return out
 
 
-def tiles_of(img: np.ndarray, boxes_in: list[tuple[float, float, float, float]], rng: np.random.Generator,
-             tile: int = TILE_PX, n_ball: int = 3, n_any: int = 1,
-             ) -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
+def tiles_of(
+    img: np.ndarray,
+    boxes_in: list[tuple[float, float, float, float]],
+    rng: np.random.Generator,
+    tile: int = TILE_PX,
+    n_ball: int = 3,
+    n_any: int = 1,
+) -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
     """Square tiles of a letterboxed input: ``n_ball`` around random balls (where the pixels that
     teach the finder are) and ``n_any`` anywhere (cloth, cushions, pockets, hands, padding)."""
     H, W = img.shape[:2]
@@ -75,22 +91,31 @@ def tiles_of(img: np.ndarray, boxes_in: list[tuple[float, float, float, float]],
         starts.append((int(np.clip(cx - t / 2, 0, W - t)), int(np.clip(cy - t / 2, 0, H - t))))
     for _ in range(n_any):
         starts.append((int(rng.integers(0, W - t + 1)), int(rng.integers(0, H - t + 1))))
-    return [(np.ascontiguousarray(img[y0:y0 + t, x0:x0 + t]), tile_labels(boxes_in, x0, y0, t)) for x0, y0 in starts]
+    return [
+        (np.ascontiguousarray(img[y0 : y0 + t, x0 : x0 + t]), tile_labels(boxes_in, x0, y0, t)) for x0, y0 in starts
+    ]
 
 
-def yolo_tiles(view: View, rng: np.random.Generator, input_hw: tuple[int, int] = DET_INPUT_HW,
-               ) -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
+def yolo_tiles(
+    view: View,
+    rng: np.random.Generator,
+    input_hw: tuple[int, int] = DET_INPUT_HW,
+) -> list[tuple[np.ndarray, list[tuple[float, float, float, float]]]]:
     """Tiles (:func:`tiles_of`) of the view letterboxed into the finder's input, with the boxes
     of the balls at least ``MIN_VISIBLE_DET`` visible."""
     from vision.yolo_geometry import letterbox
 
     img, lb = letterbox(view.image_bgr, input_hw)
-    boxes = [tuple(c * lb.scale for c in b.box) for b in view.balls if b.visible >= MIN_VISIBLE_DET]
+    boxes = [_scaled_box(b.box, lb.scale) for b in view.balls if b.visible >= MIN_VISIBLE_DET]
     return tiles_of(img, boxes, rng)
 
 
-def crops_of(view: View, rng: np.random.Generator, n_none: int = 3, n_hard: int = 6,
-             ) -> tuple[list[np.ndarray], list[int], list[tuple[float, float]]]:
+def crops_of(
+    view: View,
+    rng: np.random.Generator,
+    n_none: int = 3,
+    n_hard: int = 6,
+) -> tuple[list[np.ndarray], list[int], list[tuple[float, float]]]:
     """Classifier crops of the view's balls and ``n_none`` crops of no ball, with the offset
     (crop px) of the true ball centre from the crop's centre (zero for no ball); and up to
     ``n_hard`` ``none`` crops where :func:`vision.proposals.ball_proposals` proposes a ball that is
@@ -119,8 +144,12 @@ def crops_of(view: View, rng: np.random.Generator, n_none: int = 3, n_hard: int 
         if rng.random() < 0.5:  # along the cushions and rails
             side = int(rng.integers(4))
             e = rng.uniform(0, 3.0 * r)
-            u, v = [(e, rng.uniform(0, h)), (w - 1 - e, rng.uniform(0, h)), (rng.uniform(0, w), e),
-                    (rng.uniform(0, w), h - 1 - e)][side]
+            u, v = [
+                (e, rng.uniform(0, h)),
+                (w - 1 - e, rng.uniform(0, h)),
+                (rng.uniform(0, w), e),
+                (rng.uniform(0, w), h - 1 - e),
+            ][side]
         else:
             u, v = rng.uniform(0, w), rng.uniform(0, h)
         if len(centres) and np.hypot(centres[:, 0] - u, centres[:, 1] - v).min() < 2.6 * r:
@@ -132,7 +161,10 @@ def crops_of(view: View, rng: np.random.Generator, n_none: int = 3, n_hard: int 
     if n_hard > 0 and view.balls:
         pu, pv, _ = ball_proposals(img, r, region_px=playing_region(view.geometry, r))
         if len(pu):
-            far = np.hypot(pu[:, None] - centres[None, :, 0], pv[:, None] - centres[None, :, 1]).min(axis=1) > HARD_NONE_R * r
+            far = (
+                np.hypot(pu[:, None] - centres[None, :, 0], pv[:, None] - centres[None, :, 1]).min(axis=1)
+                > HARD_NONE_R * r
+            )
             idx = np.nonzero(far)[0]
             for i in rng.permutation(idx)[:n_hard]:
                 xs.append(ball_crop(img, float(pu[i]), float(pv[i]), r * rng.uniform(0.93, 1.07)))
@@ -141,7 +173,7 @@ def crops_of(view: View, rng: np.random.Generator, n_none: int = 3, n_hard: int 
     return xs, ys, offs
 
 
-def _views(game: str, n: int, per_scene: int, seed: int, px_per_mm: float):
+def _views(game: str, n: int, per_scene: int, seed: int, px_per_mm: float) -> Iterator[View]:
     rng = np.random.default_rng(seed)
     made = 0
     while made < n:
@@ -161,8 +193,16 @@ def probe_game(game: str) -> str | None:
     return None
 
 
-def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int = 12,
-             px_per_mm: float = 0.5, seed: int = 0, tiles: bool = True, log=print) -> dict:
+def generate(
+    out: Path,
+    games: list[str],
+    counts: dict[str, int],
+    per_scene: int = 12,
+    px_per_mm: float = 0.5,
+    seed: int = 0,
+    tiles: bool = True,
+    log: Callable[[str], object] = print,
+) -> dict:
     """Write the splits (module docstring); returns a summary {split: {game: views, ...}}.
     ``tiles=False`` writes the classifier's crops only (no detector tiles)."""
     import cv2
@@ -181,7 +221,7 @@ def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int
         truth_f = None
         if split == "heldout":
             held.mkdir(parents=True, exist_ok=True)
-            truth_f = open(held / "truth.jsonl", "w")
+            truth_f = open(held / "truth.jsonl", "w")  # noqa: SIM115 -- written through the loop below, closed after it
         else:
             img_dir.mkdir(parents=True, exist_ok=True)
             lab_dir.mkdir(parents=True, exist_ok=True)
@@ -192,17 +232,39 @@ def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int
                 if split == "heldout":
                     name = f"{k:05d}.png"
                     cv2.imwrite(str(held / name), view.image_bgr)
-                    truth_f.write(json.dumps({
-                        "image": name, "game": game, "table": view.table, "px_per_mm": px_per_mm,
-                        "margin_mm": view.geometry.margin_mm, "ball_radius_mm": view.geometry.z_mm,
-                        "balls": [{"ball": b.ball.value, "label": b.label, "u": b.u_px, "v": b.v_px, "r": b.r_px,
-                                   "box": list(b.box), "visible": b.visible} for b in view.balls]}) + "\n")
+                    assert truth_f is not None  # opened above for the held-out split
+                    truth_f.write(
+                        json.dumps(
+                            {
+                                "image": name,
+                                "game": game,
+                                "table": view.table,
+                                "px_per_mm": px_per_mm,
+                                "margin_mm": view.geometry.margin_mm,
+                                "ball_radius_mm": view.geometry.z_mm,
+                                "balls": [
+                                    {
+                                        "ball": b.ball.value,
+                                        "label": b.label,
+                                        "u": b.u_px,
+                                        "v": b.v_px,
+                                        "r": b.r_px,
+                                        "box": list(b.box),
+                                        "visible": b.visible,
+                                    }
+                                    for b in view.balls
+                                ],
+                            }
+                        )
+                        + "\n"
+                    )
                 else:
                     for ti, (tile, labels) in enumerate(yolo_tiles(view, rng) if tiles else ()):
                         stem = f"{game}_{k:05d}_{ti}"
                         cv2.imwrite(str(img_dir / f"{stem}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])
                         (lab_dir / f"{stem}.txt").write_text(
-                            "".join(f"0 {a:.6f} {b:.6f} {c:.6f} {d:.6f}\n" for a, b, c, d in labels))
+                            "".join(f"0 {a:.6f} {b:.6f} {c:.6f} {d:.6f}\n" for a, b, c, d in labels)
+                        )
                     cx, cy, co = crops_of(view, rng)
                     xs += cx
                     ys += cy
@@ -214,17 +276,23 @@ def generate(out: Path, games: list[str], counts: dict[str, int], per_scene: int
             truth_f.close()
         else:
             (out / "crops").mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(out / "crops" / f"{split}.npz", x=np.array(xs, np.uint8).reshape(-1, 40, 40, 3),
-                                y=np.array(ys, np.int64), off=np.array(os_, np.float32).reshape(-1, 2), game=np.array([GAMES.index(games[g]) for g in gs], np.int64))
+            np.savez_compressed(
+                out / "crops" / f"{split}.npz",
+                x=np.array(xs, np.uint8).reshape(-1, 40, 40, 3),
+                y=np.array(ys, np.int64),
+                off=np.array(os_, np.float32).reshape(-1, 2),
+                game=np.array([GAMES.index(games[g]) for g in gs], np.int64),
+            )
         summary[split] = {"views": k, "crops": len(ys), "s": round(time.time() - t0, 1)}
     (out / "yolo").mkdir(parents=True, exist_ok=True)
     (out / "yolo" / "data.yaml").write_text(
-        f"path: {(out / 'yolo').resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: ball\n")
+        f"path: {(out / 'yolo').resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: ball\n"
+    )
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 
 
-def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
+def add_real(out: Path, root: Path, rng_seed: int = 0, log: Callable[[str], object] = print) -> dict:
     """Tiles and crops of the real photos' ``train`` (-> train) and ``valid`` (-> val) splits,
     added to a generated dataset: each photo letterboxed whole into the finder's input as the
     evaluation does (their balls are then 5-14 px, as in the rectified views), and each ball's
@@ -242,14 +310,15 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
         lab_dir.mkdir(parents=True, exist_ok=True)
         xs, ys, os_ = [], [], []
         n = 0
-        for name, img, balls in real_images(root, src):
+        for _name, img, balls in real_images(root, src):
             inp, lb = letterbox(img, DET_INPUT_HW)
-            boxes = [tuple(c * lb.scale for c in b) for _, b in balls]
+            boxes = [_scaled_box(b, lb.scale) for _, b in balls]
             for ti, (tile, labels) in enumerate(tiles_of(inp, boxes, rng, n_ball=2, n_any=0)):
                 stem = f"real_{n:05d}_{ti}"
                 cv2.imwrite(str(img_dir / f"{stem}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])
                 (lab_dir / f"{stem}.txt").write_text(
-                    "".join(f"0 {a:.6f} {b:.6f} {c:.6f} {d:.6f}\n" for a, b, c, d in labels))
+                    "".join(f"0 {a:.6f} {b:.6f} {c:.6f} {d:.6f}\n" for a, b, c, d in labels)
+                )
             for label, (x0, y0, x1, y1) in balls:
                 r = max(min(x1 - x0, y1 - y0) / 2.0, 2.0)
                 u, v = (x0 + x1) / 2.0, (y0 + y1) / 2.0
@@ -263,17 +332,21 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log=print) -> dict:
         f = Path(out) / "crops" / f"{split}.npz"
         if f.is_file() and xs:
             d = np.load(f)
-            np.savez_compressed(f, x=np.concatenate([d["x"], np.array(xs, np.uint8)]),
-                                y=np.concatenate([d["y"], np.array(ys, np.int64)]),
-                                off=np.concatenate([d["off"], np.array(os_, np.float32)]),
-                                game=np.concatenate([d["game"], np.full(len(ys), GAMES.index("pool"), np.int64)]))
+            np.savez_compressed(
+                f,
+                x=np.concatenate([d["x"], np.array(xs, np.uint8)]),
+                y=np.concatenate([d["y"], np.array(ys, np.int64)]),
+                off=np.concatenate([d["off"], np.array(os_, np.float32)]),
+                game=np.concatenate([d["game"], np.full(len(ys), GAMES.index("pool"), np.int64)]),
+            )
         summary[split] = {"real_images": n, "real_crops": len(ys)}
         log(f"real {src} -> {split}: {n} images, {len(ys)} crops")
     return summary
 
 
-def write_subset(yolo_dir: Path, n_synthetic: int, n_val_synthetic: int = 150, n_val_real: int = 100,
-                 seed: int = 0) -> tuple[int, int]:
+def write_subset(
+    yolo_dir: Path, n_synthetic: int, n_val_synthetic: int = 150, n_val_real: int = 100, seed: int = 0
+) -> tuple[int, int]:
     """``data_sub.yaml``: a random ``n_synthetic`` of the synthetic training tiles plus the first
     tile of every real photo (and a smaller validation set), to fit an epoch to a busy CPU.
     Returns the (train, val) tile counts."""
@@ -287,19 +360,26 @@ def write_subset(yolo_dir: Path, n_synthetic: int, n_val_synthetic: int = 150, n
     sel = rnd.sample(syn, min(n_synthetic, len(syn))) + real
     va = sorted(str(p.relative_to(yolo_dir)) for p in (yolo_dir / "images" / "val").glob("*.jpg"))
     vsyn = [f for f in va if "real" not in f]
-    vsel = rnd.sample(vsyn, min(n_val_synthetic, len(vsyn))) + [f for f in va if "real" in f and f.endswith("_0.jpg")][:n_val_real]
+    vsel = (
+        rnd.sample(vsyn, min(n_val_synthetic, len(vsyn)))
+        + [f for f in va if "real" in f and f.endswith("_0.jpg")][:n_val_real]
+    )
     (yolo_dir / "train_sub.txt").write_text("".join(f"{yolo_dir / f}\n" for f in sel))
     (yolo_dir / "val_sub.txt").write_text("".join(f"{yolo_dir / f}\n" for f in vsel))
-    (yolo_dir / "data_sub.yaml").write_text(f"path: {yolo_dir}\ntrain: {yolo_dir}/train_sub.txt\n"
-                                            f"val: {yolo_dir}/val_sub.txt\nnames:\n  0: ball\n")
+    (yolo_dir / "data_sub.yaml").write_text(
+        f"path: {yolo_dir}\ntrain: {yolo_dir}/train_sub.txt\nval: {yolo_dir}/val_sub.txt\nnames:\n  0: ball\n"
+    )
     return len(sel), len(vsel)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.dataset", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--games", default="carom,pool,snooker",
-                    help="comma-separated; games the renderer cannot draw yet are skipped with a note")
+    ap.add_argument(
+        "--games",
+        default="carom,pool,snooker",
+        help="comma-separated; games the renderer cannot draw yet are skipped with a note",
+    )
     ap.add_argument("--train-views", type=int, default=600, help="per game")
     ap.add_argument("--val-views", type=int, default=60, help="per game")
     ap.add_argument("--heldout-views", type=int, default=100, help="per game")
@@ -308,8 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-tiles", action="store_true", help="the classifier's crops only, no detector tiles")
     ap.add_argument("--real", type=Path, help="also the real photos' train/valid splits (billiard-pool-coco)")
-    ap.add_argument("--subset", type=int, metavar="N",
-                    help="only write DIR/yolo/data_sub.yaml: N random synthetic tiles + one per real photo")
+    ap.add_argument(
+        "--subset",
+        type=int,
+        metavar="N",
+        help="only write DIR/yolo/data_sub.yaml: N random synthetic tiles + one per real photo",
+    )
     a = ap.parse_args(argv)
     if a.subset is not None:
         print(json.dumps(dict(zip(("train_tiles", "val_tiles"), write_subset(a.out / "yolo", a.subset)))))
@@ -327,8 +411,15 @@ def main(argv: list[str] | None = None) -> int:
     if not games:
         print("error: the renderer can draw none of the games asked for", file=sys.stderr)
         return 2
-    s = generate(a.out, games, {"train": a.train_views, "val": a.val_views, "heldout": a.heldout_views},
-                 a.views_per_scene, a.px_per_mm, a.seed, tiles=not a.no_tiles)
+    s = generate(
+        a.out,
+        games,
+        {"train": a.train_views, "val": a.val_views, "heldout": a.heldout_views},
+        a.views_per_scene,
+        a.px_per_mm,
+        a.seed,
+        tiles=not a.no_tiles,
+    )
     if a.real is not None:
         if (a.real / "train" / "_annotations.coco.json").is_file():
             s["real"] = add_real(a.out, a.real, a.seed)

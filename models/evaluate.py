@@ -24,11 +24,16 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from models.dataset import MIN_VISIBLE_CLS, MIN_VISIBLE_DET
+
+if TYPE_CHECKING:
+    from vision.detect import BallDetection
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -38,7 +43,10 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
     iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
     inter = ix * iy
-    area = lambda c: (c[:, 2] - c[:, 0]) * (c[:, 3] - c[:, 1])
+
+    def area(c: np.ndarray) -> np.ndarray:
+        return (c[:, 2] - c[:, 0]) * (c[:, 3] - c[:, 1])
+
     return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-12)
 
 
@@ -69,16 +77,26 @@ class APAccumulator:
         self.sc: dict[str, list[float]] = {}
         self.ngt: dict[str, int] = {}
 
-    def add(self, gt_boxes: np.ndarray, gt_labels: list[str], gt_ignore: np.ndarray,
-            det_boxes: np.ndarray, det_scores: dict[str, np.ndarray]) -> None:
+    def add(
+        self,
+        gt_boxes: np.ndarray,
+        gt_labels: list[str],
+        gt_ignore: np.ndarray,
+        det_boxes: np.ndarray,
+        det_scores: dict[str, np.ndarray],
+    ) -> None:
         """``det_scores`` {label: (k,) score of each detection box for that label} (one box may
         count for several labels, each with its own score, as per-class NMS-free YOLO heads do)."""
         gt_boxes = np.asarray(gt_boxes, np.float64).reshape(-1, 4)
         ign = np.asarray(gt_ignore, bool).reshape(-1)
         labels = set(gt_labels) | set(det_scores)
-        iou = iou_matrix(det_boxes, gt_boxes) if len(det_boxes) and len(gt_boxes) else np.zeros((len(det_boxes), len(gt_boxes)))
+        iou = (
+            iou_matrix(det_boxes, gt_boxes)
+            if len(det_boxes) and len(gt_boxes)
+            else np.zeros((len(det_boxes), len(gt_boxes)))
+        )
         for lab in labels:
-            g = np.array([l == lab for l in gt_labels], bool)
+            g = np.array([gl == lab for gl in gt_labels], bool)
             self.ngt[lab] = self.ngt.get(lab, 0) + int((g & ~ign).sum())
             s = det_scores.get(lab)
             if s is None or not len(s):
@@ -100,8 +118,11 @@ class APAccumulator:
                 self.sc.setdefault(lab, []).append(float(s[i]))
 
     def per_class(self) -> dict[str, float]:
-        return {lab: average_precision(np.array(self.tp.get(lab, [])), np.array(self.sc.get(lab, [])), n)
-                for lab, n in sorted(self.ngt.items()) if n > 0}
+        return {
+            lab: average_precision(np.array(self.tp.get(lab, [])), np.array(self.sc.get(lab, [])), n)
+            for lab, n in sorted(self.ngt.items())
+            if n > 0
+        }
 
     def mean(self) -> float:
         v = [a for a in self.per_class().values() if np.isfinite(a)]
@@ -115,8 +136,16 @@ class IdentityCounter:
         self.gt = self.found = self.right = self.dets = self.matched_dets = 0
         self.err_px: list[float] = []
 
-    def add(self, gt_uv: np.ndarray, gt_r: np.ndarray, gt_labels: list[str], gt_ok: np.ndarray,
-            det_uv: np.ndarray, det_labels: list[str], det_scores: np.ndarray) -> None:
+    def add(
+        self,
+        gt_uv: np.ndarray,
+        gt_r: np.ndarray,
+        gt_labels: list[str],
+        gt_ok: np.ndarray,
+        det_uv: np.ndarray,
+        det_labels: Sequence[str | None],
+        det_scores: np.ndarray,
+    ) -> None:
         gt_uv = np.asarray(gt_uv, np.float64).reshape(-1, 2)
         det_uv = np.asarray(det_uv, np.float64).reshape(-1, 2)
         self.gt += int(np.sum(gt_ok))
@@ -138,9 +167,12 @@ class IdentityCounter:
                 self.err_px.append(float(d[j]))
 
     def summary(self, px_per_mm: float | None = None) -> dict:
-        out = {"balls": self.gt, "recall": self.found / max(self.gt, 1),
-               "identity_accuracy": self.right / max(self.found, 1),
-               "precision": self.matched_dets / max(self.dets, 1)}
+        out = {
+            "balls": self.gt,
+            "recall": self.found / max(self.gt, 1),
+            "identity_accuracy": self.right / max(self.found, 1),
+            "precision": self.matched_dets / max(self.dets, 1),
+        }
         if self.err_px:
             e = float(np.median(self.err_px))
             out["centre_err_median_px"] = e
@@ -149,17 +181,25 @@ class IdentityCounter:
         return out
 
 
-def _label_boxes(dets_boxes) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _label_boxes(
+    dets_boxes: Sequence[tuple[BallDetection, Sequence[float]]],
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     boxes = np.array([b for _, b in dets_boxes], np.float64).reshape(-1, 4)
     labs: dict[str, list] = {}
     for k, (d, _) in enumerate(dets_boxes):
         for lab, p in d.label_scores.items():
             labs.setdefault(lab, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
-    return boxes, {l: v[0] for l, v in labs.items()}
+    return boxes, {lab: v[0] for lab, v in labs.items()}
 
 
-def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifier_path: Path | None = None,
-                     limit: int | None = None, log=print, **detector_kw) -> dict:
+def evaluate_heldout(
+    heldout: Path,
+    detector_path: Path | None = None,
+    classifier_path: Path | None = None,
+    limit: int | None = None,
+    log: Callable[[str], object] = print,
+    **detector_kw: Any,
+) -> dict:
     """The synthetic figures of the module docstring, per game and overall; ``detector_kw`` go to
     :class:`vision.yolo.YoloDetector` (e.g. ``proposals=False``)."""
     import cv2
@@ -168,7 +208,7 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
     from vision.rectify import RectifiedGeometry
     from vision.yolo import YoloDetector
 
-    rows = [json.loads(l) for l in (Path(heldout) / "truth.jsonl").read_text().splitlines() if l.strip()]
+    rows = [json.loads(line) for line in (Path(heldout) / "truth.jsonl").read_text().splitlines() if line.strip()]
     if limit:
         rows = rows[:limit]
     per_game: dict[str, dict] = {}
@@ -177,13 +217,17 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
         game = row["game"]
         table = load_table(row.get("table", game))
         r_mm = float(row.get("ball_radius_mm", table.ball_radius_mm))
-        geo = RectifiedGeometry(table.length_mm, table.width_mm, float(row.get("margin_mm", r_mm)),
-                                float(row["px_per_mm"]), r_mm)
+        geo = RectifiedGeometry(
+            table.length_mm, table.width_mm, float(row.get("margin_mm", r_mm)), float(row["px_per_mm"]), r_mm
+        )
         key = (game, geo)
         if key not in dets_cache:
-            dets_cache[key] = (YoloDetector(geo, r_mm, game, detector_path, classifier_path, **detector_kw),
-                               YoloDetector(geo, r_mm, game, detector_path, classifier_path,
-                                            **{**detector_kw, "conf": 0.01, "min_score": 0.01}))
+            dets_cache[key] = (
+                YoloDetector(geo, r_mm, game, detector_path, classifier_path, **detector_kw),
+                YoloDetector(
+                    geo, r_mm, game, detector_path, classifier_path, **{**detector_kw, "conf": 0.01, "min_score": 0.01}
+                ),
+            )
         op, low = dets_cache[key]
         g = per_game.setdefault(game, {"ap": APAccumulator(), "id": IdentityCounter(), "ms": [], "ppm": geo.px_per_mm})
         img = cv2.imread(str(Path(heldout) / row["image"]))
@@ -197,18 +241,31 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
         lowd = low.detect_with_boxes(img)
         boxes, scores = _label_boxes(lowd)
         g["ap"].add(gt_boxes, gt_labels, vis < MIN_VISIBLE_DET, boxes, scores)
-        g["id"].add(np.array([(b["u"], b["v"]) for b in balls]).reshape(-1, 2), np.array([b["r"] for b in balls]),
-                    gt_labels, vis >= MIN_VISIBLE_CLS, np.array([(d.u_px, d.v_px) for d, _ in dets]).reshape(-1, 2),
-                    [d.label for d, _ in dets], np.array([d.score for d, _ in dets]))
+        g["id"].add(
+            np.array([(b["u"], b["v"]) for b in balls]).reshape(-1, 2),
+            np.array([b["r"] for b in balls]),
+            gt_labels,
+            vis >= MIN_VISIBLE_CLS,
+            np.array([(d.u_px, d.v_px) for d, _ in dets]).reshape(-1, 2),
+            [d.label for d, _ in dets],
+            np.array([d.score for d, _ in dets]),
+        )
     out: dict = {"views": len(rows), "games": {}}
     all_ap = []
     for game, g in per_game.items():
         pc = g["ap"].per_class()
         all_ap += [v for v in pc.values() if np.isfinite(v)]
-        out["games"][game] = {"mAP50": g["ap"].mean(), "AP50_per_label": pc, **g["id"].summary(g["ppm"]),
-                              "ms_per_frame_median": float(np.median(g["ms"])), "views": len(g["ms"])}
-        log(f"{game}: mAP50 {g['ap'].mean():.3f}, identity {out['games'][game]['identity_accuracy']:.4f}, "
-            f"recall {out['games'][game]['recall']:.4f}, {np.median(g['ms']):.1f} ms/frame")
+        out["games"][game] = {
+            "mAP50": g["ap"].mean(),
+            "AP50_per_label": pc,
+            **g["id"].summary(g["ppm"]),
+            "ms_per_frame_median": float(np.median(g["ms"])),
+            "views": len(g["ms"]),
+        }
+        log(
+            f"{game}: mAP50 {g['ap'].mean():.3f}, identity {out['games'][game]['identity_accuracy']:.4f}, "
+            f"recall {out['games'][game]['recall']:.4f}, {np.median(g['ms']):.1f} ms/frame"
+        )
     out["mAP50"] = float(np.mean(all_ap)) if all_ap else float("nan")
     tot = IdentityCounter()
     for g in per_game.values():
@@ -222,8 +279,13 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
 REAL_LABELS = {**{f"ball {i}": str(i) for i in range(1, 10)}, "white ball": "cue"}
 
 
-def evaluate_real(root: Path, split: str = "test", detector_path: Path | None = None,
-                  classifier_path: Path | None = None, log=print) -> dict | None:
+def evaluate_real(
+    root: Path,
+    split: str = "test",
+    detector_path: Path | None = None,
+    classifier_path: Path | None = None,
+    log: Callable[[str], object] = print,
+) -> dict | None:
     """The real-photo figures of the module docstring; None where the data is absent."""
     import cv2
 
@@ -248,8 +310,10 @@ def evaluate_real(root: Path, split: str = "test", detector_path: Path | None = 
         if img is None:
             continue
         anns = by_img.get(im["id"], [])
-        gt_boxes = np.array([[a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]
-                             for a in anns], np.float64).reshape(-1, 4)
+        gt_boxes = np.array(
+            [[a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]] for a in anns],
+            np.float64,
+        ).reshape(-1, 4)
         gt_labels = [REAL_LABELS[cats[a["category_id"]]] for a in anns]
         t0 = time.perf_counter()
         dets = op.detect_with_boxes(img, radius_from_box=True)
@@ -258,10 +322,23 @@ def evaluate_real(root: Path, split: str = "test", detector_path: Path | None = 
         ap.add(gt_boxes, gt_labels, np.zeros(len(anns), bool), boxes, scores)
         uv = (gt_boxes[:, :2] + gt_boxes[:, 2:]) / 2.0
         r = (gt_boxes[:, 2] - gt_boxes[:, 0] + gt_boxes[:, 3] - gt_boxes[:, 1]) / 4.0
-        idc.add(uv, r, gt_labels, np.ones(len(anns), bool), np.array([(x.u_px, x.v_px) for x, _ in dets]).reshape(-1, 2),
-                [x.label for x, _ in dets], np.array([x.score for x, _ in dets]))
-    out = {"split": split, "images": len(ms), "mAP50": ap.mean(), "AP50_per_label": ap.per_class(),
-           **idc.summary(), "ms_per_frame_median": float(np.median(ms)) if ms else float("nan")}
+        idc.add(
+            uv,
+            r,
+            gt_labels,
+            np.ones(len(anns), bool),
+            np.array([(x.u_px, x.v_px) for x, _ in dets]).reshape(-1, 2),
+            [x.label for x, _ in dets],
+            np.array([x.score for x, _ in dets]),
+        )
+    out = {
+        "split": split,
+        "images": len(ms),
+        "mAP50": ap.mean(),
+        "AP50_per_label": ap.per_class(),
+        **idc.summary(),
+        "ms_per_frame_median": float(np.median(ms)) if ms else float("nan"),
+    }
     log(f"real {split}: mAP50 {out['mAP50']:.3f}, identity {out['identity_accuracy']:.4f}, recall {out['recall']:.4f}")
     return out
 

@@ -25,6 +25,7 @@ import os
 import shutil
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 
 class OfflineSetupError(ValueError):
@@ -49,8 +50,10 @@ def _bundled_ttf() -> Path:
     try:
         import matplotlib
     except ImportError:
-        raise OfflineSetupError("offline ultralytics: expected matplotlib (an ultralytics dependency) to "
-                                "provide a TTF font, got no matplotlib") from None
+        raise OfflineSetupError(
+            "offline ultralytics: expected matplotlib (an ultralytics dependency) to "
+            "provide a TTF font, got no matplotlib"
+        ) from None
     p = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     if not p.is_file():
         raise OfflineSetupError(f"offline ultralytics: expected a font at {p}, found none")
@@ -95,16 +98,23 @@ def prepare_ultralytics(cache_dir: Path | None = None, threads: int = 2) -> Modu
     import ultralytics.utils.torch_utils as ut
 
     if Path(uu.USER_CONFIG_DIR).resolve() != cfg.resolve():
-        raise OfflineSetupError(f"offline ultralytics: expected its config dir at {cfg}, got "
-                                f"{uu.USER_CONFIG_DIR} (ultralytics was imported before the environment was set)")
-    uu.SETTINGS.update(sync=False, api_key="", datasets_dir=str(root / "datasets"),
-                       weights_dir=str(root / "weights"), runs_dir=str(root / "runs"),
-                       **{k: False for k in _INTEGRATIONS if k in uu.SETTINGS})
+        raise OfflineSetupError(
+            f"offline ultralytics: expected its config dir at {cfg}, got "
+            f"{uu.USER_CONFIG_DIR} (ultralytics was imported before the environment was set)"
+        )
+    uu.SETTINGS.update(
+        sync=False,
+        api_key="",
+        datasets_dir=str(root / "datasets"),
+        weights_dir=str(root / "weights"),
+        runs_dir=str(root / "runs"),
+        **{k: False for k in _INTEGRATIONS if k in uu.SETTINGS},
+    )
     uu.NUM_THREADS = threads
     ut.NUM_THREADS = threads
     for mod in ("ultralytics.data.base", "ultralytics.data.dataset"):
         import importlib
 
-        m = importlib.import_module(mod)
+        m: Any = importlib.import_module(mod)
         m.NUM_THREADS = threads
     return ultralytics

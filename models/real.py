@@ -12,8 +12,8 @@ lie, never copied into the repository.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -24,7 +24,9 @@ def default_root() -> Path:
     return Path(__file__).resolve().parents[2] / "shared" / "data" / "billiard-pool-coco"
 
 
-def real_images(root: Path, split: str) -> Iterator[tuple[str, np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]]:
+def real_images(
+    root: Path, split: str
+) -> Iterator[tuple[str, np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]]:
     """(file name, image, [(label, box)]) of every readable image of the split."""
     import cv2
 
@@ -38,7 +40,9 @@ def real_images(root: Path, split: str) -> Iterator[tuple[str, np.ndarray, list[
         name = cats.get(a["category_id"])
         if name in REAL_LABELS:
             x, y, w, h = a["bbox"]
-            by_img.setdefault(a["image_id"], []).append((REAL_LABELS[name], (float(x), float(y), float(x + w), float(y + h))))
+            by_img.setdefault(a["image_id"], []).append(
+                (REAL_LABELS[name], (float(x), float(y), float(x + w), float(y + h)))
+            )
     for im in d["images"]:
         img = cv2.imread(str(Path(root) / split / im["file_name"]))
         if img is not None:

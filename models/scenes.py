@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -30,11 +31,15 @@ from models.classes import label_of
 from tracking.ids import BallId
 from vision.rectify import RectifiedGeometry, Rectifier
 
+if TYPE_CHECKING:
+    from vision.render.style import RenderStyle
+
 #: The balls of a full set, per game.
 GAME_BALLS: dict[str, tuple[BallId, ...]] = {
     "carom": (BallId.WHITE, BallId.YELLOW, BallId.RED),
     "pool": (BallId.CUE,) + tuple(BallId(str(i)) for i in range(1, 16)),
-    "snooker": (BallId.CUE,) + tuple(BallId(f"red_{i}") for i in range(1, 16))
+    "snooker": (BallId.CUE,)
+    + tuple(BallId(f"red_{i}") for i in range(1, 16))
     + (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK),
 }
 
@@ -79,16 +84,26 @@ class Scene:
     """A table look, its camera, the renderer's static scene and the rectifier (built once; many
     views are rendered from it)."""
 
-    def __init__(self, game: str, table: TableSpec, rng: np.random.Generator, px_per_mm: float,
-                 width_px: int, height_px: int) -> None:
+    def __init__(
+        self, game: str, table: TableSpec, rng: np.random.Generator, px_per_mm: float, width_px: int, height_px: int
+    ) -> None:
         from synth.render.cameras import broadcast_camera
         from synth.render.frame import FrameRenderer
         from synth.render.scene import build_scene
 
         self.game, self.table, self.rng = game, table, rng
-        cam = broadcast_camera(table, width_px, height_px, height_mm=rng.uniform(2700.0, 4600.0),
-                               fill=rng.uniform(0.78, 0.95), k1=rng.uniform(-0.08, 0.02),
-                               off_axis_deg=abs(rng.normal(0.0, 6.0)), jitter_deg=1.5, roll_deg=1.5, rng=rng)
+        cam = broadcast_camera(
+            table,
+            width_px,
+            height_px,
+            height_mm=rng.uniform(2700.0, 4600.0),
+            fill=rng.uniform(0.78, 0.95),
+            k1=rng.uniform(-0.08, 0.02),
+            off_axis_deg=abs(rng.normal(0.0, 6.0)),
+            jitter_deg=1.5,
+            roll_deg=1.5,
+            rng=rng,
+        )
         self.camera = cam
         self.style = _style(game, table, rng)
         self.scene = build_scene(table, cam, self.style, rng)
@@ -97,7 +112,7 @@ class Scene:
         self.r_mm = table.ball_radius_mm
 
 
-def _style(game: str, table: TableSpec, rng: np.random.Generator):
+def _style(game: str, table: TableSpec, rng: np.random.Generator) -> RenderStyle:
     """A random look. Options that only newer renderers know (cloth colour of the caller's, ball
     colours of another manufacturer, marked cue balls) are used where the style has them."""
     import dataclasses
@@ -105,19 +120,34 @@ def _style(game: str, table: TableSpec, rng: np.random.Generator):
     from synth.render.lighting import default_lamps
     from synth.render.style import ClothColour, Lamp, RenderStyle
 
-    lamps = tuple(Lamp(l.x_mm + rng.normal(0, 120), l.y_mm + rng.normal(0, 80), rng.uniform(800.0, 1500.0),
-                       power=rng.uniform(0.6, 1.4), radius_mm=rng.uniform(60.0, 220.0))
-                  for l in default_lamps(table) if rng.random() > 0.15)
+    lamps = tuple(
+        Lamp(
+            lamp.x_mm + rng.normal(0, 120),
+            lamp.y_mm + rng.normal(0, 80),
+            rng.uniform(800.0, 1500.0),
+            power=rng.uniform(0.6, 1.4),
+            radius_mm=rng.uniform(60.0, 220.0),
+        )
+        for lamp in default_lamps(table)
+        if rng.random() > 0.15
+    )
     if not lamps:
         lamps = default_lamps(table)
     cloths = list(ClothColour)
     cloth = cloths[int(rng.integers(len(cloths)))]
-    kw = dict(
-        cloth=cloth, cloth_texture=rng.uniform(0.01, 0.06), cloth_mottle=rng.uniform(0.0, 0.03),
-        lamps=lamps, ambient=rng.uniform(0.1, 0.4), ball_specular=rng.uniform(0.2, 0.8),
-        ball_shininess=rng.uniform(25.0, 110.0), shadow_strength=rng.uniform(0.55, 0.95),
-        white_marked=bool(game == "carom" and rng.random() < 0.4), vignette=rng.uniform(0.0, 0.25),
-        noise_sigma=rng.uniform(0.5, 4.0), static_supersample=1,
+    kw: dict[str, Any] = dict(
+        cloth=cloth,
+        cloth_texture=rng.uniform(0.01, 0.06),
+        cloth_mottle=rng.uniform(0.0, 0.03),
+        lamps=lamps,
+        ambient=rng.uniform(0.1, 0.4),
+        ball_specular=rng.uniform(0.2, 0.8),
+        ball_shininess=rng.uniform(25.0, 110.0),
+        shadow_strength=rng.uniform(0.55, 0.95),
+        white_marked=bool(game == "carom" and rng.random() < 0.4),
+        vignette=rng.uniform(0.0, 0.25),
+        noise_sigma=rng.uniform(0.5, 4.0),
+        static_supersample=1,
     )
     fields = {f.name for f in dataclasses.fields(RenderStyle)}
     if "cloth_bgr" in fields and rng.random() < 0.5:
@@ -150,6 +180,7 @@ def sample_scene(game: str, rng: np.random.Generator, px_per_mm: float = 0.5) ->
 
 
 # -- ball layouts -------------------------------------------------------------------------------
+
 
 def _free(p: np.ndarray, placed: list[np.ndarray], r: float, gap: float = 0.3) -> bool:
     return all(np.hypot(*(p - q)) >= 2 * r + gap for q in placed)
@@ -212,6 +243,7 @@ def choose_balls(game: str, rng: np.random.Generator) -> list[BallId]:
 
 # -- one view -------------------------------------------------------------------------------------
 
+
 def _ellipse_box(scene: Scene, x: float, y: float, u: float, v: float, r_px: float) -> tuple[float, float]:
     C = scene.camera.centre_mm
     R = scene.r_mm
@@ -225,18 +257,23 @@ def _ellipse_box(scene: Scene, x: float, y: float, u: float, v: float, r_px: flo
     return math.sqrt(a * a * ex * ex + b * b * ey * ey), math.sqrt(a * a * ey * ey + b * b * ex * ex)
 
 
-def _seen_by_renderer(scene: Scene, state, covers) -> dict[BallId, float] | None:
+def _seen_by_renderer(scene: Scene, state: Any, covers: Any) -> dict[BallId, float] | None:
     """The renderer's own visible share of each ball (rails, pocket walls, other balls and
     occluders taken into account), where the renderer offers it (``synth.render.labels``)."""
     try:
         from synth.render.labels import ball_labels
     except ImportError:
         return None
-    return {b: float(l.visible) for b, l in ball_labels(scene.scene, state, covers).items()}
+    return {b: float(bl.visible) for b, bl in ball_labels(scene.scene, state, covers).items()}
 
 
-def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | None = None,
-                occlude_p: float = 0.35, blur_p: float = 0.25) -> View:
+def render_view(
+    scene: Scene,
+    rng: np.random.Generator,
+    balls: list[BallId] | None = None,
+    occlude_p: float = 0.35,
+    blur_p: float = 0.25,
+) -> View:
     """One rendered, degraded, rectified view of random balls with their truth (module docstring)."""
     import cv2
 
@@ -246,7 +283,7 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
     table, r = scene.table, scene.r_mm
     ids = balls if balls is not None else choose_balls(scene.game, rng)
     pos = layout(table, len(ids), rng)
-    ids = ids[:len(pos)]
+    ids = ids[: len(pos)]
     xy = np.array(pos, np.float64).reshape(-1, 2)
     # motion blur: some balls travel up to ~1.3 diameters over the exposure
     travel = np.zeros_like(xy)
@@ -277,8 +314,15 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
         e = np.array([np.cos(aim), np.sin(aim)])
         tip = xy[j] - e * (r + rng.uniform(2.0, 60.0))
         hand = xy[j] - e * back
-        occ.append(HandCuePose(hand_xy_mm=(float(hand[0]), float(hand[1])), aim_rad=float(aim),
-                               tip_xy_mm=(float(tip[0]), float(tip[1])), tip_z_mm=r, cue=bool(rng.random() < 0.8)))
+        occ.append(
+            HandCuePose(
+                hand_xy_mm=(float(hand[0]), float(hand[1])),
+                aim_rad=float(aim),
+                tip_xy_mm=(float(tip[0]), float(tip[1])),
+                tip_z_mm=r,
+                cue=bool(rng.random() < 0.8),
+            )
+        )
     frame, covers = scene.frames.render(states, occ)
     seen = _seen_by_renderer(scene, states[len(states) // 2], covers)
     # camera chain: slight defocus, then compression
@@ -286,7 +330,7 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
         frame = cv2.GaussianBlur(frame, (0, 0), rng.uniform(0.3, 1.1))
     if rng.random() < 0.6:
         ok, enc = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
-        frame = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        frame = cast("np.ndarray", cv2.imdecode(enc, cv2.IMREAD_COLOR))  # decodes what imencode just wrote
     view = scene.rect(frame)
     # colour balance / exposure of the broadcast chain
     gain = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.8, 1.2)
@@ -315,8 +359,8 @@ def render_view(scene: Scene, rng: np.random.Generator, balls: list[BallId] | No
             continue  # mostly outside the view
         visible = 1.0
         if cover_view is not None:
-            yy, xx = np.mgrid[int(box[1]):int(box[3]) + 1, int(box[0]):int(box[2]) + 1]
-            disc = (xx - u) ** 2 + (yy - v) ** 2 <= r_px ** 2
+            yy, xx = np.mgrid[int(box[1]) : int(box[3]) + 1, int(box[0]) : int(box[2]) + 1]
+            disc = (xx - u) ** 2 + (yy - v) ** 2 <= r_px**2
             if disc.any():
                 visible = float(1.0 - cover_view[yy[disc], xx[disc]].mean())
         if seen is not None:

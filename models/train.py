@@ -24,12 +24,17 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from models.classes import CLASSIFIER_CLASSES, GAMES, game_mask
 from models.offline import default_cache_dir, prepare_ultralytics
+
+if TYPE_CHECKING:
+    import torch
 
 MODELS_DIR = Path(__file__).resolve().parent
 DETECTOR_YAML = MODELS_DIR / "ball_detector.yaml"
@@ -43,12 +48,26 @@ class TrainError(ValueError):
 
 # -- detector ---------------------------------------------------------------------------------
 
-def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgsz: int = 160,
-                   export_hw: tuple[int, int] = (320, 640), batch: int = 16, workers: int = 1,
-                   model_yaml: Path = DETECTOR_YAML, name: str = "detector", threads: int = 2,
-                   cache_dir: Path | None = None, fraction: float = 1.0, val_every_epoch: bool = False,
-                   hours: float | None = None, init: Path | None = None, lr0: float | None = None,
-                   log=print) -> dict:
+
+def train_detector(
+    data_yaml: Path,
+    epochs: int,
+    out: Path = DETECTOR_ONNX,
+    imgsz: int = 160,
+    export_hw: tuple[int, int] = (320, 640),
+    batch: int = 16,
+    workers: int = 1,
+    model_yaml: Path = DETECTOR_YAML,
+    name: str = "detector",
+    threads: int = 2,
+    cache_dir: Path | None = None,
+    fraction: float = 1.0,
+    val_every_epoch: bool = False,
+    hours: float | None = None,
+    init: Path | None = None,
+    lr0: float | None = None,
+    log: Callable[[str], object] = print,
+) -> dict:
     """Train, export, copy the ONNX file to ``out``; returns {epochs, wall_s, metrics, onnx}.
     ``hours`` caps the training time: ultralytics then re-plans the number of epochs (and the
     learning-rate schedule) from the first epochs' duration, so a run on a busy machine still
@@ -70,38 +89,80 @@ def train_detector(data_yaml: Path, epochs: int, out: Path = DETECTOR_ONNX, imgs
     extra = {"optimizer": "AdamW", "lr0": float(lr0), "warmup_epochs": 0.5} if lr0 else {}
     t0 = time.time()
 
-    def _epoch_end(tr) -> None:
+    def _epoch_end(tr: Any) -> None:
         m = {k.split("/")[-1]: round(float(v), 4) for k, v in (tr.metrics or {}).items() if "mAP50" in k}
         log(f"detector epoch {tr.epoch + 1}/{tr.epochs}: {m} ({time.time() - t0:.0f} s)")
 
     model.add_callback("on_fit_epoch_end", _epoch_end)
-    model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
-                amp=False, plots=False, pretrained=False, project=str((root / "runs").resolve()), name=name,
-                exist_ok=True, single_cls=True, cache="ram", seed=0, patience=max(epochs, 10),
-                close_mosaic=max(1, epochs // 10), hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, degrees=0.0,
-                translate=0.1, scale=0.2, fliplr=0.5, flipud=0.5, mosaic=1.0, fraction=fraction, verbose=False,
-                val=val_every_epoch, **({"time": float(hours)} if hours else {}), **extra)
+    model.train(
+        data=str(data_yaml),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        workers=workers,
+        device="cpu",
+        amp=False,
+        plots=False,
+        pretrained=False,
+        project=str((root / "runs").resolve()),
+        name=name,
+        exist_ok=True,
+        single_cls=True,
+        cache="ram",
+        seed=0,
+        patience=max(epochs, 10),
+        close_mosaic=max(1, epochs // 10),
+        hsv_h=0.03,
+        hsv_s=0.6,
+        hsv_v=0.4,
+        degrees=0.0,
+        translate=0.1,
+        scale=0.2,
+        fliplr=0.5,
+        flipud=0.5,
+        mosaic=1.0,
+        fraction=fraction,
+        verbose=False,
+        val=val_every_epoch,
+        **({"time": float(hours)} if hours else {}),
+        **extra,
+    )
     wall = time.time() - t0
     trainer = model.trainer
     best = Path(trainer.best) if Path(trainer.best).is_file() else Path(trainer.last)
     metrics = {k: float(v) for k, v in (trainer.metrics or {}).items() if isinstance(v, (int, float))}
-    exported = YOLO(str(best), task="detect").export(format="onnx", imgsz=list(export_hw), simplify=True,
-                                                     dynamic=False, device="cpu", verbose=False)
+    exported = YOLO(str(best), task="detect").export(
+        format="onnx", imgsz=list(export_hw), simplify=True, dynamic=False, device="cpu", verbose=False
+    )
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(exported, out)
-    return {"epochs": int(getattr(trainer, "epochs", epochs)), "imgsz": imgsz, "export_hw": list(export_hw), "wall_s": round(wall, 1),
-            "val_metrics": metrics, "onnx": str(out), "weights": str(best)}
+    return {
+        "epochs": int(getattr(trainer, "epochs", epochs)),
+        "imgsz": imgsz,
+        "export_hw": list(export_hw),
+        "wall_s": round(wall, 1),
+        "val_metrics": metrics,
+        "onnx": str(out),
+        "weights": str(best),
+    }
 
 
 # -- classifier -------------------------------------------------------------------------------
 
-def _net():
+
+def _net() -> torch.nn.Module:
     import torch.nn as nn
 
     def block(i: int, o: int) -> list:
-        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
-                nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+        return [
+            nn.Conv2d(i, o, 3, padding=1, bias=False),
+            nn.BatchNorm2d(o),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(o, o, 3, padding=1, bias=False),
+            nn.BatchNorm2d(o),
+            nn.ReLU(inplace=True),
+        ]
 
     class BallClassifierNet(nn.Module):
         """40x40 BGR crop in [0, 1] -> one logit per class of CLASSIFIER_CLASSES, then the offset
@@ -109,12 +170,18 @@ def _net():
 
         def __init__(self, n_classes: int) -> None:
             super().__init__()
-            self.features = nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
-                                          *block(32, 64), nn.MaxPool2d(2))
-            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 5 * 5, 128),
-                                      nn.ReLU(inplace=True), nn.Linear(128, n_classes))
+            self.features = nn.Sequential(
+                *block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2), *block(32, 64), nn.MaxPool2d(2)
+            )
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.Dropout(0.2),
+                nn.Linear(64 * 5 * 5, 128),
+                nn.ReLU(inplace=True),
+                nn.Linear(128, n_classes),
+            )
 
-        def forward(self, x):
+        def forward(self, x: Any) -> Any:  # Any: torch may read these annotations at export
             return self.head(self.features(x))
 
     return BallClassifierNet(len(CLASSIFIER_CLASSES) + 2)
@@ -131,16 +198,16 @@ def _load_crops(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return d["x"], d["y"], d["game"], off.astype(np.float32)
 
 
-def _augment(x, off, rng_t):
+def _augment(x: torch.Tensor, off: torch.Tensor, rng_t: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """Random rotation (a ball turns freely), flip, small shift and scale, brightness/colour gain,
     noise; ``off`` (n, 2), the ball centre's offset from the crop centre in ball radii, follows the
     geometric part."""
-    from vision.yolo_geometry import CROP_BALL_PX, CROP_PX
-
     import math
 
     import torch
     import torch.nn.functional as F
+
+    from vision.yolo_geometry import CROP_BALL_PX, CROP_PX
 
     n = x.shape[0]
     a = torch.rand(n, generator=rng_t) * 2 * math.pi
@@ -162,14 +229,14 @@ def _augment(x, off, rng_t):
     return x.clamp(0.0, 1.0), off
 
 
-def _masks(games: np.ndarray):
+def _masks(games: np.ndarray) -> torch.Tensor:
     import torch
 
     m = np.array([game_mask(g) for g in GAMES], bool)
     return torch.from_numpy(np.where(m[games], 0.0, -1e4).astype(np.float32))
 
 
-def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: np.ndarray) -> dict:
+def evaluate_classifier(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: np.ndarray) -> dict:
     """Accuracy (overall and per game) and the median centre error of the ball crops in radii."""
     import torch
 
@@ -178,16 +245,19 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: n
     C = len(CLASSIFIER_CLASSES)
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255.0
+            xb = torch.from_numpy(x[i : i + 512]).permute(0, 3, 1, 2).float() / 255.0
             o = net(xb)
-            preds.append((o[:, :C] + _masks(g[i:i + 512])).argmax(1).numpy())
+            preds.append((o[:, :C] + _masks(g[i : i + 512])).argmax(1).numpy())
             offs.append(o[:, C:].numpy())
     p = np.concatenate(preds) if preds else np.zeros(0, int)
     po = np.concatenate(offs) if offs else np.zeros((0, 2))
     ball = y != C - 1
     err = np.hypot(*(po[ball] - off[ball]).T) if ball.any() else np.zeros(0)
-    out = {"accuracy": float((p == y).mean()) if len(y) else float("nan"), "n": int(len(y)),
-           "centre_err_median_radii": float(np.median(err)) if len(err) else float("nan")}
+    out = {
+        "accuracy": float((p == y).mean()) if len(y) else float("nan"),
+        "n": int(len(y)),
+        "centre_err_median_radii": float(np.median(err)) if len(err) else float("nan"),
+    }
     for gi, game in enumerate(GAMES):
         sel = g == gi
         if sel.any():
@@ -195,9 +265,19 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray, g: np.ndarray, off: n
     return out
 
 
-def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLASSIFIER_ONNX, batch: int = 128,
-                     lr: float = 3e-3, threads: int = 2, seed: int = 0, minutes: float | None = None,
-                     init: Path | None = None, none_share: float = 0.15, log=print) -> dict:
+def train_classifier(
+    crops_dir: Path | list[Path],
+    epochs: int,
+    out: Path = CLASSIFIER_ONNX,
+    batch: int = 128,
+    lr: float = 3e-3,
+    threads: int = 2,
+    seed: int = 0,
+    minutes: float | None = None,
+    init: Path | None = None,
+    none_share: float = 0.15,
+    log: Callable[[str], object] = print,
+) -> dict:
     """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
     first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir).
     ``init``: torch weights of an earlier run to start from (fine-tuning on more data costs a
@@ -222,7 +302,9 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
         try:
             net.load_state_dict(torch.load(str(init), map_location="cpu", weights_only=True))
         except (RuntimeError, KeyError) as e:
-            raise TrainError(f"classifier --init: expected weights of this network at {init}, got: {str(e).splitlines()[0]}")
+            raise TrainError(
+                f"classifier --init: expected weights of this network at {init}, got: {str(e).splitlines()[0]}"
+            ) from e
         log(f"classifier: starting from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
@@ -231,7 +313,7 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     gen = torch.Generator().manual_seed(seed)
     X = torch.from_numpy(xtr).permute(0, 3, 1, 2).contiguous()
     Y = torch.from_numpy(ytr)
-    O = torch.from_numpy(otr)
+    Ofs = torch.from_numpy(otr)
     B = torch.from_numpy(ytr != len(CLASSIFIER_CLASSES) - 1).float()
     M = _masks(gtr)
     C = len(CLASSIFIER_CLASSES)
@@ -241,8 +323,8 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     # ... but ``none`` (cloth, shadows, hands, the proposals that are no ball) gets ``none_share``
     # of the draws: it is what the classifier must reject on every frame, in every game
     present = counts > 0
-    if present[C - 1] and present[:C - 1].any():
-        cw[C - 1] = none_share / (1.0 - none_share) * present[:C - 1].sum() / counts[C - 1]
+    if present[C - 1] and present[: C - 1].any():
+        cw[C - 1] = none_share / (1.0 - none_share) * present[: C - 1].sum() / counts[C - 1]
     w = torch.from_numpy(cw[ytr])
     t0 = time.time()
     hist = []
@@ -251,8 +333,8 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
         order = torch.multinomial(w, len(ytr), replacement=True, generator=gen)
         tot = 0.0
         for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            xb, ob = _augment(X[idx].float() / 255.0, O[idx], gen)
+            idx = order[i : i + batch]
+            xb, ob = _augment(X[idx].float() / 255.0, Ofs[idx], gen)
             o = net(xb)
             reg = (F.smooth_l1_loss(o[:, C:], ob, beta=0.05, reduction="none").sum(1) * B[idx]).mean()
             # label smoothing over the game's own classes only (the masked ones stay at zero)
@@ -266,14 +348,17 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
             if sched is not None:
                 sched.step()
             else:
+                assert budget_s is not None  # no scheduler: a time budget
                 f = min((time.time() - t0) / budget_s, 1.0)
                 for g in opt.param_groups:
                     g["lr"] = lr * (f / 0.05 if f < 0.05 else 0.5 * (1.0 + np.cos(np.pi * (f - 0.05) / 0.95))) + 1e-6
             tot += float(loss.detach()) * len(idx)
         ev = evaluate_classifier(net, xva, yva, gva, ova)
         hist.append({"epoch": ep + 1, "loss": tot / len(order), **ev})
-        log(f"classifier epoch {ep + 1}/{epochs}: loss {tot / len(order):.4f} val acc {ev['accuracy']:.4f} "
-            f"centre err {ev['centre_err_median_radii']:.3f} r ({time.time() - t0:.0f} s)")
+        log(
+            f"classifier epoch {ep + 1}/{epochs}: loss {tot / len(order):.4f} val acc {ev['accuracy']:.4f} "
+            f"centre err {ev['centre_err_median_radii']:.3f} r ({time.time() - t0:.0f} s)"
+        )
         if budget_s is not None and time.time() - t0 >= budget_s:
             break
     wall = time.time() - t0
@@ -281,11 +366,16 @@ def train_classifier(crops_dir: Path | list[Path], epochs: int, out: Path = CLAS
     pt = default_cache_dir() / "runs" / f"{Path(out).stem}.pt"
     pt.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), pt)
-    return {"epochs": len(hist), "wall_s": round(wall, 1), "train_crops": int(len(ytr)), "val": hist[-1],
-            "onnx": str(out)}
+    return {
+        "epochs": len(hist),
+        "wall_s": round(wall, 1),
+        "train_crops": int(len(ytr)),
+        "val": hist[-1],
+        "onnx": str(out),
+    }
 
 
-def export_classifier(net, out: Path) -> None:
+def export_classifier(net: torch.nn.Module, out: Path) -> None:
     """ONNX with a dynamic batch, output (n, classes + 2): logits, then the centre offset in ball
     radii; metadata: ``classes`` (JSON list), ``crop_px``, ``crop_ball_px``."""
     import onnx
@@ -296,11 +386,23 @@ def export_classifier(net, out: Path) -> None:
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
-    torch.onnx.export(net, dummy, str(out), input_names=["crops"], output_names=["out"],
-                      dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(
+        net,
+        dummy,
+        str(out),
+        input_names=["crops"],
+        output_names=["out"],
+        dynamic_axes={"crops": {0: "n"}, "out": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
     m = onnx.load(str(out))
-    for k, v in {"classes": json.dumps(list(CLASSIFIER_CLASSES)), "crop_px": str(CROP_PX),
-                 "crop_ball_px": str(CROP_BALL_PX), "input": "BGR crops scaled to [0, 1], NCHW"}.items():
+    for k, v in {
+        "classes": json.dumps(list(CLASSIFIER_CLASSES)),
+        "crop_px": str(CROP_PX),
+        "crop_ball_px": str(CROP_BALL_PX),
+        "input": "BGR crops scaled to [0, 1], NCHW",
+    }.items():
         p = m.metadata_props.add()
         p.key, p.value = k, v
     onnx.save(m, str(out))
@@ -324,8 +426,13 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--init", type=Path, help="YOLO weights (.pt) of an earlier run to fine-tune")
     d.add_argument("--lr0", type=float, help="initial learning rate (AdamW); for fine-tuning")
     c = sub.add_parser("classifier", help="the identity classifier on ball crops")
-    c.add_argument("--data", type=Path, nargs="+", required=True,
-                   help="DIR/crops of models.dataset (several: trained on together, validated on the first)")
+    c.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="DIR/crops of models.dataset (several: trained on together, validated on the first)",
+    )
     c.add_argument("--epochs", type=int, default=30)
     c.add_argument("--batch", type=int, default=128)
     c.add_argument("--lr", type=float, default=3e-3)
@@ -339,8 +446,21 @@ def main(argv: list[str] | None = None) -> int:
             hw = tuple(int(v) for v in a.export_hw.split(","))
             if len(hw) != 2:
                 raise TrainError(f"--export-hw: expected H,W, got {a.export_hw!r}")
-            res = train_detector(a.data, a.epochs, a.out, a.imgsz, hw, a.batch, a.workers, name=a.name,
-                                 threads=a.threads, fraction=a.fraction, hours=a.hours, init=a.init, lr0=a.lr0)
+            res = train_detector(
+                a.data,
+                a.epochs,
+                a.out,
+                a.imgsz,
+                hw,
+                a.batch,
+                a.workers,
+                name=a.name,
+                threads=a.threads,
+                fraction=a.fraction,
+                hours=a.hours,
+                init=a.init,
+                lr0=a.lr0,
+            )
         else:
             res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes, init=a.init)
     except ValueError as e:
