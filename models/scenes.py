@@ -32,7 +32,7 @@ from tracking.ids import BallId
 from vision.rectify import RectifiedGeometry, Rectifier
 
 if TYPE_CHECKING:
-    from vision.render.style import RenderStyle
+    from synth.render.style import RenderStyle
 
 #: The balls of a full set, per game.
 GAME_BALLS: dict[str, tuple[BallId, ...]] = {
