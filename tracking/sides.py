@@ -42,8 +42,9 @@ class ContactConfig:
     tested; ``_noise``: multiples of ``noise_mm``; ``_chi2``: squared residuals over
     ``noise_mm``^2); a name without one is a plain ratio. Each field says what it is, where it is
     used, and why it has its value; "first version" means the value has not changed since
-    tracking was written (320e9d4), checked since on the synthetic shots (tests/tracking), the
-    pooltool shots (sample_data/shots) and the real three-cushion tracks (tests/golden).
+    tracking was written (320e9d4), and the tests and benchmarks (the synthetic shots, the
+    pooltool shots in sample_data/shots, the real three-cushion tracks) run with it; where the
+    history records no measurement the "why" is the reasoning the value rests on.
 
     The timing fit: a ball decelerates all the time (rolling resistance ~0.1 m/s^2, up to
     mu_s * g ~ 2 m/s^2 while it slides after a contact); a straight line through the samples
@@ -54,19 +55,19 @@ class ContactConfig:
 
     # -- the samples a side is fitted to ----------------------------------------------------
     #: mm, 1 sd. Prior on the measurement noise of one centre: the scale of every residual test
-    #: and fit variance. First version: the detector's sub-pixel centres on overhead footage
-    #: (about 1.5 mm a pixel at 1080p) and the tracks of other systems are about this good.
+    #: and fit variance. First version: a prior of about a pixel's worth of an overhead 1080p
+    #: view (~1.5 mm a pixel) with centres fitted below a pixel; not measured since.
     noise_mm: float = 1.0
     #: samples. At most this many samples per moving side: enough to fit a line and a curve
     #: (3 unknowns) with slack against an outlier, few enough (0.2 s at 30 fps) that the ball's
     #: deceleration and swerve stay small inside the window. First version.
     fit_samples: int = 6
-    #: s. A moving side stops growing past this time from its edge once it has 2 samples (the
-    #: same 0.2 s bound for high frame rates, where 6 samples would be too short to fit), and a
-    #: side whose edge is farther than this from the contact is not "adjacent" (its rest run is
-    #: not the ball at rest at the contact). Also the window for a graze's anchor and V-fit
-    #: search (half of it), and a nudge's guard around the striker's pass (a quarter). First
-    #: version.
+    #: s. A moving side stops growing past this time from its edge once it has 2 samples (at
+    #: 30 fps the same span as ``fit_samples``; at lower rates it keeps the side short, so the
+    #: ball's deceleration and turn inside it stay small), and a resting side whose edge is
+    #: farther than this from the contact is not the ball at rest at the contact. Also the
+    #: window of a graze's anchor, of its V-fit search (half of it), and a nudge's guard around
+    #: the striker's pass (a quarter). First version.
     fit_window_s: float = 0.2
     #: s. The longest a moving side may span, and the farthest its edge may lie from the contact
     #: (a sparse recorder reports every ~1 cm, so two samples may be far apart: beyond 1 s a ball
@@ -121,9 +122,8 @@ class ContactConfig:
     #: version.
     cushion_detect_mm: float = 12.0
     #: ratio. The least a cushion gives back of a ball's normal speed: a ball struck from rest
-    #: meets a cushion within one sample gap only if it could have got there at most its speed
-    #: out over this. 3cb9c89: cushions give back well over half (restitution ~0.7-0.9 at
-    #: playing speeds); 0.5 leaves room for a slow, soft contact.
+    #: meets a cushion within one sample gap only if it could have got there, at most its speed
+    #: out over this. From 3cb9c89 ("the cushion gives back at least half the normal speed").
     cushion_restitution_min: float = 0.5
     #: mm/s. The slowest approach to (or departure from) a cushion that counts as a contact,
     #: below which a turn is the noise or a swerve along the cushion (graze contacts look for

@@ -28,27 +28,31 @@ class InferenceConfig:
     contact: ContactConfig = field(default_factory=ContactConfig)
     exit: ExitConfig = field(default_factory=ExitConfig)
     #: mm. A ball resting with its centre within R + this of a cushion's nose line is frozen to
-    #: that cushion (``ShotStart.frozen_to_cushion``): the rest position is a median of up to
-    #: ``contact.rest_fit_samples`` centres (~1 mm noise each, a fraction of a mm for the median)
-    #: and the nose line is known to a few mm; 2 mm keeps a ball a finger's width off out.
+    #: that cushion (``ShotStart.frozen_to_cushion``). The rest position is a median of up to
+    #: ``contact.rest_fit_samples`` centres (~1 mm noise each: well under a mm for the median),
+    #: so 2 mm is the noise with a margin; a ball a referee sees clear of the cushion lies
+    #: farther. Value of the first version (320e9d4).
     frozen_tol_mm: float = 2.0
     #: mm. Two resting balls whose centres lie within 2R + this are touching
-    #: (``ShotStart.balls_in_contact``); the same margin as ``frozen_tol_mm``, for the same noise.
-    #: Also the margin (plus 2 mm) within which a ball that rolled to rest lies against another.
+    #: (``ShotStart.balls_in_contact``): the same margin as ``frozen_tol_mm``, for the same
+    #: noise. Also, plus 2 mm, how close a ball that rolled to rest must lie to a resting ball
+    #: to have stopped against it (:mod:`tracking.infer.unseen`). First version (320e9d4).
     touching_tol_mm: float = 2.0
     #: mm/s. When the data end with balls still moving, the shot is closed (``ShotEnd`` at 0.5
-    #: confidence) only if each of them was slower than this at its last sample: a ball at
-    #: 150 mm/s rolls about 1 cm more before it stops (rolling deceleration ~1 m/s^2), so it
-    #: changes no contact; a faster one may yet reach a cushion or a ball.
+    #: confidence at most) only if each of them was slower than this at its last sample: all but
+    #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the
+    #: shot is left open, since it may yet reach a cushion or a ball. First version (320e9d4).
     end_speed_mm_s: float = 150.0
     #: s. Two ball-ball contacts of the same pair found within this of each other are one (the
     #: passes find the same contact again, timed slightly apart); also how near a contact must
-    #: be to a ball's start from rest to explain it. 20 ms: under a frame at 60 fps, well under
-    #: the time two balls take to meet again after they drew apart.
+    #: lie to a ball's start from rest to explain it, and the window within which a pass does
+    #: not find an already-found contact again. 20 ms: about one frame at 50-60 fps, far below
+    #: the time two balls that drew apart take to meet again. First version (320e9d4).
     dedupe_s: float = 0.02
     #: s. Two contacts of one ball with the same cushion within this of each other are one (a
-    #: contact found both as a turn and as a graze, or twice at a cushion split): a ball leaving
-    #: a cushion needs well over 0.1 s to come back to it.
+    #: contact found both as a turn and as a graze, or at two neighbouring splits): to meet the
+    #: same cushion again a ball must first be turned back by another contact. From 1d3e33d
+    #: (grazing and dying cushion contacts).
     same_cushion_s: float = 0.1
     sampling: Sampling = Sampling.AUTO
 
