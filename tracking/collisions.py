@@ -16,7 +16,7 @@ split that holds another contact of either ball is tried before and after it, th
 it left out, and a ball left with one clean side is timed by that side against the other
 ball's ("2R apart", or, for a ball struck from rest and seen once before its next contact, "2R
 behind its rest on the line to that sample"). Validation: the impulse along the line of
-centres, combined over both balls, must clear ``min_impulse_mm_s`` and ``significance``
+centres, combined over both balls, must clear ``min_impulse_mm_s`` and ``significance_sd``
 standard deviations, and neither ball may show a clearly opposite one; where no velocity change
 can be read (every side beyond the contact spoiled), a ball that left its rest in that gap with
 the other, moving, 2R from it is the evidence, at lower confidence.
@@ -380,16 +380,16 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
             continue
         j = sign * float(dv[0] @ u)
         var = max(dv[1], 1.0)
-        if j < -cfg.significance * math.sqrt(var) - cfg.min_impulse_mm_s:
+        if j < -cfg.significance_sd * math.sqrt(var) - cfg.min_impulse_mm_s:
             return None  # this ball was pushed toward the other: not a contact between them
         impulses.append((j, var))
     if impulses:
         wsum = sum(1.0 / v for _, v in impulses)
         j_all = sum(j / v for j, v in impulses) / wsum
         sd_all = math.sqrt(1.0 / wsum)
-        if j_all < max(cfg.min_impulse_mm_s, cfg.significance * sd_all):
+        if j_all < max(cfg.min_impulse_mm_s, cfg.significance_sd * sd_all):
             return None
-        strength = 0.4 + 0.6 * score(-j_all / sd_all, -8.0, -cfg.significance)
+        strength = 0.4 + 0.6 * score(-j_all / sd_all, -8.0, -cfg.significance_sd)
     elif any(st and tr and any(x.usable and not x.at_rest for x in other)
              for st, tr, other in ((opt.started[0], opt.trust[0], (b_in, b_out)),
                                    (opt.started[1], opt.trust[1], (a_in, a_out)))):
@@ -497,7 +497,7 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
            cfg: ContactConfig) -> list[Collision]:
     """Contacts too light to move ball ``a`` out of its rest tolerance: ``b`` passes within 2R of
     ``a`` resting, and ``a``'s rest position after differs from before, away from ``b``, by more
-    than ``nudge_min_mm`` and ``nudge_sigmas`` standard errors of the two means. Timed where
+    than ``nudge_min_mm`` and ``nudge_sd`` standard errors of the two means. Timed where
     ``b``'s path reaches 2R from ``a``'s first position; a low confidence (millimetres decide).
     Sources that report only moves of a centimetre or more cannot show such a contact."""
     sa, sb = act_a.samples, act_b.samples
@@ -538,7 +538,7 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
         se = cfg.noise_mm * math.sqrt(1.0 / len(before) + 1.0 / len(after))
         away = p0 - sb.xy_mm[k]
         away = away / max(float(np.linalg.norm(away)), 1e-9)
-        if size < max(cfg.nudge_min_mm, cfg.nudge_sigmas * se) or float(shift @ away) < 0.7 * size:
+        if size < max(cfg.nudge_min_mm, cfg.nudge_sd * se) or float(shift @ away) < 0.7 * size:
             continue
         side = make_side(act_b, k, -1, -math.inf, math.inf, cfg, t_ref_s=t_star)
         t_c = t_star
@@ -552,6 +552,6 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
             hi = float(sb.t_s[min(k + 1, len(sb) - 1)])
             t_c, _ = solve_time([term], lo, hi)
         mid = p0 + 0.5 * diameter_mm * (-away)
-        conf = 0.25 + 0.3 * score(-size / se, -3.0 * cfg.nudge_sigmas, -cfg.nudge_sigmas)
+        conf = 0.25 + 0.3 * score(-size / se, -3.0 * cfg.nudge_sd, -cfg.nudge_sd)
         out.append(Collision((sb.ball, sa.ball), float(t_c), (float(mid[0]), float(mid[1])), float(conf)))
     return out

@@ -241,7 +241,7 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
     slack: list[float] = []
     z_scores: list[float] = []
     # each side used must move the right way (toward the nose before, away after), and the turn
-    # as a whole must clear ``significance`` + 1 standard deviations: a slow rebound may be
+    # as a whole must clear ``significance_sd`` + 1 standard deviations: a slow rebound may be
     # faint on its own when the approach is clear
     turn, turn_var = 0.0, 0.0
     for used, side, sign in ((opt.uses_in, opt.side_in, -1.0), (opt.uses_out, opt.side_out, 1.0)):
@@ -250,7 +250,7 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
         f = side.fit
         assert f is not None
         vn, sd = sign * float(f.vel(t)[0]), math.sqrt(f.vel_var(t))
-        if vn < max(cfg.min_normal_speed_mm_s, cfg.side_significance * sd):
+        if vn < max(cfg.min_normal_speed_mm_s, cfg.side_significance_sd * sd):
             return None
         turn += vn
         turn_var += sd * sd
@@ -261,9 +261,9 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
     if not vertex:
         return None
     if opt.uses_in and opt.uses_out:
-        if turn < (cfg.significance + 1.0) * math.sqrt(turn_var):
+        if turn < (cfg.significance_sd + 1.0) * math.sqrt(turn_var):
             return None
-    elif z_scores[0] < cfg.significance:
+    elif z_scores[0] < cfg.significance_sd:
         return None
     for v, sl in zip(vertex, slack):
         if not (R - cfg.cushion_penetration_mm - sl <= v <= R + cfg.cushion_reach_mm + sl):
@@ -300,7 +300,7 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
         support
         * (0.3 + 0.7 * score(gap, 0.1, 1.5))
         * (0.4 + 0.6 * score(abs(nv - R), 3.0, cfg.cushion_reach_mm + 2.0))
-        * (0.3 + 0.7 * score(-min(z_scores), -10.0, -cfg.significance))
+        * (0.3 + 0.7 * score(-min(z_scores), -10.0, -cfg.significance_sd))
         * float(np.prod(factors))
     )
     if s.bridged_after[k]:
@@ -370,7 +370,7 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
     (a few cm/s) that a short fit cannot see the turn through the noise. Where the smoothed
     centre comes within ``graze_mm`` of R, the normal coordinate over up to ``graze_window_s``
     each side is fitted by a V (two lines meeting at a knot) and by a parabola (a smooth swerve
-    past the cushion); a contact when the V is significantly better (``graze_test`` noise
+    past the cushion); a contact when the V is significantly better (``graze_test_chi2`` noise
     variances), falls in and rises out significantly, and has its vertex at R.
     ``others_s``: the ball's other contacts (bounding the window); ``same_s``: contacts with this
     cushion already found (not repeated)."""
@@ -477,14 +477,14 @@ def _fit_graze(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float
     dof = max(len(t) - 3, 1)
     s2 = (2.0 * cfg.noise_mm**2 + ssr_v) / (2.0 + dof)
     gain = (ssr_q - ssr_v) / s2
-    if gain < cfg.graze_test:
+    if gain < cfg.graze_test_chi2:
         return None
     vertex, slope_in, slope_out = float(coef[0]), float(coef[1]), float(coef[2])
     sd_in, sd_out = math.sqrt(s2 * cov[1, 1]), math.sqrt(s2 * cov[2, 2])
-    if slope_in > -cfg.significance * sd_in or slope_out < cfg.significance * sd_out:
+    if slope_in > -cfg.significance_sd * sd_in or slope_out < cfg.significance_sd * sd_out:
         return None
     if not (R - cfg.cushion_penetration_mm <= vertex <= R + cfg.graze_mm):
         return None
-    conf = 0.3 + 0.4 * score(-gain, -4.0 * cfg.graze_test, -cfg.graze_test) * score(abs(vertex - R), 1.0, cfg.graze_mm + 1.0)
+    conf = 0.3 + 0.4 * score(-gain, -4.0 * cfg.graze_test_chi2, -cfg.graze_test_chi2) * score(abs(vertex - R), 1.0, cfg.graze_mm + 1.0)
     return t_k, float(conf)
 

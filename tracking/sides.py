@@ -17,7 +17,7 @@ milliseconds at 30 fps). Terms and positions at the contact use ``Side.path`` (t
 where made); velocity changes and their significance use ``fit``.
 
 Splits are compared by a robust cost over a fixed window of samples: each sample's squared
-residual to its side's fit, in noise units, capped at ``cap`` (an outlier or a sample on the
+residual to its side's fit, in noise units, capped at ``residual_cap_chi2`` (an outlier or a sample on the
 wrong side costs the same), plus the terms at the solved time.
 """
 
@@ -37,61 +37,157 @@ Term = Callable[[float], tuple[float, float]]
 
 @dataclass(frozen=True)
 class ContactConfig:
-    """Parameters of contact finding (millimetres, seconds).
+    """Parameters of contact finding. Units are in each name (``_mm``, ``_s``, ``_mm_s``,
+    ``_mm_s2``; ``_samples``: a count of samples; ``_sd``: standard deviations of the quantity
+    tested; ``_noise``: multiples of ``noise_mm``; ``_chi2``: squared residuals over
+    ``noise_mm``^2); a name without one is a plain ratio. Each field says what it is, where it is
+    used, and why it has its value; "first version" means the value has not changed since
+    tracking was written (320e9d4), and the tests and benchmarks (the synthetic shots, the
+    pooltool shots in sample_data/shots, the real three-cushion tracks) run with it; where the
+    history records no measurement the "why" is the reasoning the value rests on.
 
-    ``noise_mm``: prior on the measurement noise of a centre. ``fit_samples`` / ``fit_window_s``:
-    at most this many samples, within this time of the contact, per side (two samples are taken
-    up to ``max_fit_span_s`` when sampling is sparse). ``cushion_sigma_mm``: how well the nose
-    line (centre at R) is known (calibration, cushion compression). ``cushion_reach_mm`` /
-    ``cushion_penetration_mm``: how far from / inside R the fitted vertex may lie.
-    ``diameter_sigma_mm`` / ``ball_gap_tol_mm``: the same for two centres 2R apart.
-    ``min_normal_speed_mm_s``: slowest approach to (or departure from) a cushion that counts.
-    ``min_impulse_mm_s``: smallest velocity change along the line of centres that is a contact.
-    ``significance``: how many standard deviations a velocity change must clear.
-    ``accel_sd_mm_s2``: acceleration a short fit cannot see (rolling deceleration, swerve), which
-    makes a fit extrapolated across a gap in the data less certain the longer the gap.
-    ``accel_prior_mm_s2``: the spread of a ball's acceleration, as a prior on the quadratic term
-    of each moving side's *timing* fit (0: no timing fit). A ball decelerates all the time
-    (rolling resistance ~0.1 m/s^2, up to mu_s * g ~ 2 m/s^2 while it slides after a contact);
-    a straight line through the samples before a contact, extrapolated to it, runs ahead of the
-    decelerating ball and places the contact early by a good part of a frame at 30 fps (the
-    bias grows with the square of the fit's time span). The timing fit removes that bias; the
-    model-selected ``fit`` (lower variance) still decides whether the path turned at all.
-    ``accel_max_mm_s2``: a timing fit that needs more acceleration than this (well above what
-    cloth friction can give) has a kink or clamped centres in it and is not used; nor is one
-    whose contact lies further from its samples than they span (a gap in the data: there the
-    line and its ``accel_sd_mm_s2`` say as much, with less variance)."""
+    The timing fit: a ball decelerates all the time (rolling resistance ~0.1 m/s^2, up to
+    mu_s * g ~ 2 m/s^2 while it slides after a contact); a straight line through the samples
+    before a contact, extrapolated to it, runs ahead of the decelerating ball and places the
+    contact early by a good part of a frame at 30 fps (the bias grows with the square of the
+    fit's time span). The timing fit (``accel_prior_mm_s2``) removes that bias; the
+    model-selected fit (lower variance) still decides whether the path turned at all."""
 
+    # -- the samples a side is fitted to ----------------------------------------------------
+    #: mm, 1 sd. Prior on the measurement noise of one centre: the scale of every residual test
+    #: and fit variance. First version: a prior of about a pixel's worth of an overhead 1080p
+    #: view (~1.5 mm a pixel) with centres fitted below a pixel; not measured since.
     noise_mm: float = 1.0
+    #: samples. At most this many samples per moving side: enough to fit a line and a curve
+    #: (3 unknowns) with slack against an outlier, few enough (0.2 s at 30 fps) that the ball's
+    #: deceleration and swerve stay small inside the window. First version.
     fit_samples: int = 6
+    #: s. A moving side stops growing past this time from its edge once it has 2 samples (at
+    #: 30 fps the same span as ``fit_samples``; at lower rates it keeps the side short, so the
+    #: ball's deceleration and turn inside it stay small), and a resting side whose edge is
+    #: farther than this from the contact is not the ball at rest at the contact. Also the
+    #: window of a graze's anchor, of its V-fit search (half of it), and a nudge's guard around
+    #: the striker's pass (a quarter). First version.
     fit_window_s: float = 0.2
+    #: s. The longest a moving side may span, and the farthest its edge may lie from the contact
+    #: (a sparse recorder reports every ~1 cm, so two samples may be far apart: beyond 1 s a ball
+    #: has slowed and turned too much for a fit to say where it was); also how long after a
+    #: motion a dying cushion contact is looked for, and how close a found one must be to it.
+    #: First version.
     max_fit_span_s: float = 1.0
+    #: samples. At most this many samples of a rest run make a resting side or a rest position
+    #: (a median): 1 s at 30 fps, many enough to average the noise down to a fraction of a mm,
+    #: bounded so that a position is the same whether its run is seen whole (a file) or in part
+    #: (a stream: :class:`tracking.infer.EventStream` keeps this many when it trims). First
+    #: version.
     rest_fit_samples: int = 30
-    cushion_sigma_mm: float = 3.0
-    cushion_reach_mm: float = 10.0
-    cushion_penetration_mm: float = 15.0
-    cushion_detect_mm: float = 12.0
-    cushion_restitution_min: float = 0.5
-    diameter_sigma_mm: float = 2.0
-    ball_gap_tol_mm: float = 12.0
-    ball_detect_mm: float = 15.0
-    min_normal_speed_mm_s: float = 30.0
-    min_impulse_mm_s: float = 30.0
-    significance: float = 3.0
-    side_significance: float = 1.5
-    kink_rms: float = 2.5
-    nudge_min_mm: float = 1.0
-    nudge_sigmas: float = 6.0
-    nudge_window_s: float = 0.5
-    cap: float = 16.0
+    #: noise (multiples of ``noise_mm``). A moving side whose fit leaves an rms residual above
+    #: this many noise sds has a kink in it (a contact not yet found) and is shortened from its
+    #: far end; 2.5: noise alone over 4-6 samples stays below it. From 1d3e33d (kink-aware fit
+    #: windows, with the grazing and dying contacts).
+    kink_rms_noise: float = 2.5
+    #: chi2 (squared residual over ``noise_mm``^2). A split's robust cost counts each sample's
+    #: squared residual up to this (4 sd), and this for a sample in no usable side: an outlier or
+    #: a sample on the wrong side costs the same and cannot outweigh the rest. First version.
+    residual_cap_chi2: float = 16.0
+    #: mm/s^2. Acceleration a short fit cannot see (rolling deceleration, swerve): a fit
+    #: extrapolated across a gap in the data is less certain the longer the gap (its variance
+    #: grows by (accel_sd * gap)^2). 200 mm/s^2: twice the rolling deceleration. First version.
     accel_sd_mm_s2: float = 200.0
+    #: mm/s^2. The spread of a ball's acceleration, a prior on the quadratic term of each moving
+    #: side's timing fit (0: no timing fit): up to mu_s * g ~ 2 m/s^2 while a ball slides. From
+    #: 859ec38: a line through a decelerating ball put contacts early, -3 ms median at 30 fps.
     accel_prior_mm_s2: float = 2000.0
+    #: mm/s^2. A timing fit that needs more acceleration than this (well above what cloth
+    #: friction can give) has a kink or clamped centres in it and is not used; nor is one whose
+    #: contact lies further from its samples than they span. From 859ec38, with the timing fits.
     accel_max_mm_s2: float = 5000.0
+
+    # -- cushion contacts -------------------------------------------------------------------
+    #: mm, 1 sd. How well the nose line (centre at R from it) is known: calibration error and
+    #: cushion compression under a fast ball; the variance of a "centre at R" term. First
+    #: version.
+    cushion_sigma_mm: float = 3.0
+    #: mm. How far outside R from the nose line a contact's fitted vertex (where in and out
+    #: paths meet) may lie: 3 sigmas of ``cushion_sigma_mm`` and then some; also a candidate's
+    #: reach for a ball struck from rest next to a cushion. First version.
+    cushion_reach_mm: float = 10.0
+    #: mm. How far inside R the fitted vertex may lie: a cushion compresses under a fast ball by
+    #: several mm, and a blurred fast ball's centre is measured worst along its path; a sample
+    #: farther inside than this is no ball on the cloth. First version.
+    cushion_penetration_mm: float = 15.0
+    #: mm. A split of two samples is a cushion candidate when both centres, less R, lie within
+    #: the way the ball goes in one sample gap plus this: the margin for noise and calibration
+    #: (about 4 ``cushion_sigma_mm``) so that a contact is never missed as a candidate. First
+    #: version.
+    cushion_detect_mm: float = 12.0
+    #: ratio. The least a cushion gives back of a ball's normal speed: a ball struck from rest
+    #: meets a cushion within one sample gap only if it could have got there, at most its speed
+    #: out over this. From 3cb9c89 ("the cushion gives back at least half the normal speed").
+    cushion_restitution_min: float = 0.5
+    #: mm/s. The slowest approach to (or departure from) a cushion that counts as a contact,
+    #: below which a turn is the noise or a swerve along the cushion (graze contacts look for
+    #: those). First version.
+    min_normal_speed_mm_s: float = 30.0
+
+    # -- ball-ball contacts -----------------------------------------------------------------
+    #: mm, 1 sd. How well two centres 2R apart at a contact are known: the balls' diameters
+    #: (61.5 mm carom, 57.2 mm pool, within a fraction of a mm) and each centre's noise. First
+    #: version.
+    diameter_sigma_mm: float = 2.0
+    #: mm. The farthest the centres at a found contact may be from 2R apart (6 sigmas of
+    #: ``diameter_sigma_mm``): beyond it the paths met elsewhere, not at this approach. First
+    #: version.
+    ball_gap_tol_mm: float = 12.0
+    #: mm. Two balls are a close approach (a possible contact) when their centres come within
+    #: 2R plus this (plus half their sample chords); also how far from a struck ball's rest its
+    #: striker may be for a contact no path shows. Wider than ``ball_gap_tol_mm`` so that no
+    #: contact is missed as a candidate. First version.
+    ball_detect_mm: float = 15.0
+    #: mm/s. The smallest velocity change along the line of centres that is a contact (a kiss
+    #: that barely changes a ball's speed is not seen above this). First version.
+    min_impulse_mm_s: float = 30.0
+    #: mm. The smallest shift of a resting ball that is a nudge (a thin touch that no moving
+    #: path shows): above the noise of the mean of its rest samples either side. From a86d759.
+    nudge_min_mm: float = 1.0
+    #: sd. A nudge's shift must also clear this many standard errors of the two means (6: many
+    #: close approaches are tested, and a false contact changes a call). From a86d759.
+    nudge_sd: float = 6.0
+    #: s. A nudge is measured on the rest samples within this of the striker's closest pass,
+    #: and is no new contact where the pair has one found within this. From a86d759.
+    nudge_window_s: float = 0.5
+
+    # -- significance -----------------------------------------------------------------------
+    #: sd. How many standard deviations a velocity change (a cushion's turn, a ball-ball
+    #: impulse, a graze's fall and rise) must clear to be a contact: 3, so that noise over many
+    #: candidate splits rarely makes one. First version.
+    significance_sd: float = 3.0
+    #: sd. The weaker test of each side's own normal speed towards or away from a cushion (the
+    #: turn as a whole is tested at ``significance_sd``): one side of a contact is often short.
+    #: From 1d3e33d.
+    side_significance_sd: float = 1.5
+
+    # -- contacts that show in no turn ------------------------------------------------------
+    #: mm. A ball that dies on a cushion (rolls to rest against it, too slowly for a rebound to
+    #: show) touched it when its smoothed centre comes within this of R, and approached by
+    #: twice this. First version.
     dying_touch_mm: float = 2.0
+    #: s. Centres are averaged over this either side (a few frames) against the noise, for dying
+    #: and grazing contacts. First version.
     dying_smooth_s: float = 0.04
+    #: mm. Where a ball's smoothed centre comes within this of R from a nose line it may graze
+    #: the cushion (a shallow angle, its normal speed a few cm/s); the V fit's vertex must lie
+    #: within it too. From 1d3e33d.
     graze_mm: float = 2.5
+    #: s. A graze is fitted over up to this either side of the closest approach (bounded by the
+    #: ball's other contacts). From 1d3e33d.
     graze_window_s: float = 0.8
-    graze_test: float = 12.0
+    #: chi2 (noise variances). A graze is a contact when a V (two lines meeting at the cushion)
+    #: fits its normal coordinate better than a parabola (a smooth swerve) by this much. From
+    #: 1d3e33d.
+    graze_test_chi2: float = 12.0
+    #: samples. A graze needs at least this many samples on each side of its vertex. From
+    #: 652cf43 (the window's end anchored at the ball's position from its path beyond).
     graze_side_samples: int = 3
 
 
@@ -209,7 +305,7 @@ def make_side(
         )
         # an unknown kink (a contact not yet found) inside the window shows as residuals far
         # above the noise: shorten the side from its far end until the path is smooth
-        if at_rest or len(arr) <= 3 or fit.rms_mm <= cfg.kink_rms * cfg.noise_mm:
+        if at_rest or len(arr) <= 3 or fit.rms_mm <= cfg.kink_rms_noise * cfg.noise_mm:
             break
         arr = arr[1:] if direction < 0 else arr[:-1]
     timing = None
@@ -232,8 +328,8 @@ def make_side(
 
 def robust_cost(act: BallActivity, window: np.ndarray, sides: Sequence[Side], cfg: ContactConfig,
                 project: Callable[[np.ndarray], np.ndarray] | None = None) -> float:
-    """Sum over ``window`` samples of min(cap, squared residual / noise^2) to the side holding
-    them; a sample in no usable side costs ``cap``."""
+    """Sum over ``window`` samples of min(``residual_cap_chi2``, squared residual / noise^2) to the side holding
+    them; a sample in no usable side costs ``residual_cap_chi2``."""
     s = act.samples
     cost = 0.0
     win = set(int(i) for i in window)
@@ -247,9 +343,9 @@ def robust_cost(act: BallActivity, window: np.ndarray, sides: Sequence[Side], cf
                 continue
             y = s.xy_mm[i] if project is None else project(s.xy_mm[i : i + 1])[0]
             r = np.asarray(y, dtype=float) - side.fit.pos(float(s.t_s[i]))
-            cost += min(cfg.cap, float(np.sum(r * r)) / cfg.noise_mm**2)
+            cost += min(cfg.residual_cap_chi2, float(np.sum(r * r)) / cfg.noise_mm**2)
             covered.add(i)
-    cost += cfg.cap * len(win - covered)
+    cost += cfg.residual_cap_chi2 * len(win - covered)
     return cost
 
 

@@ -1,0 +1,71 @@
+"""The thresholds of event inference, and the sampling they are read for.
+
+:class:`InferenceConfig` gathers every part's config (:class:`tracking.segment.SegmentConfig`,
+:class:`tracking.sides.ContactConfig`, :class:`tracking.offtable.ExitConfig`) and the few
+thresholds of the shot as a whole. It is a frozen value: the steps of :mod:`tracking.infer` read
+it and never change it. :func:`with_sampling` resolves ``Sampling.AUTO`` once per run, from the
+whole data, before any step reads the segmenter's config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from tracking.ids import BallId
+from tracking.offtable import ExitConfig
+from tracking.sampling import Sampling, detect_sampling
+from tracking.segment import SegmentConfig
+from tracking.sides import ContactConfig
+from tracking.trajectory import Trajectory
+
+
+@dataclass(frozen=True)
+class InferenceConfig:
+    """All thresholds of event inference (see each part's config for its own)."""
+
+    segment: SegmentConfig = field(default_factory=SegmentConfig)
+    contact: ContactConfig = field(default_factory=ContactConfig)
+    exit: ExitConfig = field(default_factory=ExitConfig)
+    #: mm. A ball resting with its centre within R + this of a cushion's nose line is frozen to
+    #: that cushion (``ShotStart.frozen_to_cushion``). The rest position is a median of up to
+    #: ``contact.rest_fit_samples`` centres (~1 mm noise each: well under a mm for the median),
+    #: so 2 mm is the noise with a margin; a ball a referee sees clear of the cushion lies
+    #: farther. Value of the first version (320e9d4).
+    frozen_tol_mm: float = 2.0
+    #: mm. Two resting balls whose centres lie within 2R + this are touching
+    #: (``ShotStart.balls_in_contact``): the same margin as ``frozen_tol_mm``, for the same
+    #: noise. Also, plus 2 mm, how close a ball that rolled to rest must lie to a resting ball
+    #: to have stopped against it (:mod:`tracking.infer.unseen`). First version (320e9d4).
+    touching_tol_mm: float = 2.0
+    #: mm/s. When the data end with balls still moving, the shot is closed (``ShotEnd`` at 0.5
+    #: confidence at most) only if each of them was slower than this at its last sample: all but
+    #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the
+    #: shot is left open, since it may yet reach a cushion or a ball. First version (320e9d4).
+    end_speed_mm_s: float = 150.0
+    #: s. Two ball-ball contacts of the same pair found within this of each other are one (the
+    #: passes find the same contact again, timed slightly apart); also how near a contact must
+    #: lie to a ball's start from rest to explain it, and the window within which a pass does
+    #: not find an already-found contact again. 20 ms: about one frame at 50-60 fps, far below
+    #: the time two balls that drew apart take to meet again. First version (320e9d4).
+    dedupe_s: float = 0.02
+    #: s. Two contacts of one ball with the same cushion within this of each other are one (a
+    #: contact found both as a turn and as a graze, or at two neighbouring splits): to meet the
+    #: same cushion again a ball must first be turned back by another contact. From 1d3e33d
+    #: (grazing and dying cushion contacts).
+    same_cushion_s: float = 0.1
+    sampling: Sampling = Sampling.AUTO
+
+
+def with_sampling(config: InferenceConfig, trajs: Mapping[BallId, Trajectory]) -> InferenceConfig:
+    """``config`` with its sampling resolved: ``AUTO`` is read from the data
+    (:func:`tracking.sampling.detect_sampling`); ``SPARSE`` sets the segmenter's reporting pace."""
+    kind = config.sampling
+    spacing = config.segment.sparse_spacing_s
+    if kind is Sampling.AUTO:
+        rep = detect_sampling(trajs)
+        kind, spacing = rep.kind, rep.spacing_s
+    elif kind is Sampling.SPARSE and spacing is None:
+        spacing = detect_sampling(trajs).spacing_s
+    seg = replace(config.segment, sparse_spacing_s=spacing if kind is Sampling.SPARSE and spacing else None)
+    return replace(config, sampling=kind, segment=seg)

@@ -1,0 +1,113 @@
+"""One shot's events, as a pipeline of named steps; and :func:`infer_events` over whole data.
+
+Contract: :func:`shot_events` turns one shot's motions (:class:`tracking.segment.ShotSpan`,
+from :func:`tracking.segment.group_shots`) into its events: a ``ShotStart``, its ``BallBall`` and
+``CushionHit`` contacts, ``OffTable``/``Pocketed`` exits, and a ``ShotEnd`` once every ball is at
+rest; ``ShotStart`` first, ``ShotEnd`` last, the rest in time order (ties in the order found).
+No event precedes the stroke. Every event's ``frame`` comes from ``frame_at``.
+
+The steps, each in its own module, each reading only what the steps before it returned:
+
+1. ``off_the_pockets`` (:mod:`.exits`): balls lying in a pocket throughout leave the shot.
+2. ``shot_opening`` (:mod:`.start`): the stroke (which ball, when) and the rest layout.
+3. ``find_contacts`` (:mod:`.contacts`): the ball-ball and cushion contacts the paths show.
+4. ``unseen_contacts`` (:mod:`.unseen`): those no path shows, inferred from their effects.
+5. ``without_pocket_openings`` (:mod:`.contacts`): what a table with pockets rules out.
+6. ``retimed_stroke`` (:mod:`.start`): the stroke's time again, kept before the first contact.
+7. ``find_exits`` (:mod:`.exits`): balls that left the table, or were lost.
+8. ``shot_end`` (:mod:`.end`): the end, with positions, once every ball is at rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from calibration.table import TableSpec
+from tracking.events import BallBall, CushionHit, Event, EventKind
+from tracking.ids import BallId
+from tracking.infer.config import InferenceConfig, with_sampling
+from tracking.infer.contacts import Contacts, find_contacts, without_pocket_openings
+from tracking.infer.end import shot_end
+from tracking.infer.exits import find_exits, off_the_pockets
+from tracking.infer.start import retimed_stroke, shot_opening, start_event
+from tracking.infer.timeline import Clock, FrameAt, activities
+from tracking.infer.unseen import unseen_contacts
+from tracking.pockets import pocket_zones
+from tracking.segment import BallActivity, ShotSpan, group_shots
+from tracking.trajectory import Trajectory, as_trajectory_map
+
+
+def infer_events(
+    trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory],
+    table: TableSpec,
+    config: InferenceConfig = InferenceConfig(),
+    first_shot: int = 1,
+) -> list[Event]:
+    """Every event of the trajectories, shot by shot (numbered from ``first_shot``), in time
+    order within each shot. The last shot lacks its ``ShotEnd`` when the data stop while balls
+    still move."""
+    trajs = as_trajectory_map(trajectories)
+    config = with_sampling(config, trajs)
+    acts, clip_end = activities(trajs, config)
+    clock = Clock(trajs.values())
+    events: list[Event] = []
+    shot = first_shot
+    for span in group_shots(acts, config.segment):
+        evs = shot_events(acts, span, shot, table, config, clock.frame_at, clip_end, final=True)
+        if evs:
+            events.extend(evs)
+            shot += 1
+    return events
+
+
+def shot_events(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    shot: int,
+    table: TableSpec,
+    cfg: InferenceConfig,
+    frame_at: FrameAt,
+    clip_end_s: float,
+    final: bool,
+) -> list[Event]:
+    """The events of one shot (``final``: the data end here, close the shot if the balls were
+    all but stopped); none when every motion of the span lies in a pocket."""
+    zones = pocket_zones(table, cfg.exit.pockets)
+    if zones:
+        span = off_the_pockets(acts, span, zones)
+        if not span.motions:
+            return []
+    opening = shot_opening(acts, span, table, zones, cfg)
+    stroke = opening.stroke
+    seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg)
+    contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
+    contacts = without_pocket_openings(contacts, zones, stroke.ball)
+    stroke = retimed_stroke(acts, stroke, contacts, cfg)
+    events: list[Event] = [start_event(opening, stroke, shot, frame_at)]
+    events += _contact_events(contacts, stroke.t_s, shot, frame_at)
+    exits = find_exits(acts, span, stroke.t_s, shot, table, zones, cfg, frame_at, clip_end_s)
+    events += exits.events
+    end = shot_end(acts, span, exits, shot, zones, cfg, frame_at, final)
+    if end is not None:
+        events.append(end)
+    return _ordered(events)
+
+
+def _contact_events(contacts: Contacts, t_start: float, shot: int, frame_at: FrameAt) -> list[Event]:
+    """The ``BallBall`` then ``CushionHit`` events of the contacts, none before the stroke."""
+    events: list[Event] = []
+    for x in contacts.collisions:
+        t = max(x.t_s, t_start)
+        events.append(BallBall(t, frame_at(t), shot, x.confidence, x.balls, x.pos_mm))
+    for y in contacts.cushions:
+        t = max(y.t_s, t_start)
+        events.append(CushionHit(t, frame_at(t), shot, y.confidence, y.ball, y.cushion, y.pos_mm))
+    return events
+
+
+_ORDER = {EventKind.SHOT_START: 0, EventKind.SHOT_END: 2}
+
+
+def _ordered(events: list[Event]) -> list[Event]:
+    """``ShotStart`` first, ``ShotEnd`` last, the rest by time (a stable sort)."""
+    return sorted(events, key=lambda e: (_ORDER.get(e.kind, 1), e.t_s))
