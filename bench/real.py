@@ -654,6 +654,7 @@ def section_carom_frames() -> tuple[str, dict]:
     from calibration.table import load_table
     from tabletrack.pipeline import make_detector
     from vision.rectify import Rectifier
+    from vision.source import Frame
 
     table = load_table("carom")
     rows = []
@@ -676,10 +677,10 @@ def section_carom_frames() -> tuple[str, dict]:
                  corners_px=cam.project(np.array(table.nose_corners_mm())).tolist())
         rect = Rectifier(cam, table, 0.5)
         det = make_detector(table, rect, "auto", img)
-        dets = det.detect_frame(img, rect)
+        dets = det.detect_frame(Frame(0, 0.0, img))
         by = {}
         for d in dets:
-            by.setdefault(d.label, []).append((d.x_mm, d.y_mm, d.score))
+            by.setdefault(d.label.value if d.label is not None else None, []).append((d.x_mm, d.y_mm, d.score))
         r["dets"] = by
         r["n_dets"] = len(dets)
         rows.append(r)

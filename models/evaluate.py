@@ -153,8 +153,8 @@ def _label_boxes(dets_boxes) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     boxes = np.array([b for _, b in dets_boxes], np.float64).reshape(-1, 4)
     labs: dict[str, list] = {}
     for k, (d, _) in enumerate(dets_boxes):
-        for lab, p in d.label_scores.items():
-            labs.setdefault(lab, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
+        for lab, p in d.label_scores.items():  # BallId -> the dataset's label names
+            labs.setdefault(lab.value, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
     return boxes, {l: v[0] for l, v in labs.items()}
 
 
@@ -199,7 +199,7 @@ def evaluate_heldout(heldout: Path, detector_path: Path | None = None, classifie
         g["ap"].add(gt_boxes, gt_labels, vis < MIN_VISIBLE_DET, boxes, scores)
         g["id"].add(np.array([(b["u"], b["v"]) for b in balls]).reshape(-1, 2), np.array([b["r"] for b in balls]),
                     gt_labels, vis >= MIN_VISIBLE_CLS, np.array([(d.u_px, d.v_px) for d, _ in dets]).reshape(-1, 2),
-                    [d.label for d, _ in dets], np.array([d.score for d, _ in dets]))
+                    [d.label.value if d.label is not None else None for d, _ in dets], np.array([d.score for d, _ in dets]))
     out: dict = {"views": len(rows), "games": {}}
     all_ap = []
     for game, g in per_game.items():
@@ -259,7 +259,7 @@ def evaluate_real(root: Path, split: str = "test", detector_path: Path | None = 
         uv = (gt_boxes[:, :2] + gt_boxes[:, 2:]) / 2.0
         r = (gt_boxes[:, 2] - gt_boxes[:, 0] + gt_boxes[:, 3] - gt_boxes[:, 1]) / 4.0
         idc.add(uv, r, gt_labels, np.ones(len(anns), bool), np.array([(x.u_px, x.v_px) for x, _ in dets]).reshape(-1, 2),
-                [x.label for x, _ in dets], np.array([x.score for x, _ in dets]))
+                [x.label.value if x.label is not None else None for x, _ in dets], np.array([x.score for x, _ in dets]))
     out = {"split": split, "images": len(ms), "mAP50": ap.mean(), "AP50_per_label": ap.per_class(),
            **idc.summary(), "ms_per_frame_median": float(np.median(ms)) if ms else float("nan")}
     log(f"real {split}: mAP50 {out['mAP50']:.3f}, identity {out['identity_accuracy']:.4f}, recall {out['recall']:.4f}")
