@@ -1,15 +1,15 @@
 """What a ball detector hands the tracker: one type for every detector and for the tracker.
 
-Contract: the types that pass between the detectors and the tracker. A detector (:mod:`vision.detect` ``Detector``: classical, the trained model on the
-rectified view or guided between key frames, or on an oblique camera's own image) turns one video
-frame into one :class:`Detections` value: the frame's index and time and a tuple of
-:class:`BallDetection`, each a ball candidate at ``x_mm, y_mm`` on the plane of the ball centres
-(z = R, table millimetres). ``label`` and the keys of ``label_scores`` are :class:`BallId` values
-(a detector's *class* of a ball: ``red`` for every snooker red, ``cue``, ``3``, ``white`` ...):
-names are mapped to ids once, where the detector reports them (:func:`ball_label`), and are
-never compared as strings downstream. The tracker (:class:`tracking.tracker.Tracker`) takes the
-same values. Back from the tracker to the detectors and the still-frame skipping goes its
-motion model, :class:`MotionState` (:meth:`tracking.tracker.Tracker.motion`): every ball's
+Contract: the types that pass between the detectors and the tracker. A detector
+(:mod:`vision.detect` ``Detector``: classical, the trained model on the rectified view or guided
+between key frames, or on an oblique camera's own image) turns one video frame into one
+:class:`Detections` value: the frame's index and time and a tuple of :class:`BallDetection`, each
+a ball candidate at ``x_mm, y_mm`` on the plane of the ball centres (z = R, table millimetres).
+``label`` and the keys of ``label_scores`` are :class:`BallId` values (a detector's *class* of a
+ball: ``red`` for every snooker red, ``cue``, ``3``, ``white`` ...): names are mapped to ids once,
+where the detector reports them (:func:`ball_label`), and are never compared as strings
+downstream. The tracker (:class:`tracking.tracker.Tracker`) takes the same values. Back from the
+tracker to the detectors and the still-frame skipping goes its motion model, :class:`MotionState` (:meth:`tracking.tracker.Tracker.motion`): every ball's
 predicted centre and velocity, and whether the table is at rest.
 
 Why here, in ``tracking/``: the tracker consumes this type and must not import ``vision`` (nor
@@ -83,9 +83,10 @@ class Detections:
 
 @dataclass(frozen=True)
 class BallMotion:
-    """One ball as the tracker (:meth:`tracking.tracker.Tracker.motion`) predicts it at :attr:`MotionState.t_s`: centre and velocity (mm,
-    mm/s; a ball taken to be at rest has velocity 0), whether it was measured in the last frame,
-    and whether it is gone (dropped into a pocket: held where it was last seen)."""
+    """One ball as the tracker (:meth:`tracking.tracker.Tracker.motion`) predicts it at
+    :attr:`MotionState.t_s`: centre and velocity (mm, mm/s; a ball taken to be at rest has
+    velocity 0), whether it was measured in the last frame, and whether it is gone (dropped into a
+    pocket: held where it was last seen)."""
 
     ball: BallId
     x_mm: float
