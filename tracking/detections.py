@@ -9,8 +9,9 @@ a ball candidate at ``x_mm, y_mm`` on the plane of the ball centres (z = R, tabl
 ball: ``red`` for every snooker red, ``cue``, ``3``, ``white`` ...): names are mapped to ids once,
 where the detector reports them (:func:`ball_label`), and are never compared as strings
 downstream. The tracker (:class:`tracking.tracker.Tracker`) takes the same values. Back from the
-tracker to the detectors and the still-frame skipping goes its motion model, :class:`MotionState` (:meth:`tracking.tracker.Tracker.motion`): every ball's
-predicted centre and velocity, and whether the table is at rest.
+tracker to the detectors and the still-frame skipping goes its motion model,
+:class:`MotionState` (:meth:`tracking.tracker.Tracker.motion`): every ball's predicted centre and
+velocity, and whether the table is at rest.
 
 Why here, in ``tracking/``: the tracker consumes this type and must not import ``vision`` (nor
 OpenCV); the detectors, in ``vision/``, import it from here (DESIGN.md allows ``vision`` to import

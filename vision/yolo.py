@@ -5,8 +5,8 @@ Contract: :class:`YoloDetector` fills :class:`vision.detect.ViewDetector` (and, 
 game (``carom``, ``pool`` or ``snooker``): ``detect(rectified_bgr)`` -> one :class:`BallDetection`
 per ball, with ``label`` the ball's name in that game (:data:`models.classes.GAME_LABELS`) as a
 :class:`~tracking.ids.BallId` (snooker reds are all ``red``), ``label_scores`` the classifier's
-belief over the game's labels, ``score`` the finder's confidence (or ``proposal_weight``) times the classifier's belief that the crop holds a
-ball.
+belief over the game's labels, ``score`` the finder's confidence (or ``proposal_weight``) times
+the classifier's belief that the crop holds a ball.
 
 Two networks, run with ONNX Runtime (no torch at run time):
 
