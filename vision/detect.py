@@ -4,10 +4,10 @@ Contract: every ball detector the pipeline runs fills :class:`Detector`: ``detec
 motion)`` takes one :class:`vision.source.Frame` (index, time, camera image) and the tracker's
 :class:`tracking.detections.MotionState` (:meth:`tracking.tracker.Tracker.motion`; None when
 there is no tracker), and returns a :class:`Detections`: the frame's index and time and one
-:class:`BallDetection` per ball candidate, its centre in table millimetres on the ball-centre plane, its label and beliefs
-as :class:`tracking.ids.BallId` values (detector class names are mapped to ids where each
-detector reports them, :func:`tracking.detections.ball_label`), plus the pixel where it was seen
-for drawing and debugging. The pipeline calls nothing else on a detector, so it does not care
+:class:`BallDetection` per ball candidate, its centre in table millimetres on the ball-centre
+plane, its label and beliefs as :class:`tracking.ids.BallId` values (detector class names are
+mapped to ids where each detector reports them, :func:`tracking.detections.ball_label`), plus
+the pixel where it was seen for drawing and debugging. The pipeline calls nothing else on a detector, so it does not care
 which one runs. The detectors:
 
 - :class:`vision.classical.ClassicalDetector` (carom: colour model on the rectified view);
