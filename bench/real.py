@@ -839,6 +839,7 @@ def section_carom_frames() -> tuple[str, dict]:
     from calibration.table import load_table
     from tabletrack.pipeline import make_detector
     from vision.rectify import Rectifier
+    from vision.source import Frame
 
     table = load_table("carom")
     rows = []
@@ -865,10 +866,10 @@ def section_carom_frames() -> tuple[str, dict]:
         )
         rect = Rectifier(cam, table, 0.5)
         det = make_detector(table, rect, "auto", img)
-        dets = det.detect_frame(img, rect)
-        by: dict[str, list[tuple[float, float, float]]] = {}
+        dets = det.detect_frame(Frame(0, 0.0, img))
+        by: dict[str | None, list[tuple[float, float, float]]] = {}
         for d in dets:
-            by.setdefault(d.label, []).append((d.x_mm, d.y_mm, d.score))
+            by.setdefault(d.label.value if d.label is not None else None, []).append((d.x_mm, d.y_mm, d.score))
         r["dets"] = by
         r["n_dets"] = len(dets)
         rows.append(r)

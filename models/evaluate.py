@@ -187,8 +187,8 @@ def _label_boxes(
     boxes = np.array([b for _, b in dets_boxes], np.float64).reshape(-1, 4)
     labs: dict[str, list] = {}
     for k, (d, _) in enumerate(dets_boxes):
-        for lab, p in d.label_scores.items():
-            labs.setdefault(lab, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
+        for lab, p in d.label_scores.items():  # BallId -> the dataset's label names
+            labs.setdefault(lab.value, [np.zeros(len(dets_boxes))])[0][k] = d.score * p
     return boxes, {lab: v[0] for lab, v in labs.items()}
 
 
@@ -247,7 +247,7 @@ def evaluate_heldout(
             gt_labels,
             vis >= MIN_VISIBLE_CLS,
             np.array([(d.u_px, d.v_px) for d, _ in dets]).reshape(-1, 2),
-            [d.label for d, _ in dets],
+            [d.label.value if d.label is not None else None for d, _ in dets],
             np.array([d.score for d, _ in dets]),
         )
     out: dict = {"views": len(rows), "games": {}}
@@ -328,7 +328,7 @@ def evaluate_real(
             gt_labels,
             np.ones(len(anns), bool),
             np.array([(x.u_px, x.v_px) for x, _ in dets]).reshape(-1, 2),
-            [x.label for x, _ in dets],
+            [x.label.value if x.label is not None else None for x, _ in dets],
             np.array([x.score for x, _ in dets]),
         )
     out = {

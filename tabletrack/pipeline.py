@@ -6,7 +6,9 @@ The order of work, and why:
 2. The camera comes from the calibration file, from four corners, or is solved from the video's
    first frames (the first frame where the table is found: a player may stand over it at first).
 3. Frames are rectified onto the ball-centre plane, balls detected, identities kept; still frames
-   are skipped while every ball rests (:mod:`tabletrack.still`).
+   are skipped while every ball rests (the tracker says so, :meth:`tracking.tracker.Tracker.motion`)
+   and the image does not change (:mod:`tabletrack.still`). The detector is called only through
+   :class:`vision.detect.Detector`, with the tracker's motion state.
 4. Each time the table has settled after a shot (:class:`tracking.infer.EventStream`), that
    shot's events are written to ``events.jsonl``, judged, and the call written to ``calls.jsonl``
    — so an interrupted run keeps every finished shot (``tracks.csv`` is written as frames go).
@@ -36,7 +38,8 @@ from tabletrack.judge_cmd import opening_table
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
 from tracking.events import Event, Shot, ShotEnd, group_shots
-from tracking.tracker import BallState, Detection, Tracker
+from tracking.detections import in_play
+from tracking.tracker import BallState, Tracker
 from tracking.tracks_csv import TracksCsvWriter
 from tracking.identity import balls_for, detector_class
 from tracking.ids import BallId
@@ -44,7 +47,7 @@ from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
 from vision.classical import ClassicalDetector
-from vision.detect import BallDetection
+from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
 from vision.source import VideoFile
 
@@ -123,18 +126,8 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     return balls
 
 
-class _RectifiedDetector:
-    """A detector of rectified views (the YOLO one, guided by the last frames) behind the
-    classical one's per-frame call."""
-
-    def __init__(self, detector) -> None:
-        self.detector = detector
-
-    def detect_frame(self, frame_bgr: np.ndarray, rectifier: Rectifier, t_s: float | None = None) -> list[BallDetection]:
-        return self.detector.detect(rectifier(frame_bgr), t_s)
-
-
-def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray, key_every: int = 6):
+def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray,
+                  key_every: int = 6) -> Detector:
     """The detector ``choice`` (auto, yolo, classical) for ``table``: ``auto`` is the classical
     detector on carom tables (its colour model knows the three carom balls; measured 0.58 mm median
     on the sample clips) and the trained YOLO model (models/) on pool and snooker tables, whose
@@ -142,7 +135,8 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
     ``key_every``-th frame and wherever the last frames do not predict the balls; in between its
     classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame. A camera
     more than :data:`vision.frame_yolo.OBLIQUE_DEG` off the vertical gets the model on its own
-    image instead (:mod:`vision.frame_yolo`)."""
+    image instead (:mod:`vision.frame_yolo`). Whichever it is, the pipeline calls only the
+    :class:`vision.detect.Detector` protocol on it."""
     if choice not in DETECTORS:
         raise ValueError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
@@ -150,7 +144,7 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
         if table.kind != "carom":
             raise ValueError(f"the classical detector knows the carom balls only, but the table is {table.kind}: "
                              "use --detector yolo (or auto)")
-        det = ClassicalDetector(rect.geometry, table.ball_radius_mm)
+        det = ClassicalDetector(rect.geometry, table.ball_radius_mm, rectifier=rect)
         det.set_background(rect(first_frame))
         return det
     from vision.yolo import YoloDetector
@@ -163,7 +157,7 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
         # a camera low over the table smears each ball on the rectified plane: find the balls
         # in its own image (vision.frame_yolo), the whole model on every frame
         return FrameYoloDetector(yolo, rect.camera, table)
-    return _RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)))
+    return RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)), rect)
 
 
 def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
@@ -197,33 +191,6 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
             break
     raise CalibrationError(f"{src.info.path}: {first_error}" if first_error else
                            f"{src.info.path}: no frame to calibrate from")
-
-
-def _to_tracker(d: BallDetection, classes: frozenset[BallId] | None = None) -> Detection:
-    """The tracker's detection. ``classes``: the detector classes of the balls in play (nine-ball:
-    cue and 1-9); the detector's belief is renormalized over them, so that a 3 that the model found
-    a little more like the 11 (same colour, and the 11 is not in a nine-ball rack) is taken as the 3."""
-    scores = {}
-    for name, s in d.label_scores.items():
-        try:
-            b = BallId.parse(name)
-        except ValueError:
-            continue
-        if classes is None or b in classes:
-            scores[b] = float(s)
-    if classes is not None:
-        total = sum(scores.values())
-        if total <= 0.0:
-            scores = {}
-        else:
-            scores = {b: s / total for b, s in scores.items()}
-    if scores:
-        colour = max(scores, key=scores.get)
-    else:
-        colour = BallId.parse(d.label) if d.label in {b.value for b in BallId} else None
-        if classes is not None and colour not in classes:
-            colour = None
-    return Detection(d.x_mm, d.y_mm, colour=colour, colour_scores=scores, confidence=float(min(max(d.score, 0.0), 1.0)))
 
 
 class _Judge:
@@ -347,14 +314,18 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
             # (grab without the colour conversion is ~2.5x cheaper); a stroke is then seen at most
             # one frame late, and its start is fitted from the motion anyway.
             rest_stride = 2 if fps >= 50 else 1
-            resting = [False]
+            # whether every ball rests is the tracker's to say (Tracker.motion): still within
+            # 1.5 mm between a ball's last two samples; a ball unseen for a second of frames has
+            # left the table and does not count
+            still_mm, gone_frames = 1.5, max(2, int(fps))
+            motion = tracker.motion(still_mm=still_mm, gone_frames=gone_frames)
 
-            def want(i: int) -> bool:
-                return not (opts.skip_still and resting[0] and i % rest_stride)
+            def want(i: int) -> bool:  # read by the source before it decodes frame i
+                return not (opts.skip_still and motion.resting and i % rest_stride)
 
             for fr in src.frames(decode=want):
-                at_rest = _at_rest(samples, max(2, int(fps)))
-                resting[0] = at_rest
+                motion = tracker.motion(fr.t_s, still_mm=still_mm, gone_frames=gone_frames)
+                at_rest = motion.resting
                 now = time.perf_counter()
                 if kind_prev is not None:  # this frame's decode is counted with the previous frame
                     timing[kind_prev][0] += 1
@@ -367,8 +338,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                     progress.update(fr.index + 1)
                     continue
                 analysed += 1
-                dets = detector.detect_frame(fr.image, rect, fr.t_s)
-                frame_states = tracker.update(fr.index, fr.t_s, [_to_tracker(d, classes) for d in dets])
+                dets = detector.detect_frame(fr, motion)
+                frame_states = tracker.update(fr.index, fr.t_s, [in_play(d, classes) for d in dets])
                 for st in frame_states:
                     samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
                 tracks.write_states(frame_states)
@@ -401,25 +372,6 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     if referee_path and not opts.referee_input:
         summary += f"\nreferee input: {referee_path} (found beside the video)"
     return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
-
-
-def _at_rest(samples: dict[BallId, list[tuple[int, float, float, bool]]], gone_frames: int = 10 ** 9) -> bool:
-    """Every ball on the table moved less than 1.5 mm between its last two samples. A ball whose
-    last sample is ``gone_frames`` older than the newest sample of any ball has left the table
-    (pocketed, off) and does not count, nor does one never seen (not in this rack, or hidden
-    from the start: the still gate still watches the image for it)."""
-    latest = max((v[-1][0] for v in samples.values() if v), default=0)
-    seen = False
-    for b, v in samples.items():
-        if not v or v[-1][0] < latest - gone_frames:
-            continue
-        if len(v) < 2:
-            return False
-        seen = True
-        (_, x0, y0, _), (_, x1, y1, _) = v[-2], v[-1]
-        if np.hypot(x1 - x0, y1 - y0) > 1.5:
-            return False
-    return seen
 
 
 def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraModel) -> str:

@@ -10,8 +10,8 @@ set works), so each track *is* a ball and never needs to be born or to die. Per 
   at rest, with the speed of any ball about to reach it (a resting ball may be struck this very
   frame, and a stun shot swaps the two positions, so then colour must decide); detections beyond
   the gate are not candidates;
-- colour: ``colour_weight * (1 - score)`` from the detection's ``colour_scores`` for that ball
-  (or its ``colour`` guess); a detection without colour evidence costs the same for every ball.
+- colour: ``colour_weight * (1 - score)`` from the detection's ``label_scores`` for that ball
+  (or its ``label`` guess); a detection without colour evidence costs the same for every ball.
 
 Prediction is constant velocity, reflected off the cushions (a ball's centre stays R inside the
 nose lines) and slowed by a rolling deceleration. A ball not assigned a detection is *bridged*:
@@ -31,9 +31,18 @@ for the detections that no ball on the table takes (a second assignment after th
 pocketed ball comes back only where a ball of its class appears that is no other ball (respotted,
 placed by hand, re-racked), never by taking over a neighbour's detection misread as its class.
 
-Streaming: :meth:`Tracker.update` takes one frame and returns every ball's state for it, so the
-pipeline can write tracks and feed event inference as it goes; :meth:`Tracker.trajectories`
+Streaming: :meth:`Tracker.update` takes one frame (a :class:`tracking.detections.Detections`, or
+any sequence of :class:`tracking.detections.BallDetection`) and returns every ball's state for it,
+so the pipeline can write tracks and feed event inference as it goes; :meth:`Tracker.trajectories`
 hands back everything so far as :class:`tracking.trajectory.Trajectory` values.
+
+Motion: the tracker owns the one live model of whether the balls move and where they will be.
+:meth:`Tracker.motion` hands it out as a frozen :class:`MotionState` (every ball's predicted
+centre and velocity, and whether every ball on the table is at rest) to whoever must decide from
+it between frames: the pipeline's still-frame skipping (:mod:`tabletrack.still`) and the detectors
+(the ``motion`` argument of :class:`vision.detect.Detector`), so that none of them keeps velocities
+of its own from the tracks. (Shot segmentation, :mod:`tracking.segment`, answers a different,
+after-the-fact question on whole trajectories: where a shot started and ended, with hysteresis.)
 """
 
 from __future__ import annotations
@@ -45,49 +54,46 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from calibration.table import TableSpec
+from tracking.detections import BallDetection, BallMotion, Detections, MotionState
 from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
 
 
+__all__ = ["BallMotion", "BallState", "MotionState", "Tracker", "TrackerConfig", "TrackerError", "label_score"]
+
+
 class TrackerError(ValueError):
     """Input the tracker cannot use (a time going backwards, a bad detection)."""
 
 
-@dataclass(frozen=True)
-class Detection:
-    """One ball candidate in one frame, in table millimetres (ball-centre plane). ``colour`` is
-    the detector's best identity guess (or None), ``colour_scores`` its belief per ball (0..1),
-    ``confidence`` how sure it is that this is a ball at all."""
+def _check(d: BallDetection) -> None:
+    """A detection the tracker can use: a finite position, ``score`` and ``label_scores`` in 0..1,
+    keyed by :class:`BallId`."""
+    if not (math.isfinite(d.x_mm) and math.isfinite(d.y_mm)):
+        raise TrackerError(f"detection position must be finite, got ({d.x_mm}, {d.y_mm})")
+    if not 0.0 <= d.score <= 1.0:
+        raise TrackerError(f"detection score must be in 0..1, got {d.score}")
+    for b, v in d.label_scores.items():
+        if not isinstance(b, BallId) or not 0.0 <= float(v) <= 1.0:
+            raise TrackerError(f"label_scores must map BallId to 0..1, got {b!r}: {v!r}")
+    if d.label is not None and not isinstance(d.label, BallId):
+        raise TrackerError(f"detection label must be a BallId or None, got {d.label!r}")
 
-    x_mm: float
-    y_mm: float
-    colour: BallId | None = None
-    colour_scores: Mapping[BallId, float] = field(default_factory=dict)
-    confidence: float = 1.0
 
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.x_mm) and math.isfinite(self.y_mm)):
-            raise TrackerError(f"detection position must be finite, got ({self.x_mm}, {self.y_mm})")
-        if not 0.0 <= self.confidence <= 1.0:
-            raise TrackerError(f"detection confidence must be in 0..1, got {self.confidence}")
-        for b, v in self.colour_scores.items():
-            if not isinstance(b, BallId) or not 0.0 <= float(v) <= 1.0:
-                raise TrackerError(f"colour_scores must map BallId to 0..1, got {b!r}: {v!r}")
-
-    def colour_score(self, ball: BallId) -> float | None:
-        """This detection's colour evidence for ``ball`` (0..1), or None when it has none. The
-        evidence is for the ball itself or, failing that, for its detector class
-        (:func:`tracking.identity.detector_class`: ``red`` for ``red_7``)."""
-        cls = detector_class(ball)
-        if self.colour_scores:
-            if ball in self.colour_scores:
-                return float(self.colour_scores[ball])
-            return float(self.colour_scores.get(cls, 0.0))
-        if self.colour is not None:
-            return 1.0 if self.colour is ball or self.colour is cls else 0.0
-        return None
+def label_score(d: BallDetection, ball: BallId) -> float | None:
+    """The detection's colour evidence for ``ball`` (0..1), or None when it has none. The
+    evidence is for the ball itself or, failing that, for its detector class
+    (:func:`tracking.identity.detector_class`: ``red`` for ``red_7``)."""
+    cls = detector_class(ball)
+    if d.label_scores:
+        if ball in d.label_scores:
+            return float(d.label_scores[ball])
+        return float(d.label_scores.get(cls, 0.0))
+    if d.label is not None:
+        return 1.0 if d.label is ball or d.label is cls else 0.0
+    return None
 
 
 @dataclass(frozen=True)
@@ -210,13 +216,15 @@ class Tracker:
 
     # -- one frame -----------------------------------------------------------------------------
 
-    def update(self, frame: int, t_s: float, detections: Sequence[Detection]) -> list[BallState]:
+    def update(self, frame: int, t_s: float, detections: Sequence[BallDetection] | Detections) -> list[BallState]:
         """Assign this frame's detections, advance every ball, and return each started ball's
         state (balls not yet seen once are left out)."""
         if not math.isfinite(t_s) or t_s <= self._t_prev:
             raise TrackerError(f"frame {frame}: t_s must increase, got {t_s} after {self._t_prev}")
         cfg = self.config
-        dets = [d for d in detections if d.confidence >= cfg.min_confidence]
+        for d in detections:
+            _check(d)
+        dets = [d for d in detections if d.score >= cfg.min_confidence]
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
@@ -227,7 +235,7 @@ class Tracker:
             if j is not None:
                 d = dets[j]
                 self._observe(tr, d, t_s, preds[ball])
-                conf = d.confidence
+                conf = d.score
                 observed = True
             else:
                 if not tr.started:
@@ -258,7 +266,7 @@ class Tracker:
         self._t_prev = t_s
         return states
 
-    def _observe(self, tr: _Track, d: Detection, t_s: float, pred: tuple[float, float, float, float] | None) -> None:
+    def _observe(self, tr: _Track, d: BallDetection, t_s: float, pred: tuple[float, float, float, float] | None) -> None:
         gap = t_s - tr.t_seen
         if tr.started and 0.0 < gap <= self.config.velocity_gap_s:
             # velocity from the last measurement (over a short occlusion too: a straight-line
@@ -300,7 +308,7 @@ class Tracker:
             return True
         return ball in self._shared and tr.started and (t_s - tr.t_seen) > self.config.max_hidden_s
 
-    def _assign_all(self, dets: Sequence[Detection], preds, t_s: float) -> dict[int, int]:
+    def _assign_all(self, dets: Sequence[BallDetection], preds, t_s: float) -> dict[int, int]:
         """Ball index -> detection index: the balls on the table first, then the second-stage
         balls on what they leave."""
         cost = self._cost_matrix(dets, preds, t_s)
@@ -319,7 +327,7 @@ class Tracker:
         for r, i in enumerate(second):
             ball = self.balls[i]
             for c, j in enumerate(left):
-                score = dets[j].colour_score(ball)
+                score = label_score(dets[j], ball)
                 if score is None or score < 0.5:
                     continue
                 c2[r, c] = cfg.colour_weight * (1.0 - score) + 4.5 + 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
@@ -328,7 +336,7 @@ class Tracker:
             a1[second[r]] = left[c]
         return a1
 
-    def _acquire_rest(self, dets: Sequence[Detection], preds, t_s: float, assigned: Mapping[int, int]) -> dict[int, int]:
+    def _acquire_rest(self, dets: Sequence[BallDetection], preds, t_s: float, assigned: Mapping[int, int]) -> dict[int, int]:
         """Balls not yet seen for the detections left over once the others are assigned: a
         detection whose likeliest unseen ball another detection took is offered the next likeliest
         of those still unseen, round after round, in the same frame."""
@@ -353,7 +361,7 @@ class Tracker:
         return out
 
     @staticmethod
-    def _detection_ranks(dets: Sequence[Detection]) -> list[int]:
+    def _detection_ranks(dets: Sequence[BallDetection]) -> list[int]:
         order = sorted(range(len(dets)), key=lambda j: (dets[j].x_mm, dets[j].y_mm))
         ranks = [0] * len(dets)
         for r, j in enumerate(order):
@@ -396,7 +404,7 @@ class Tracker:
             gate += cfg.max_speed_mm_s * hidden
         return sigma, gate
 
-    def _cost_matrix(self, dets: Sequence[Detection], preds, t_s: float,
+    def _cost_matrix(self, dets: Sequence[BallDetection], preds, t_s: float,
                      unseen: Sequence[BallId] | None = None,
                      occupied: Sequence[tuple[float, float]] = ()) -> np.ndarray:
         """Ball x detection costs (see the module docstring); ``unseen``: the balls not yet seen
@@ -420,7 +428,7 @@ class Tracker:
             crowded = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(crowded, dets)]
         likeliest: list[BallId | None] = []
         for d in dets:
-            scored = [(d.colour_score(b), b) for b in unseen]
+            scored = [(label_score(d, b), b) for b in unseen]
             best = max(((sc, b) for sc, b in scored if sc is not None), default=None, key=lambda x: x[0])
             likeliest.append(best[1] if best is not None else None)
         for i, ball in enumerate(self.balls):
@@ -429,7 +437,7 @@ class Tracker:
             lost = tr.started and (t_s - tr.t_seen) > cfg.max_hidden_s
             sigma, gate = self._sigma(ball, preds, t_s) if p is not None else (0.0, math.inf)
             for j, d in enumerate(dets):
-                score = d.colour_score(ball)
+                score = label_score(d, ball)
                 col = cfg.colour_weight * (1.0 - score) if score is not None else 0.5 * cfg.colour_weight
                 if p is None or lost:
                     # not yet seen, or lost: only colour says which detection it is; without
@@ -437,7 +445,7 @@ class Tracker:
                     weak = score is not None and score < 0.5
                     if weak and p is None and likeliest[j] is ball and score >= cfg.start_min_score:
                         weak = False  # not yet seen, and this detection's likeliest unseen ball
-                    if weak or (p is None and (d.confidence < cfg.start_confidence or crowded[j])):
+                    if weak or (p is None and (d.score < cfg.start_confidence or crowded[j])):
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i
                     if ball in self._shared:  # first named in order along the table
@@ -470,6 +478,41 @@ class Tracker:
             if c < nd and full[r, c] < 1e5:
                 out[int(r)] = int(c)
         return out
+
+    # -- motion --------------------------------------------------------------------------------
+
+    def motion(self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10 ** 9) -> MotionState:
+        """Where the balls are going (predicted at ``t_s``; default: the last frame's time) and
+        whether the table is at rest: every ball on it moved less than ``still_mm`` between its
+        last two samples. A ball whose last sample is more than ``gone_frames`` frames older than
+        the newest sample of any ball has left the table (pocketed, off) and does not count, nor
+        does one never seen (not in this rack, or hidden from the start). Nothing seen yet: not at
+        rest. Each asker passes its own thresholds (the pipeline's still-frame skipping: 1.5 mm
+        and one second of frames)."""
+        t = self._t_prev if t_s is None else float(t_s)
+        balls = []
+        for b in self.balls:
+            tr = self._tracks[b]
+            if not tr.started:
+                continue
+            x, y, vx, vy = (tr.x, tr.y, tr.vx, tr.vy) if (t_s is None or tr.gone) else self._predict(tr, t)
+            balls.append(BallMotion(b, float(x), float(y), float(vx), float(vy), tr.seen_last_frame, tr.gone))
+        return MotionState(float(t), self._resting(still_mm, gone_frames), tuple(balls))
+
+    def _resting(self, still_mm: float, gone_frames: int) -> bool:
+        """See :meth:`motion`: from the samples emitted so far."""
+        latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
+        seen = False
+        for rows in self._rows.values():
+            if not rows or rows[-1][1] < latest - gone_frames:
+                continue
+            if len(rows) < 2:
+                return False
+            seen = True
+            (_, _, x0, y0, _, _), (_, _, x1, y1, _, _) = rows[-2], rows[-1]
+            if np.hypot(x1 - x0, y1 - y0) > still_mm:
+                return False
+        return seen
 
     # -- results -------------------------------------------------------------------------------
 

@@ -25,8 +25,12 @@ from typing import Mapping
 import cv2
 import numpy as np
 
-from vision.detect import BallDetection
-from vision.rectify import RectifiedGeometry
+from tracking.detections import MotionState, ball_label, ball_scores
+from vision.detect import BallDetection, Detections
+from vision.rectify import RectifiedGeometry, Rectifier
+from vision.source import Frame
+
+__all__ = ["CAROM_HUES_DEG", "ClassicalConfig", "ClassicalDetector"]
 
 # Colour classes of the carom balls by Lab hue angle (degrees, atan2(b - 128, a - 128)) for the
 # saturated ones, or by lightness for the white.
@@ -73,11 +77,15 @@ class ClassicalConfig:
 
 
 class ClassicalDetector:
-    """``detect(rectified_bgr)`` → balls. The first frame seen models the cloth unless
-    ``set_background`` was called."""
+    """``detect(rectified_bgr)`` → balls of a rectified view; with a ``rectifier``, also the
+    :class:`vision.detect.Detector` of the pipeline (``detect_frame``). The first frame seen models
+    the cloth unless ``set_background`` was called. Labels are the :class:`BallId` of the colour
+    classes (``white``, ``yellow``, ``red``)."""
 
-    def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, config: ClassicalConfig | None = None):
+    def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, config: ClassicalConfig | None = None,
+                 rectifier: Rectifier | None = None):
         self.geometry = geometry
+        self.rectifier = rectifier
         self.config = config or ClassicalConfig()
         self.r_px = ball_radius_mm * geometry.px_per_mm
         self.ball_area_px = float(np.pi * self.r_px ** 2)
@@ -153,18 +161,25 @@ class ClassicalDetector:
             faint.append(full_box(x0, y0, bw, bh))
         return boxes, faint
 
-    def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
-        """Balls in a whole full-resolution rectified view."""
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
+        """Balls in a whole full-resolution rectified view (``t_s`` unused)."""
         if self._bg_full is None:
             self.set_background(rectified_bgr)
         H, W = rectified_bgr.shape[:2]
         return self._detect_in(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H,
                                lambda u0, v0, u1, v1: rectified_bgr[v0:v1, u0:u1])
 
-    def detect_frame(self, frame_bgr: np.ndarray, rectifier, t_s: float | None = None) -> list[BallDetection]:
-        """Balls in a raw frame (``t_s`` unused: each frame is seen afresh): candidates in the rectifier's half-resolution view, each measured
-        in a full-resolution window remapped on its own (about four times cheaper than remapping
-        the whole view at full resolution)."""
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: each frame is
+        seen afresh): the balls of ``frame.image`` through the detector's ``rectifier``."""
+        if self.rectifier is None:
+            raise ValueError("classical detector: detect_frame needs the rectifier given at construction")
+        return Detections(frame.index, frame.t_s, tuple(self.detect_image(frame.image, self.rectifier)))
+
+    def detect_image(self, frame_bgr: np.ndarray, rectifier: Rectifier) -> list[BallDetection]:
+        """Balls in a raw camera image: candidates in the rectifier's half-resolution view, each
+        measured in a full-resolution window remapped on its own (about four times cheaper than
+        remapping the whole view at full resolution)."""
         if self._bg_full is None:
             self.set_background(rectifier(frame_bgr))
         H, W = self._bg_full.shape[:2]
@@ -378,7 +393,8 @@ class ClassicalDetector:
     def _det(self, u: float, v: float, label: str, score: float, scores: Mapping[str, float], visible: float) -> BallDetection:
         x_mm, y_mm = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
         return BallDetection(x_mm=float(x_mm[0]), y_mm=float(y_mm[0]), u_px=float(u), v_px=float(v), r_px=self.r_px,
-                             label=label, score=score, label_scores=dict(scores), visible_fraction=visible)
+                             label=ball_label(label), score=score, label_scores=ball_scores(scores.items()),
+                             visible_fraction=visible)
 
     def _fixed_radius_fit(self, pts: np.ndarray, start: np.ndarray) -> tuple[float, float, float]:
         """Centre of a circle of the known radius fitting rim points (Gauss–Newton with Cauchy

@@ -1,42 +1,74 @@
-"""The detector interface: one rectified frame in, ball candidates out.
+"""The detector interface: one video frame in, that frame's ball candidates out.
 
-Every detector (the classical one here, the YOLO one of a later issue) fills the same contract so
-the pipeline does not care which ran. Positions are table millimetres on the ball-centre plane
-(the rectified view's geometry converts), plus the rectified pixel for drawing and debugging.
+Contract: every ball detector the pipeline runs fills :class:`Detector`: ``detect_frame(frame,
+motion)`` takes one :class:`vision.source.Frame` (index, time, camera image) and the tracker's
+:class:`tracking.detections.MotionState` (:meth:`tracking.tracker.Tracker.motion`; None when
+there is no tracker), and returns a :class:`Detections`: the frame's index and time and one
+:class:`BallDetection` per ball candidate, its centre in table millimetres on the ball-centre
+plane, its label and beliefs as :class:`tracking.ids.BallId` values (detector class names are
+mapped to ids where each detector reports them, :func:`tracking.detections.ball_label`), plus
+the pixel where it was seen for drawing and debugging. The pipeline calls nothing else on a detector, so it does not care
+which one runs. The detectors:
+
+- :class:`vision.classical.ClassicalDetector` (carom: colour model on the rectified view);
+- :class:`RectifiedDetector` around a detector of rectified views (:class:`ViewDetector`):
+  :class:`vision.yolo.YoloDetector` (the trained model, whole on every frame) or
+  :class:`vision.guided.GuidedDetector` (the model between key frames, its classifier following
+  the balls in between);
+- :class:`vision.frame_yolo.FrameYoloDetector` (the model on an oblique camera's own image).
+
+Frames must come in order (the classical detector learns the background and ball colours as it
+goes; the guided one follows balls from frame to frame). ``motion`` is where a detector may ask
+whether the balls move and where they will be, instead of keeping velocities of its own; no
+detector reads it yet (the guided detector's own follow model is kept for now: see
+:mod:`vision.guided`).
+
+Why the types live in :mod:`tracking.detections`: the tracker takes them and must not import
+``vision``; they are re-exported here for the detectors' users.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
 
-from vision.rectify import RectifiedGeometry
+from tracking.detections import BallDetection, Detections, MotionState
+from vision.rectify import RectifiedGeometry, Rectifier
 
+if TYPE_CHECKING:
+    from vision.source import Frame
 
-@dataclass(frozen=True)
-class BallDetection:
-    """One ball seen in one frame. ``label`` is the detector's best colour/identity guess (a
-    ball-id string such as ``"white"``, or None), ``label_scores`` its belief over labels (0..1),
-    ``score`` how sure it is that this is a ball at all, ``visible_fraction`` how much of the
-    expected silhouette was seen (occlusion, merging). ``streak_px``: for a fast ball seen as a
-    streak, the ends of its path over the exposure (u0, v0, u1, v1; the centre is its middle)."""
-
-    x_mm: float
-    y_mm: float
-    u_px: float
-    v_px: float
-    r_px: float
-    label: str | None
-    score: float
-    label_scores: Mapping[str, float] = field(default_factory=dict)
-    visible_fraction: float = 1.0
-    streak_px: tuple[float, float, float, float] | None = None
+__all__ = ["BallDetection", "Detections", "Detector", "RectifiedDetector", "ViewDetector"]
 
 
 class Detector(Protocol):
+    """What the pipeline calls on any ball detector (see the module docstring)."""
+
+    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections:
+        ...
+
+
+class ViewDetector(Protocol):
+    """A detector of rectified views of the ball-centre plane (``geometry``'s pixels), one view
+    at a time, in the video's order; ``t_s`` is the view's time (unused by a detector that sees
+    each view afresh)."""
+
     geometry: RectifiedGeometry
 
-    def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> Sequence[BallDetection]:
         ...
+
+
+class RectifiedDetector:
+    """:class:`Detector` for a :class:`ViewDetector`: each frame rectified whole by ``rectifier``,
+    then detected."""
+
+    def __init__(self, detector: ViewDetector, rectifier: Rectifier) -> None:
+        self.detector = detector
+        self.rectifier = rectifier
+        self.geometry = detector.geometry
+
+    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections:
+        dets = self.detector.detect(self.rectifier(frame.image), frame.t_s)
+        return Detections(frame.index, frame.t_s, tuple(dets))

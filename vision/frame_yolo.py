@@ -8,8 +8,9 @@ long, and the model finds two or three "balls" on it with different names (measu
 eight-ball footage: 2 of 9 balls tracked). In the camera's image a ball is a disc whatever the
 view, so there the model sees what it was trained on (real photos are in its training data).
 
-Contract: :class:`FrameYoloDetector` fills the pipeline's per-frame detector call
-(``detect_frame(frame_bgr, rectifier, t_s)``) with :class:`vision.detect.BallDetection` values
+Contract: :class:`FrameYoloDetector` fills the pipeline's detector call
+(:class:`vision.detect.Detector`: ``detect_frame(frame, motion)``) with
+:class:`vision.detect.BallDetection` values (labels :class:`~tracking.ids.BallId`)
 whose ``x_mm, y_mm`` are where the viewing ray through the ball's image centre meets the plane of
 ball centres (z = R; the centre of a sphere's image lies within a fraction of a pixel of the
 projection of its centre at these sizes), and ``u_px, v_px`` are image pixels. The finder runs on
@@ -29,7 +30,11 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from vision.detect import BallDetection
+from tracking.detections import MotionState, ball_label, ball_scores
+from vision.detect import BallDetection, Detections
+from vision.source import Frame
+
+__all__ = ["OBLIQUE_DEG", "FrameYoloDetector", "oblique", "view_angle_deg"]
 
 #: From this angle off the vertical the ball-centre plane smears a ball over more than its own
 #: width (the silhouette's reach ~ R tan(angle) each side), and the camera's image is the better
@@ -114,10 +119,12 @@ class FrameYoloDetector:
         for i in kept:
             q = p[i, :n] / max(float(p[i, :n].sum()), 1e-9)
             out.append(BallDetection(x_mm=float(xy[i, 0]), y_mm=float(xy[i, 1]), u_px=float(u[i]), v_px=float(v[i]),
-                                     r_px=float(r[i]), label=y.labels[int(np.argmax(q))], score=float(score[i]),
-                                     label_scores={lab: float(q[t]) for t, lab in enumerate(y.labels)}))
+                                     r_px=float(r[i]), label=ball_label(y.labels[int(np.argmax(q))]),
+                                     score=float(score[i]),
+                                     label_scores=ball_scores((lab, float(q[t])) for t, lab in enumerate(y.labels))))
         return out
 
-    def detect_frame(self, frame_bgr: np.ndarray, rectifier=None, t_s: float | None = None) -> list[BallDetection]:
-        """The pipeline's per-frame call (the rectifier is not used: see the module docstring)."""
-        return self.detect(frame_bgr)
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: the whole
+        model runs on every frame, on the camera's image: no rectifier)."""
+        return Detections(frame.index, frame.t_s, tuple(self.detect(frame.image)))

@@ -1,8 +1,10 @@
 """Detection guided by the last frames: the full detector only where it is needed.
 
 Contract: :class:`GuidedDetector` wraps a :class:`vision.yolo.YoloDetector` and fills the same
-``detect(rectified_bgr, t_s)`` contract for a *sequence* of frames of one video, in order. It keeps
-the balls it saw on the last frames (their centres and velocities in view px) and, on a frame
+:class:`vision.detect.ViewDetector` contract (``detect(rectified_bgr, t_s)``; for the pipeline,
+behind :class:`vision.detect.RectifiedDetector`) for a *sequence* of frames of one video, in
+order. It keeps the balls it saw on the last frames (their centres and velocities in view px) and,
+on a frame
 that is not a key frame, only classifies crops at their predicted centres (the classifier's
 centre regression pulls each crop onto its ball, as for the finder's boxes). It runs the full
 detector (finder + proposals + classifier) instead:
@@ -13,6 +15,14 @@ detector (finder + proposals + classifier) instead:
   than ``max_shift_r`` radii from the prediction (a collision, a cushion, a cue stroke), or two
   predictions ended on one ball;
 - after a gap of more than ``max_gap_s`` between frames, and on the first frame.
+
+Its follow model is its own still, on purpose for now: it follows *every* detection of the last
+frame (a ball of another rack, a second box on one ball) by nearest match in view pixels with a
+deadband of ``rest_r`` radii, where the tracker (:meth:`tracking.tracker.Tracker.motion`) predicts
+only the balls in play, matched by assignment, in millimetres. Crops at the tracker's predictions
+would be other crops, so other centres and other detections: a change of behaviour, to be made
+and measured on its own (the ``motion`` argument of :class:`vision.detect.Detector` carries the
+tracker's predictions to the detector for that).
 
 Why: the finder costs most of the detector's time (~60-100 ms a frame on this machine's two
 cores, against ~1 ms a crop for the classifier), yet between events the balls roll smoothly or
@@ -29,6 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detect import BallDetection
+
+__all__ = ["GuidedConfig", "GuidedDetector", "GuidedStats"]
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """The trained ball detector: YOLO finds the balls, a small classifier names them and places them.
 
-Contract: :class:`YoloDetector` fills :class:`vision.detect.Detector` for one game (``carom``,
-``pool`` or ``snooker``): ``detect(rectified_bgr)`` -> one :class:`BallDetection` per ball, with
-``label`` the ball's name in that game as a :class:`~tracking.ids.BallId` value (snooker reds are
-all ``red``), ``label_scores`` the classifier's belief over the game's labels, ``score`` the
-finder's confidence (or ``proposal_weight``) times the classifier's belief that the crop holds a
-ball.
+Contract: :class:`YoloDetector` fills :class:`vision.detect.ViewDetector` (and, behind
+:class:`vision.detect.RectifiedDetector`, the pipeline's :class:`vision.detect.Detector`) for one
+game (``carom``, ``pool`` or ``snooker``): ``detect(rectified_bgr)`` -> one :class:`BallDetection`
+per ball, with ``label`` the ball's name in that game (:data:`models.classes.GAME_LABELS`) as a
+:class:`~tracking.ids.BallId` (snooker reds are all ``red``), ``label_scores`` the classifier's
+belief over the game's labels, ``score`` the finder's confidence (or ``proposal_weight``) times
+the classifier's belief that the crop holds a ball.
 
 Two networks, run with ONNX Runtime (no torch at run time):
 
@@ -41,6 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tracking.detections import ball_label, ball_scores
 from vision.detect import BallDetection
 from vision.proposals import ball_proposals, playing_region
 from vision.rectify import RectifiedGeometry
@@ -239,9 +241,12 @@ class YoloDetector:
         for i in range(len(u)):
             q = p[i, :n] / max(float(p[i, :n].sum()), 1e-9)
             out.append(BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
-                                     r_px=float(r_px[i]), label=self.labels[int(np.argmax(q))], score=float(score[i]),
-                                     label_scores={l: float(q[t]) for t, l in enumerate(self.labels)}))
+                                     r_px=float(r_px[i]), label=ball_label(self.labels[int(np.argmax(q))]),
+                                     score=float(score[i]),
+                                     label_scores=ball_scores((l, float(q[t])) for t, l in enumerate(self.labels))))
         return out
 
-    def detect(self, rectified_bgr: np.ndarray) -> list[BallDetection]:
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
+        """The balls of one rectified view (:class:`vision.detect.ViewDetector`; ``t_s`` unused:
+        each view is seen afresh). For the pipeline, :class:`vision.detect.RectifiedDetector`."""
         return [d for d, _ in self.detect_with_boxes(rectified_bgr)]

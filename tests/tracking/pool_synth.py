@@ -4,7 +4,7 @@ them, fed through the tracker, and scored against their truth.
 - :func:`camera_frames`: every frame at ``fps`` (random phase), the centre of every ball still on
   the table (``SimShot.on_table``) with Gaussian noise; a ball gone into a pocket is simply not
   detected any more (what a detector reports).
-- :func:`detections`: one frame's :class:`tracking.tracker.Detection` values with the
+- :func:`detections`: one frame's :class:`tracking.detections.BallDetection` values with the
   detector's *class* (a snooker red is ``red``; :func:`tracking.identity.detector_class`), noisy
   class scores, an optional rate of misread classes.
 - :func:`track`: the tracker over those frames, returning its trajectories and the number of
@@ -23,7 +23,8 @@ from calibration.table import TableSpec
 from tracking.events import BallBall, CushionHit, Event, Pocketed
 from tracking.identity import detector_class
 from tracking.ids import BallId
-from tracking.tracker import Detection, Tracker
+from tracking.detections import BallDetection
+from tracking.tracker import Tracker
 from tracking.trajectory import Trajectory
 
 
@@ -73,7 +74,7 @@ def trajectories_from_frames(frames: list[Frame], balls) -> dict[BallId, Traject
 
 
 def detections(frame: Frame, classes: tuple[BallId, ...], rng: np.random.Generator,
-               misread: float = 0.0, hidden: tuple[BallId, ...] = ()) -> list[Detection]:
+               misread: float = 0.0, hidden: tuple[BallId, ...] = ()) -> list[BallDetection]:
     """One frame's detections: the detector's class with scores (0.8-0.95 for it, the rest
     spread over the other classes); with probability ``misread`` the top class is another one."""
     out = []
@@ -87,7 +88,7 @@ def detections(frame: Frame, classes: tuple[BallId, ...], rng: np.random.Generat
         s_top = float(rng.uniform(0.8, 0.95))
         scores = {c: float((1.0 - s_top) / max(len(classes) - 1, 1)) for c in classes}
         scores[top] = s_top
-        out.append(Detection(float(p[0]), float(p[1]), colour=top, colour_scores=scores, confidence=0.9))
+        out.append(BallDetection(float(p[0]), float(p[1]), label=top, label_scores=scores, score=0.9))
     order = rng.permutation(len(out))
     return [out[i] for i in order]
 

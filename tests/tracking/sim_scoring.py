@@ -89,7 +89,7 @@ def detections_for(trajs: dict[BallId, Trajectory], k: int, rng: np.random.Gener
     with noisy colour scores (true ball 0.6-0.95, others 0-0.35) when ``colours``, plus
     ``clutter`` spurious detections anywhere on the table that look like no ball in particular
     (colour scores all below 0.3: a hand, a chalk cube)."""
-    from tracking.tracker import Detection
+    from tracking.detections import BallDetection
 
     balls = list(trajs)
     out = []
@@ -97,12 +97,12 @@ def detections_for(trajs: dict[BallId, Trajectory], k: int, rng: np.random.Gener
         if b in hidden:
             continue
         scores = {o: float(rng.uniform(0.6, 0.95) if o == b else rng.uniform(0.0, 0.35)) for o in balls} if colours else {}
-        out.append(Detection(float(trajs[b].x_mm[k]), float(trajs[b].y_mm[k]), colour_scores=scores))
+        out.append(BallDetection(float(trajs[b].x_mm[k]), float(trajs[b].y_mm[k]), label_scores=scores))
     for _ in range(clutter):
         L = table.length_mm if table else 2840.0
         W = table.width_mm if table else 1420.0
-        out.append(Detection(float(rng.uniform(0, L)), float(rng.uniform(0, W)),
-                             colour_scores={o: float(rng.uniform(0.0, 0.3)) for o in balls}, confidence=0.4))
+        out.append(BallDetection(float(rng.uniform(0, L)), float(rng.uniform(0, W)),
+                                 label_scores={o: float(rng.uniform(0.0, 0.3)) for o in balls}, score=0.4))
     order = rng.permutation(len(out))
     return [out[i] for i in order]
 

@@ -17,7 +17,8 @@ from tracking.events import BallBall, Pocketed, ShotEnd, ShotStart
 from tracking.identity import POOL_BALLS, SNOOKER_BALLS, SNOOKER_REDS, detector_class, shared_class_balls
 from tracking.ids import BallId, Pocket
 from tracking.infer import infer_events
-from tracking.tracker import Detection, Tracker
+from tracking.detections import BallDetection
+from tracking.tracker import Tracker, label_score
 from pool_synth import Frame, camera_frames, score_events, track
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,10 +33,10 @@ def test_classes_and_ball_sets() -> None:
     assert detector_class(BallId.RED_7) is BallId.RED and detector_class(BallId.B7) is BallId.B7
     assert shared_class_balls(SNOOKER_BALLS) == frozenset(SNOOKER_REDS)
     assert shared_class_balls(POOL_BALLS) == frozenset()
-    d = Detection(0.0, 0.0, colour=BallId.RED)
-    assert d.colour_score(BallId.RED_3) == 1.0 and d.colour_score(BallId.PINK) == 0.0
-    d = Detection(0.0, 0.0, colour_scores={BallId.RED: 0.8, BallId.PINK: 0.2})
-    assert d.colour_score(BallId.RED_15) == 0.8
+    d = BallDetection(0.0, 0.0, label=BallId.RED)
+    assert label_score(d, BallId.RED_3) == 1.0 and label_score(d, BallId.PINK) == 0.0
+    d = BallDetection(0.0, 0.0, label_scores={BallId.RED: 0.8, BallId.PINK: 0.2})
+    assert label_score(d, BallId.RED_15) == 0.8
 
 
 def test_reds_are_named_along_the_table_whatever_the_detection_order() -> None:
@@ -44,7 +45,7 @@ def test_reds_are_named_along_the_table_whatever_the_detection_order() -> None:
     for _ in range(3):
         order = rng.permutation(15)
         tracker = Tracker(SNOOKER_BALLS, SNOOKER)
-        states = tracker.update(0, 0.0, [Detection(*reds[i], colour=BallId.RED) for i in order])
+        states = tracker.update(0, 0.0, [BallDetection(*reds[i], label=BallId.RED) for i in order])
         xs = [next(s.x_mm for s in states if s.ball is r) for r in SNOOKER_REDS]
         assert xs == sorted(xs)
 
@@ -150,16 +151,16 @@ def test_a_pocketed_ball_does_not_take_a_neighbours_misread_detection() -> None:
     for k in range(30):  # the 9 rolls into the side pocket
         t = k / 60.0
         y9 = 1000.0 + 15.0 * k
-        dets = [Detection(*p3, colour=B3)]
+        dets = [BallDetection(*p3, label=B3)]
         if y9 < side.centre_mm[1] + 5.0:
-            dets.append(Detection(side.centre_mm[0], y9, colour=B9))
+            dets.append(BallDetection(side.centre_mm[0], y9, label=B9))
         tracker.update(k, t, dets)
     for k in range(30, 60):
-        states = {s.ball: s for s in tracker.update(k, k / 60.0, [Detection(*p3, colour=B9)])}
+        states = {s.ball: s for s in tracker.update(k, k / 60.0, [BallDetection(*p3, label=B9)])}
         assert states[B3].observed and not states[B9].observed
     # the 9 back on the foot spot: found again
     foot = POOL.spots_mm["foot_spot"]
-    states = {s.ball: s for s in tracker.update(60, 1.0, [Detection(*p3, colour=B3), Detection(*foot, colour=B9)])}
+    states = {s.ball: s for s in tracker.update(60, 1.0, [BallDetection(*p3, label=B3), BallDetection(*foot, label=B9)])}
     assert states[B9].observed and (states[B9].x_mm, states[B9].y_mm) == foot
 
 
@@ -174,7 +175,7 @@ def test_reds_hidden_by_an_arm_keep_their_names() -> None:
     first: dict[BallId, tuple[float, float]] = {}
     for k in range(150):
         t = k / 50.0
-        dets = [Detection(*(np.array(p) + rng.normal(0, 0.7, 2)), colour=detector_class(b))
+        dets = [BallDetection(*(np.array(p) + rng.normal(0, 0.7, 2)), label=detector_class(b))
                 for b, p in layout.items() if not (b in hidden and 30 <= k < 80)]
         for s in tracker.update(k, t, dets):
             if s.observed:

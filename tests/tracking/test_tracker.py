@@ -11,7 +11,8 @@ import pytest
 
 from calibration.table import load_table
 from tracking.ids import CAROM_BALLS, BallId
-from tracking.tracker import BallState, Detection, Tracker, TrackerError
+from tracking.detections import BallDetection
+from tracking.tracker import BallState, Tracker, TrackerError
 from tracking.trajectory import Trajectory
 from sim_scoring import detections_for
 from synth.tracking_sim import R_, W_, Y_, sample_video, scenarios, simulate
@@ -107,9 +108,9 @@ def test_lost_ball_is_held_with_no_confidence_then_found_by_colour() -> None:
     t = 0.0
     for k in range(200):  # 200 frames at 50 fps; red vanishes for 3 s (longer than max_hidden_s)
         t = k / 50.0
-        dets = [Detection(*pos[b], colour_scores=scores[b]) for b in CAROM_BALLS if not (R_ is b and 20 <= k < 170)]
+        dets = [BallDetection(*pos[b], label_scores=scores[b]) for b in CAROM_BALLS if not (R_ is b and 20 <= k < 170)]
         if k >= 170:  # red back elsewhere (put back by the referee)
-            dets = [d for d in dets if d.colour_scores[R_] < 0.5] + [Detection(1200.0, 1000.0, colour_scores=scores[R_])]
+            dets = [d for d in dets if d.label_scores[R_] < 0.5] + [BallDetection(1200.0, 1000.0, label_scores=scores[R_])]
         states = {s.ball: s for s in tracker.update(k, t, dets)}
         if 20 + 2.0 * 50 < k < 170:
             assert states[R_].confidence == 0.0 and not states[R_].observed
@@ -119,9 +120,9 @@ def test_lost_ball_is_held_with_no_confidence_then_found_by_colour() -> None:
 
 def test_states_and_trajectories_agree() -> None:
     tracker = Tracker((W_, Y_), TABLE)
-    s1 = tracker.update(0, 0.0, [Detection(100.0, 100.0, colour=W_), Detection(900.0, 900.0, colour=Y_)])
+    s1 = tracker.update(0, 0.0, [BallDetection(100.0, 100.0, label=W_), BallDetection(900.0, 900.0, label=Y_)])
     assert [s.ball for s in s1] == [W_, Y_] and all(isinstance(s, BallState) for s in s1)
-    tracker.update(1, 0.02, [Detection(101.0, 100.0, colour=W_)])
+    tracker.update(1, 0.02, [BallDetection(101.0, 100.0, label=W_)])
     tr = tracker.trajectories()
     assert list(tr[W_].t_s) == [0.0, 0.02] and list(tr[Y_].observed) == [True, False]
     assert list(tr[Y_].frame) == [0, 1]
@@ -130,14 +131,15 @@ def test_states_and_trajectories_agree() -> None:
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: Detection(float("nan"), 0.0), "finite"),
-        (lambda: Detection(0.0, 0.0, confidence=1.5), "confidence"),
-        (lambda: Detection(0.0, 0.0, colour_scores={W_: 2.0}), "colour_scores"),
+        (lambda: BallDetection(float("nan"), 0.0), "finite"),
+        (lambda: BallDetection(0.0, 0.0, score=1.5), "score"),
+        (lambda: BallDetection(0.0, 0.0, label_scores={W_: 2.0}), "label_scores"),
+        (lambda: BallDetection(0.0, 0.0, label="white"), "label"),
     ],
 )
 def test_bad_detections_are_refused(make, message: str) -> None:
     with pytest.raises(TrackerError, match=message):
-        make()
+        Tracker(CAROM_BALLS, TABLE).update(0, 0.0, [make()])
 
 
 def test_time_must_increase() -> None:

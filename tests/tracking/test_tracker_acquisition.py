@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from calibration.table import load_table
 from tracking.ids import BallId
-from tracking.tracker import Detection, Tracker
+from tracking.detections import BallDetection
+from tracking.tracker import Tracker
 
 POOL = load_table("pool")
 BALLS = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 16))
 
 
-def _det(x: float, y: float, conf: float = 0.7, **scores: float) -> Detection:
-    return Detection(x, y, colour_scores={BallId(k.lstrip("_")): v for k, v in scores.items()}, confidence=conf)
+def _det(x: float, y: float, conf: float = 0.7, **scores: float) -> BallDetection:
+    return BallDetection(x, y, label_scores={BallId(k.lstrip("_")): v for k, v in scores.items()}, score=conf)
 
 
-def _started(tr: Tracker, dets: list[Detection]) -> dict[str, tuple[float, float]]:
+def _started(tr: Tracker, dets: list[BallDetection]) -> dict[str, tuple[float, float]]:
     return {s.ball.value: (s.x_mm, s.y_mm) for s in tr.update(0, 0.0, dets)}
 
 

@@ -92,11 +92,12 @@ def test_write_then_read_round_trip(tmp_path: Path) -> None:
 
 
 def test_writer_flushes_each_frame(tmp_path: Path) -> None:
-    from tracking.tracker import Detection, Tracker
+    from tracking.detections import BallDetection
+    from tracking.tracker import Tracker
 
     p = tmp_path / "live.csv"
     tracker = Tracker((W, Y))
     with TracksCsvWriter(p) as out:
-        out.write_states(tracker.update(0, 0.0, [Detection(1.0, 2.0, colour=W), Detection(5.0, 6.0, colour=Y)]))
+        out.write_states(tracker.update(0, 0.0, [BallDetection(1.0, 2.0, label=W), BallDetection(5.0, 6.0, label=Y)]))
         # readable while the writer is still open
         assert len(read_tracks_csv(p)[W]) == 1 and len(p.read_text().splitlines()) == 3

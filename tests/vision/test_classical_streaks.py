@@ -48,11 +48,11 @@ def test_streak_found_named_and_placed(world, fps: float, ball: BallId, speed_mm
     T = 1.0 / fps
     ts = (np.arange(24) + 0.5) / 24 * T - T / 2
     subs = [BallsState.at_rest({**_positions(ball), ball: tuple(CENTRE + DIRECTION * speed_mm_s * t)}, R) for t in ts]
-    found = det.detect_frame(render_frame(scene, subs, np.random.default_rng(2)), rect)
+    found = det.detect_image(render_frame(scene, subs, np.random.default_rng(2)), rect)
     near = [d for d in found if np.hypot(d.x_mm - CENTRE[0], d.y_mm - CENTRE[1]) < 100.0]
     assert len(near) == 1, f"{len(near)} detections of the streak"
     d = near[0]
-    assert d.label == ball.value
+    assert d.label is ball
     assert np.hypot(d.x_mm - CENTRE[0], d.y_mm - CENTRE[1]) < 3.0  # mid-exposure, to a few mm
     assert d.streak_px is not None
     u0, v0, u1, v1 = d.streak_px
@@ -70,5 +70,5 @@ def test_touching_balls_are_no_streak(world, pos) -> None:
     det.set_background(rect(render_frame(scene, BallsState.at_rest({BallId.RED: pos[BallId.RED]}, R),
                                          np.random.default_rng(1))))
     found = det.detect(rect(render_frame(scene, BallsState.at_rest(pos, R), np.random.default_rng(2))))
-    assert sorted(d.label for d in found) == ["red", "white", "yellow"]
+    assert sorted(d.label.value for d in found) == ["red", "white", "yellow"]
     assert all(d.streak_px is None for d in found)

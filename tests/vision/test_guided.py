@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tracking.detections import ball_label
 from vision.detect import BallDetection
 from vision.guided import GuidedConfig, GuidedDetector
 from vision.rectify import RectifiedGeometry
@@ -28,7 +29,7 @@ class FakeYolo:
 
     def _det(self, label: str, u: float, v: float) -> BallDetection:
         x, y = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
-        return BallDetection(float(x[0]), float(y[0]), u, v, R, label, 0.9, {label: 1.0})
+        return BallDetection(float(x[0]), float(y[0]), u, v, R, ball_label(label), 0.9, {ball_label(label): 1.0})
 
     def detect(self, view):
         self.full_calls += 1
@@ -59,7 +60,7 @@ def _run(fake, guided, frames, fps=30.0):
         fake.balls = world
         before = fake.full_calls
         dets = guided.detect(VIEW, i / fps)
-        out.append((fake.full_calls > before, {d.label: (d.u_px, d.v_px) for d in dets}))
+        out.append((fake.full_calls > before, {d.label.value: (d.u_px, d.v_px) for d in dets}))
     return out
 
 

@@ -52,12 +52,12 @@ def test_shipped_models_find_name_and_place_carom_balls(carom_view):
     table, rect, view, pos = carom_view
     det = YoloDetector(rect.geometry, table.ball_radius_mm, "carom")
     found = det.detect(view)
-    assert sorted(d.label for d in found) == sorted(b.value for b in pos)
+    assert sorted(d.label.value for d in found) == sorted(b.value for b in pos)
     for d in found:
-        x, y = pos[BallId.parse(d.label)]
+        x, y = pos[d.label]
         assert np.hypot(d.x_mm - x, d.y_mm - y) < 4.0, (d.label, d.x_mm, d.y_mm)
         assert 0.0 < d.score <= 1.0
-        assert set(d.label_scores) == {"white", "yellow", "red"}
+        assert set(d.label_scores) == {BallId.WHITE, BallId.YELLOW, BallId.RED}
         assert sum(d.label_scores.values()) == pytest.approx(1.0, abs=1e-5)
 
 
@@ -99,9 +99,9 @@ def test_shipped_models_find_the_packed_reds_of_a_snooker_break_off(snooker_brea
     table, rect, view, pos = snooker_break_view
     found = YoloDetector(rect.geometry, table.ball_radius_mm, "snooker").detect(view)
     reds = [p for b, p in pos.items() if b.value.startswith("red")]
-    near = [min((np.hypot(d.x_mm - x, d.y_mm - y), d.label) for d in found) for x, y in reds]
+    near = [min((np.hypot(d.x_mm - x, d.y_mm - y), d.label.value) for d in found) for x, y in reds]
     hit = [lab for dist, lab in near if dist < 0.5 * table.ball_radius_mm]
     assert hit.count("red") >= 14, f"found {hit.count('red')} of the 15 packed reds"
     colours = {b.value for b in pos if not b.value.startswith("red")}
-    assert colours <= {d.label for d in found}
+    assert colours <= {d.label.value for d in found}
     assert len(found) <= len(pos) + 1, f"{len(found) - len(pos)} detections more than balls"
