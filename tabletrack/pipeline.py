@@ -28,10 +28,10 @@ from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
 from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
-from rules.call import Call
-from rules.input_util import read_input_json
-from rules.judge import with_opening
-from rules.opening import OpeningSight, opening_input
+from rules.core.call import Call
+from rules.core.parsing import read_input_json
+from rules.core.judge import with_opening
+from rules.core.opening import OpeningSight, opening_input
 from tabletrack.judge_cmd import opening_table
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
@@ -247,7 +247,7 @@ class _Judge:
 
     def _begin(self, shot: Shot) -> None:
         """The state the first shot starts from: the referee's, or a new game whose first shot is
-        a break only where its start shows the break position (:mod:`rules.opening`)."""
+        a break only where its start shows the break position (:mod:`rules.core.opening`)."""
         raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
         if self.sight is not None:
             self.ref = self.engine.parse_input(raw, self.ref_name)

@@ -1,5 +1,5 @@
 """The eight-ball engine (002, Reglamento bola 8): one shot's events and the referee's input give
-the call and the next match state, purely (:class:`rules.engine.Engine`).
+the call and the next match state, purely (:class:`rules.core.engine.Engine`).
 
 :func:`rules.eight_ball.verdict.decide` says what the rules make of a shot; this module keeps the
 match around it:
@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
     EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, build_state, parse_input,
@@ -36,11 +36,11 @@ from rules.eight_ball.state import (
     CHOICES, EIGHT, FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, Option, sorted_balls,
 )
 from rules.eight_ball.verdict import Decision, decide, describe_outcome
-from rules.errors import ShotError
-from rules.evidence import review_shot
-from rules.games import Game
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
-from rules.racks import RackRecord
+from rules.core.errors import ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
@@ -66,7 +66,7 @@ def _sentence(parts: list[str]) -> str:
 @dataclass(frozen=True)
 class EightBallEngine:
     """Eight-ball per 002 Reglamento bola 8 (module docstring); ``config`` sets when a call needs
-    review (:mod:`rules.evidence`)."""
+    review (:mod:`rules.core.evidence`)."""
 
     game: Game = Game.EIGHT_BALL
     config: JudgeConfig = field(default_factory=JudgeConfig)
@@ -333,7 +333,7 @@ class EightBallEngine:
 
 
 def make_engine(game: Game, config: JudgeConfig) -> EightBallEngine:
-    """The eight-ball engine; :mod:`rules.engine`'s registry calls it."""
+    """The eight-ball engine; :mod:`rules.core.engine`'s registry calls it."""
     if game is not Game.EIGHT_BALL:
         raise ShotError(f"rules.eight_ball judges eight-ball, got {game.value}")
     return EightBallEngine(game=game, config=config)

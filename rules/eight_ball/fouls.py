@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RefereeInputError
-from rules.input_util import parse_member
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import parse_member
 
 ART = "002 bola 8 ART"
 

@@ -41,13 +41,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 from rules.eight_ball.fouls import EightBallFoul, parse_foul
 from rules.eight_ball.state import (
     FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, sorted_balls,
 )
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
-from rules.racks import BreakRule, RaceConfig
+from rules.core.parsing import checked_object, located, one_or_many, per_player, player_names, shot_entries
+from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")

@@ -1,10 +1,10 @@
 """The verdict of one eight-ball shot from its facts (002, Reglamento bola 8): pure, no bookkeeping.
 
-:func:`decide` reads one shot (:class:`rules.pool_shot.PoolShotFacts`) against the state before it
+:func:`decide` reads one shot (:class:`rules.core.pool_shot.PoolShotFacts`) against the state before it
 and the referee's input, and says what the rules make of it: the fouls, whether the shooter keeps
 the table, a group chosen, a rack won or lost, an option given, the balls on the table after it.
 The engine (:mod:`rules.eight_ball.engine`) turns that into the call and the next state, and calls
-:func:`decide` again on perturbed events to decide ``needs_review`` (:mod:`rules.evidence`).
+:func:`decide` again on perturbed events to decide ``needs_review`` (:mod:`rules.core.evidence`).
 
 Readings of the regulation (see README.md for the citation style and the article map):
 
@@ -54,7 +54,7 @@ from rules.eight_ball.inputs import Called, EightBallShotInput
 from rules.eight_ball.state import (
     EIGHT, OBJECT_BALLS, SOLIDS, STRIPES, EightBallState, Group, Option, sorted_balls,
 )
-from rules.pool_shot import PocketedBall, PoolShotFacts
+from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
 from tracking.ids import BallId, Cushion
 

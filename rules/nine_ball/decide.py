@@ -1,5 +1,5 @@
 """The verdict of one shot from its facts, before the match bookkeeping: pure, so the evidence
-review (:mod:`rules.evidence`) can re-run it on perturbed events.
+review (:mod:`rules.core.evidence`) can re-run it on perturbed events.
 
 In order (000): the break (2.3: the 1 first, then a ball pocketed or four object balls to a rail;
 the cue ball missing the rack is 2.3(e)'s own case), the push-out (2.4: 6.2 and 6.3 do not
@@ -20,7 +20,7 @@ from typing import Hashable
 from rules.nine_ball.fouls import PoolFoul
 from rules.nine_ball.inputs import CalledShot, NineBallShotInput
 from rules.nine_ball.variants import Variant, number
-from rules.pool_shot import PoolShotFacts
+from rules.core.pool_shot import PoolShotFacts
 from tracking.events import Event
 from tracking.ids import BallId
 

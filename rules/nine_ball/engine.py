@@ -1,5 +1,5 @@
 """The engine of nine-ball (000; 002 "Reglamento bola 9") and its variants six-, seven-, ten-ball
-and rotation (002 overview): ``make_engine(game, config)`` for :mod:`rules.engine`.
+and rotation (002 overview): ``make_engine(game, config)`` for :mod:`rules.core.engine`.
 
 ``judge_shot`` is pure: the state before the shot, the shot's events and the referee's input for
 it give the call and the next state. Per shot it (1) takes the balls on the table from the shot
@@ -8,7 +8,7 @@ and the call says so and needs review), (2) applies the option of the player at 
 a push-out (``choice``: play, the default, or pass_back), (3) checks the referee input against
 the state (a push-out only on the shot after the break, a called ball that is on the table ...;
 :class:`NineBallInputError` naming the shot), (4) decides the shot (:mod:`.decide`), (5) reviews
-the evidence (:func:`rules.evidence.review_shot`: a low-confidence pocket or first contact, or
+the evidence (:func:`rules.core.evidence.review_shot`: a low-confidence pocket or first contact, or
 two events under a frame apart whose order decides, sets ``needs_review``), (6) advances the
 match (:mod:`.match`).
 
@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.errors import ShotError
-from rules.evidence import Review, review_shot
-from rules.games import Game
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import Review, review_shot
+from rules.core.games import Game
 from rules.nine_ball.decide import Decision, ShotContext, decide, describe_outcome
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.inputs import Choice, NineBallInput, NineBallShotInput, parse_nine_ball_input
@@ -36,7 +36,7 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 

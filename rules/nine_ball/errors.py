@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 
 
 class NineBallInputError(RefereeInputError):

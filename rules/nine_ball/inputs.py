@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping, TypeVar
 
-from rules.errors import RefereeInputError
-from rules.games import Game
-from rules.input_util import checked_object, one_or_many, per_player, player_names, shot_entries
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game
+from rules.core.parsing import checked_object, one_or_many, per_player, player_names, shot_entries
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul, parse_pool_foul
 from rules.nine_ball.setup import DEFAULT_PLAYERS, NineBallSetup, NineBallStart, initial_state
 from rules.nine_ball.variants import Variant, is_object_ball, variant_of
-from rules.racks import BreakRule, RaceConfig
+from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 T = TypeVar("T")

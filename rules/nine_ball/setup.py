@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from rules.games import Game
+from rules.core.games import Game
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import variant_of
-from rules.racks import RaceConfig
+from rules.core.racks import RaceConfig
 from tracking.ids import BallId
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.games import Game
+from rules.core.games import Game
 from tracking.ids import BallId
 
 #: Object balls by number.

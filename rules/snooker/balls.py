@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from rules.errors import ShotError
+from rules.core.errors import ShotError
 from tracking.ids import BallId
 
 #: The six colours in the order they are potted once the reds are gone (ART 1.6: yellow .. black).

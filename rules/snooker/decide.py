@@ -1,5 +1,5 @@
 """The verdict of one snooker stroke from its events: pure, so the evidence review can re-judge it
-with doubtful events dropped or swapped (:mod:`rules.evidence`).
+with doubtful events dropped or swapped (:mod:`rules.core.evidence`).
 
 What the stroke must do depends on the ball on (:class:`rules.snooker.balls.BallOn`):
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable
 
-from rules.pool_shot import PoolShotFacts, read_pool_shot
+from rules.core.pool_shot import PoolShotFacts, read_pool_shot
 from rules.snooker.balls import BallOn, check_ball, is_colour, is_red, name, value
 from rules.snooker.fouls import ORDER, Basis, SnookerFoul, penalty
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
@@ -50,7 +50,7 @@ class ShotContext:
 
 @dataclass(frozen=True)
 class Reading:
-    """A stroke's facts (:func:`rules.pool_shot.read_pool_shot`) with every object ball pocketed
+    """A stroke's facts (:func:`rules.core.pool_shot.read_pool_shot`) with every object ball pocketed
     and off the table listed once per ball: reds the tracker left unnamed (``red``) are counted
     once per pocket they dropped into (two such events into one pocket read as one red, a tracker
     repeat, and put the call in doubt)."""
@@ -63,7 +63,7 @@ class Reading:
 
 
 def check_shot_balls(shot: Shot) -> None:
-    """:class:`rules.errors.ShotError` if any event names a ball that is not a snooker ball."""
+    """:class:`rules.core.errors.ShotError` if any event names a ball that is not a snooker ball."""
     for ev in shot.events:
         where = f"shot {shot.number}, {ev.kind.value} event"
         balls: list[BallId] = []

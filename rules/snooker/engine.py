@@ -10,7 +10,7 @@ went down stay down, colours go back while reds remain or when potted on a foul
 of the frame: the black potted in the end sequence (ART 1.6), the higher score winning (ART 1.4).
 The document does not say what a tie does: the world rules' re-spotted black decides it (the black
 on its spot, the cue ball in hand in the D, the first score or foul ends the frame). A match is
-best of N frames (a race, :class:`rules.racks.RaceConfig`), break-offs alternating by default.
+best of N frames (a race, :class:`rules.core.racks.RaceConfig`), break-offs alternating by default.
 
 Call conventions: ``points`` is the striker's points for the stroke (0 on a foul); a foul's
 penalty goes to the opponent and is in ``details`` as ``penalty`` and ``penalty_to``; ``score`` is
@@ -26,12 +26,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from rules.call import Call
-from rules.pool_shot import not_struck_call, struck_object_ball
-from rules.config import JudgeConfig
-from rules.errors import ShotError
-from rules.evidence import review_shot
-from rules.games import Game
+from rules.core.call import Call
+from rules.core.pool_shot import not_struck_call, struck_object_ball
+from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
 from rules.snooker.balls import FULL_REDS, BallOn, is_colour, is_red, next_in_sequence
 from rules.snooker.decide import Decision, ShotContext, check_shot_balls, decide, decide_events, describe_outcome, read
 from rules.snooker.fouls import SnookerFoul
@@ -427,7 +427,7 @@ def _table_mismatch(st: SnookerState, positions: dict[BallId, Any]) -> list[str]
 
 
 def make_engine(game: Game, config: JudgeConfig) -> SnookerEngine:
-    """The snooker engine; :mod:`rules.engine`'s registry calls it."""
+    """The snooker engine; :mod:`rules.core.engine`'s registry calls it."""
     if game is not Game.SNOOKER:
         raise ShotError(f"rules.snooker.engine judges snooker, got {game.value}")
     return SnookerEngine(game=game, config=config)

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
-from rules.racks import BreakRule, RaceConfig
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import checked_object, located, one_or_many, per_player, player_names, shot_entries
+from rules.core.racks import BreakRule, RaceConfig
 from rules.snooker.balls import COLOURS, FULL_REDS, BallOn, check_ball, is_colour
 from rules.snooker.fouls import SnookerFoul, parse_foul
 from rules.snooker.state import SnookerState
-from rules.errors import ShotError
+from rules.core.errors import ShotError
 from tracking.ids import BallId
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")

@@ -1,5 +1,5 @@
 """The verdict of one 14.1 shot from its events, before the match bookkeeping: pure, so the evidence
-review (:mod:`rules.evidence`) can re-judge it with doubtful events dropped or swapped.
+review (:mod:`rules.core.evidence`) can re-judge it with doubtful events dropped or swapped.
 
 Order of the questions (004):
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Hashable
 
-from rules.pool_shot import PoolShotFacts
+from rules.core.pool_shot import PoolShotFacts
 from rules.straight_pool.fouls import StraightPoolFoul as F
 from rules.straight_pool.inputs import CalledShot, ShotInput
 from rules.straight_pool.state import CallsMode, StraightPoolState

@@ -3,8 +3,8 @@
 ``judge_shot(state, shot, shot_input) -> (Call, state)`` is pure: it settles what the previous
 shot left open from this shot's start (a choice not given, a re-rack: :mod:`.match`), checks the
 referee input against the table (a called ball that is not on it is a :class:`CalledBallError`
-naming the shot), reads the shot with :func:`rules.pool_shot.read_pool_shot`, decides it
-(:mod:`.decide`), reviews the decision's evidence (:func:`rules.evidence.review_shot`: the same
+naming the shot), reads the shot with :func:`rules.core.pool_shot.read_pool_shot`, decides it
+(:mod:`.decide`), reviews the decision's evidence (:func:`rules.core.evidence.review_shot`: the same
 decision re-run with doubtful events dropped or swapped) and advances the match (:mod:`.match`).
 
 How a call records points: ``Call.points`` is the shooter's points for the shot, balls scored
@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.errors import RefereeInputError, ShotError
-from rules.evidence import review_shot
-from rules.games import Game
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
+from rules.core.errors import RefereeInputError, ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.fouls import StraightPoolFoul
 from rules.straight_pool.inputs import (

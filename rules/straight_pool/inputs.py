@@ -45,8 +45,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import checked_object, located, one_or_many, per_player, player_names, shot_entries
 from rules.straight_pool.fouls import StraightPoolFoul, parse_foul
 from rules.straight_pool.state import OBJECT_BALLS, CallsMode, Choice, Option
 from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
-from rules.games import Game
+from rules.core.games import Game
 from rules.straight_pool.table import PointMm, StringGeometry
 from tracking.ids import BallId
 

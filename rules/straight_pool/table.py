@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 from tracking.ids import BallId
 
 PointMm = tuple[float, float]

@@ -1,5 +1,5 @@
 """A log's first shot is a break only where the balls stand as the break places them
-(rules/opening.py): carom 003 art. 5 / 002 ART 4, pool 000 2.2, eight-ball 002 bola 8 ART 10,
+(rules/core/opening.py): carom 003 art. 5 / 002 ART 4, pool 000 2.2, eight-ball 002 bola 8 ART 10,
 14.1 004 art. 4, snooker 002 snooker ART 1.3; under the table's four symmetries."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from calibration.table import load_table
 from rules import Game, judge_events
-from rules.opening import OpeningTable, break_left_to_default, opening_input, sight_opening
+from rules.core.opening import OpeningTable, break_left_to_default, opening_input, sight_opening
 from tabletrack.judge_cmd import opening_table
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
@@ -154,7 +154,7 @@ def test_without_the_table_the_first_shot_is_still_a_break() -> None:
 
 
 def test_referee_input_not_an_object_is_one_line() -> None:
-    from rules.errors import RefereeInputError
+    from rules.core.errors import RefereeInputError
 
     with pytest.raises(RefereeInputError, match="expected a JSON object"):
         opening_input(["start"], Game.THREE_CUSHION, _start(W, {}), CAROM)

@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ class RulesError(ValueError):
 
 
 class RulesConfigError(RulesError):
-    """A judging setting (:class:`rules.config.JudgeConfig`) out of its range."""
+    """A judging setting (:class:`rules.core.config.JudgeConfig`) out of its range."""
 
 
 class RefereeInputError(RulesError):

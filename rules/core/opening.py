@@ -25,8 +25,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from rules.errors import RefereeInputError
-from rules.games import Family, Game
+from rules.core.errors import RefereeInputError
+from rules.core.games import Family, Game
 from tracking.events import ShotStart
 from tracking.ids import BallId
 

@@ -14,14 +14,14 @@ from typing import Any, Mapping
 
 from dataclasses import replace
 
-from rules.call import Call, CallWriter
-from rules.config import JudgeConfig
-from rules.engine import GameInput, engine_for
-from rules.errors import RefereeInputError
-from rules.games import Game, parse_game
-from rules.inputs import read_input_json
+from rules.core.call import Call, CallWriter
+from rules.core.config import JudgeConfig
+from rules.core.engine import GameInput, engine_for
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game, parse_game
+from rules.core.inputs import read_input_json
 from tracking.eventlog import read_events
-from rules.opening import OpeningSight, OpeningTable, opening_input
+from rules.core.opening import OpeningSight, OpeningTable, opening_input
 from tracking.events import Event, Shot, ShotStart, group_shots
 
 
@@ -42,7 +42,7 @@ def judge_events(
 
     ``table`` (the break spots of the table played on): where the referee input leaves the opening
     to the default (no ``start``), the first shot is a break only if its start shows the balls in
-    the break position (:mod:`rules.opening`); the first call's reason says which was assumed."""
+    the break position (:mod:`rules.core.opening`); the first call's reason says which was assumed."""
     g = parse_game(game)
     engine = engine_for(g, config)
     shots = group_shots(list(events))

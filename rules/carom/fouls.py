@@ -7,7 +7,7 @@ point, even if a carom was made (003 art. 6, 14; 002 ART 7.3, ART 15 "Es falta y
 Some fouls the engine finds in the event log (``camera=True``: a ball off the table, the break not
 taking the red first, playing into a touching ball, playing the wrong ball); the others no camera
 sees (a touched ball, a push, a double hit, a foot off the floor …) and enter as referee input
-(:mod:`rules.referee`). A referee may also declare a camera foul the tracker missed.
+(:mod:`rules.carom.inputs`). A referee may also declare a camera foul the tracker missed.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RulesError
-from rules.games import Game
-from rules.input_util import parse_member
+from rules.core.errors import RulesError
+from rules.core.games import Game
+from rules.core.parsing import parse_member
 
 
 class UnknownFoulError(RulesError):

@@ -21,9 +21,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Mapping, Protocol, TypeVar
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.games import Game, parse_game
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
+from rules.core.games import Game, parse_game
 from tracking.events import Shot
 
 S = TypeVar("S")
@@ -60,8 +60,8 @@ class Engine(Protocol[S]):
 
 #: Where each game's engine lives: a module with ``make_engine(game, config) -> Engine``.
 ENGINE_MODULES: dict[Game, str] = {
-    Game.THREE_CUSHION: "rules.cushion_carom",
-    Game.ONE_CUSHION: "rules.cushion_carom",
+    Game.THREE_CUSHION: "rules.carom.engine",
+    Game.ONE_CUSHION: "rules.carom.engine",
     Game.LIBRE: "rules.balkline.engine",
     Game.BALKLINE_47_2: "rules.balkline.engine",
     Game.BALKLINE_47_1: "rules.balkline.engine",

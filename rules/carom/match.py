@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.games import Game
-from rules.referee import MatchSetup, _starter_of_set, resolve_start
-from rules.state import Equalizing, GameState, PlayerState, SetRecord
+from rules.core.games import Game
+from rules.carom.inputs import MatchSetup, _starter_of_set, resolve_start
+from rules.carom.state import Equalizing, GameState, PlayerState, SetRecord
 from tracking.ids import BallId
 
 

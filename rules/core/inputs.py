@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.engine import GameInput, engine_for
-from rules.input_util import read_input_json
-from rules.errors import RefereeInputError
-from rules.games import Game, parse_game
+from rules.core.engine import GameInput, engine_for
+from rules.core.parsing import read_input_json
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game, parse_game
 
 
 def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput:

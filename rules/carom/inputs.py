@@ -22,7 +22,7 @@ One format, as a JSON file or as Python values::
       }
     }
 
-Per shot: ``foul`` (a name of :class:`rules.fouls.Foul`, or a list) declared by the referee;
+Per shot: ``foul`` (a name of :class:`rules.carom.fouls.Foul`, or a list) declared by the referee;
 ``verdict`` ("point" or "miss"), the referee's decision on the carom when the camera's is in doubt
 (002 ART 12.2: the referee's acceptance is final); ``detached_masse``, the referee saw a massé
 that left a touching ball without pushing it (002 ART 10.1.3: no foul); ``overrule``, fouls found
@@ -41,14 +41,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from rules.config import MatchConfig
-from rules.errors import RefereeInputError
-from rules.fouls import Foul, UnknownFoulError, parse_foul
-from rules.input_util import checked_object as _object
-from rules.input_util import one_or_many, read_input_json, shot_entries
-from rules.input_util import located as _wrap
-from rules.input_util import per_player as _per_player_json
-from rules.state import Equalizing
+from rules.carom.config import MatchConfig
+from rules.core.errors import RefereeInputError
+from rules.carom.fouls import Foul, UnknownFoulError, parse_foul
+from rules.core.parsing import checked_object as _object
+from rules.core.parsing import one_or_many, read_input_json, shot_entries
+from rules.core.parsing import located as _wrap
+from rules.core.parsing import per_player as _per_player_json
+from rules.carom.state import Equalizing
 from tracking.ids import BallId
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
@@ -230,7 +230,7 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
     ``balls`` the starter white, the opponent yellow (002 ART 5.8); ``next_is_break`` true only for
     a game with nothing played yet, or an equalizing inning after the distance; ``set`` one more
     than the sets won; ``first_set_starter`` from alternation (002 ART 14.1.3-4).
-    Checked: innings are those of the player at the table (see :mod:`rules.state`), scores below
+    Checked: innings are those of the player at the table (see :mod:`rules.carom.state`), scores below
     the distance, innings within the limit, sets won below the sets needed.
     """
     names, match, s = setup.players, setup.match, setup.start or StartState()

@@ -210,7 +210,7 @@ def _not_a_stroke(shot: Shot, game, player: str, score: Mapping[str, int], cue_b
                   details: Mapping | None, summary: str, reason: str, review_reason: str | None = None):
     """A call that judges nothing: legal, no points, the inning and the game go on; it needs
     review where ``review_reason`` is given."""
-    from rules.call import Call
+    from rules.core.call import Call
 
     return Call(
         shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
-from rules.config import JudgeConfig
+from rules.core.config import JudgeConfig
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
 
 
