@@ -272,11 +272,11 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
     for rf in ctx.fouls:
         if rf in have:
             continue
-        found.append((rf, f"{rf.info.description}, declared by the referee", balls_for[rf.info.basis], ()))
+        found.append((rf, f"{rf.info.description}, declared by the referee", balls_for[rf.basis], ()))
 
     fouls: list[FoulFound] = []
     for foul, text, balls, basis in found:
-        pen = penalty(foul.info.basis, v_on, tuple(val(b) for b in balls))
+        pen = penalty(foul.basis, v_on, tuple(val(b) for b in balls))
         fouls.append(FoulFound(foul, text, balls, pen, foul in ctx.fouls and foul not in have, basis))
     fouls.sort(key=lambda x: ORDER[x.foul])
     primary = max(fouls, key=lambda x: (x.penalty, -ORDER[x.foul])) if fouls else None
@@ -366,7 +366,7 @@ def _merged(found: list) -> list:
 
 
 def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallId], int], free: BallId | None) -> str:
-    basis = foul.foul.info.basis
+    basis = foul.foul.basis
     if basis is Basis.SEVEN:
         return f"penalty 7 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
     parts = [] if basis is Basis.TWO_BALLS else [f"the ball on ({on_text})" + (f" = {v_on}" if v_on else "")]

@@ -174,7 +174,7 @@ def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Dec
         basis.append((p.event, f"{p.ball.value} pocketed ({p.pocket.value})"))
 
     camera = [f for f in camera_fouls(state, facts) if f.foul not in si.overrule]
-    declared = [FoulFound(f, f"{f.info.description}, declared by the referee ({f.info.article})") for f in si.fouls]
+    declared = [FoulFound(f, f"{f.info.description}, declared by the referee ({f.info.articles})") for f in si.fouls]
     if si.intentional and F.INTENTIONAL not in si.fouls:
         declared.append(FoulFound(F.INTENTIONAL, f"{F.INTENTIONAL.info.description}, ruled by the referee (004 art. 7.5)"))
     fouls: list[FoulFound] = []
