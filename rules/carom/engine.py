@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
+from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.carom.match import advance, choose_balls, initial_game_state
 from rules.carom.path import CuePath, middle_events, read_cue_path
@@ -416,17 +417,14 @@ class CushionCaromEngine:
 
     def _after_match(self, state: GameState, shot: Shot, si: ShotInput) -> Call:
         winner = None if state.winner is None else state.players[state.winner].name
-        return Call(
-            shot=shot.number, game=self.game, player=state.player.name, legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
-            reason=("Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)"),
-            score=state.score, needs_review=True,
-            cue_ball=shot.start.cue_ball if shot.start else None, player_ball=state.player.ball,
+        return after_match_call(
+            self.game, shot, player=state.player.name, score=state.score, winner=winner, note=si.note,
+            reason="Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)", summary=None,
+            player_ball=state.player.ball,
             innings={p.name: p.innings for p in state.players}, high_run={p.name: p.high_run for p in state.players},
             set_number=state.set_number if state.match.sets is not None else None,
             sets=({p.name: p.sets_won for p in state.players} if state.match.sets is not None else None),
-            match_over=True, winner=winner, draw=state.draw,
-            review_reason="Needs review: the log goes on after the end of the match.", note=si.note,
+            draw=state.draw,
         )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
@@ -323,12 +324,9 @@ class EightBallEngine:
 
     def _after_match(self, st: EightBallState, shot: Shot, si: EightBallShotInput) -> Call:
         w = None if st.winner is None else st.players[st.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=st.player, legal=True, foul=None, points=0, turn_over=False,
-            game_over=True, reason=f"Not judged: the match was over before this shot ({ART} 31.1)", score=st.score,
-            needs_review=True, cue_ball=shot.start.cue_ball if shot.start else None, match_over=True, winner=w,
-            review_reason="Needs review: the log goes on after the end of the match.", note=si.note,
-            summary="after the match", details={"racks": dict(st.score)},
+        return after_match_call(
+            self.game, shot, player=st.player, score=st.score, winner=w, note=si.note,
+            reason=f"Not judged: the match was over before this shot ({ART} 31.1)", details={"racks": dict(st.score)},
         )
 
 

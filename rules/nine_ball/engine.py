@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
@@ -264,13 +265,11 @@ class NineBallEngine:
     def _after_match(self, state: NineBallState, shot: Shot, si: NineBallShotInput) -> Call:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], winner=winner, note=si.note, cue_ball=BallId.CUE,
             reason=f"Not judged: the match was over before this shot ({winner} won the race; 000 2.5)",
-            score={names[0]: state.racks_won[0], names[1]: state.racks_won[1]}, needs_review=True,
-            cue_ball=BallId.CUE, match_over=True, winner=winner, note=si.note,
-            review_reason="Needs review: a shot after the end of the match.", summary="after the match",
+            score={names[0]: state.racks_won[0], names[1]: state.racks_won[1]},
+            review_reason="Needs review: a shot after the end of the match.",
         )
 
 

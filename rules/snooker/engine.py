@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.core.pool_shot import not_struck_call, struck_object_ball
 from rules.core.config import JudgeConfig
@@ -397,14 +398,11 @@ class SnookerEngine:
     def _after_match(self, state: SnookerState, shot: Shot, si: SnookerShotInput) -> Call:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], score=state.score, winner=winner, note=si.note,
             reason=f"Not scored: the match was over before this stroke ({winner} won the race to "
                    f"{state.race.race_to} frames)",
-            score=state.score, needs_review=True, cue_ball=shot.start.cue_ball if shot.start else None,
-            match_over=True, winner=winner, review_reason="Needs review: the log goes on after the end of the match.",
-            note=si.note, summary="after the match", details={"frames_won": {names[i]: state.frames_won[i] for i in (0, 1)}},
+            details={"frames_won": {names[i]: state.frames_won[i] for i in (0, 1)}},
         )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
@@ -231,11 +232,10 @@ class StraightPoolEngine:
     def _after_match(self, state: StraightPoolState, shot: Shot, si: ShotInput) -> Call:
         names = state.names
         w = names[state.winner] if state.winner is not None else None
-        return Call(shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-                    turn_over=True, game_over=True,
-                    reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
-                    score=state.score, needs_review=False, match_over=True, winner=w, note=si.note,
-                    summary="after the match", details={})
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], score=state.score, winner=w, note=si.note,
+            reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
+        )
 
 
 def _option_of(d: Decision) -> Option | None:
