@@ -21,7 +21,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
-from rules.carom.match import advance, choose_balls, initial_game_state
+from rules.carom.match import advance, choose_balls, initial_state
 from rules.carom.path import CuePath, middle_events, read_cue_path
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
@@ -133,7 +133,7 @@ class CushionCaromEngine:
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: MatchSetup | None = None) -> GameState:
-        return initial_game_state(self.game, setup)
+        return initial_state(self.game, setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> RefereeInput:
         """The carom referee input (:mod:`rules.carom.inputs`) of a decoded JSON value."""

@@ -55,7 +55,7 @@ def _balls_free(game: Game) -> bool:
     return game is Game.THREE_CUSHION
 
 
-def initial_game_state(game: Game, setup: MatchSetup | None = None) -> GameState:
+def initial_state(game: Game, setup: MatchSetup | None = None) -> GameState:
     """The state before the first shot of the log: a new game, or the referee's start."""
     setup = setup or MatchSetup()
     r = resolve_start(setup)

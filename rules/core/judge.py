@@ -28,7 +28,7 @@ from tracking.events import Event, Shot, ShotStart, group_shots
 def judge_events(
     events: Sequence[Event],
     game: Game | str,
-    referee: GameInput | Mapping[str, Any] | str | Path | None = None,
+    referee: GameInput[Any, Any] | Mapping[str, Any] | str | Path | None = None,
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
     table: OpeningTable | None = None,

@@ -30,7 +30,7 @@ from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
-    EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, build_state, parse_input,
+    EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, initial_state, parse_input,
 )
 from rules.eight_ball.sheet import format_score_sheet, score_sheet
 from rules.eight_ball.state import (
@@ -74,7 +74,7 @@ class EightBallEngine:
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: EightBallSetup | None = None) -> EightBallState:
-        return build_state(setup or EightBallSetup())
+        return initial_state(setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> EightBallInput:
         return parse_input(obj, where)

@@ -162,7 +162,7 @@ def parse_shot_input(obj: Any, where: str = "shot") -> EightBallShotInput:
 
 @dataclass(frozen=True)
 class EightBallStart:
-    """Where a log starts mid-match (every field optional; see :func:`build_state`). Per-player
+    """Where a log starts mid-match (every field optional; see :func:`initial_state`). Per-player
     values are keyed by name or a list in player order; ``balls`` are ball ids (strings ok)."""
 
     at_table: str | None = None
@@ -191,7 +191,7 @@ class EightBallSetup:
                 or not all(isinstance(x, str) and x.strip() for x in n) or n[0] == n[1]):
             raise RefereeInputError(f"players must be two different non-empty names, got {n!r}")
         object.__setattr__(self, "players", (n[0], n[1]))
-        build_state(self)
+        initial_state(self)
 
 
 @dataclass(frozen=True)
@@ -256,13 +256,14 @@ def _balls(v: Any, where: str) -> frozenset[BallId]:
     return frozenset(out)
 
 
-def build_state(setup: EightBallSetup) -> EightBallState:
+def initial_state(setup: EightBallSetup | None = None) -> EightBallState:
     """The state before the first shot of the log. Without a start: a new match, the first player
     breaks (ART 7.1: the lag decided it). Derived where absent: ``breaker`` = ``at_table`` and back
     (player 1 without either); ``next_is_break`` = neither groups nor balls are given; ``balls`` =
     the full rack (a log that starts mid-rack is then corrected from its first shot start
     positions, with a note); ``rack`` = one more than the racks won. Checked: names, groups only
     after the break (ART 14.1), no ball in hand on a break, racks won below the race."""
+    setup = setup or EightBallSetup()
     names, race, s = setup.players, setup.race, setup.start
     if not isinstance(race, RaceConfig):
         raise RefereeInputError(f"race must be a RaceConfig, got {type(race).__name__}")

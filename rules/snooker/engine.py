@@ -43,7 +43,7 @@ from rules.snooker.inputs import (
     SnookerSetup,
     SnookerShotInput,
     parse_snooker_input,
-    resolve_setup,
+    initial_state,
 )
 from rules.snooker.sheet import format_score_sheet, score_sheet
 from rules.snooker.spots import respot_colours
@@ -80,7 +80,7 @@ class SnookerEngine:
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: SnookerSetup | None = None) -> SnookerState:
-        return resolve_setup(setup or SnookerSetup())
+        return initial_state(setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> SnookerInput:
         return parse_snooker_input(obj, where)

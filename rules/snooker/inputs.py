@@ -139,7 +139,7 @@ class SnookerShotInput:
 @dataclass(frozen=True)
 class SnookerStart:
     """Where a log that begins mid-match starts (see the module docstring); per-player values are
-    keyed by name or a list in player order. :func:`resolve_setup` derives what is missing."""
+    keyed by name or a list in player order. :func:`initial_state` derives what is missing."""
 
     at_table: str | None = None
     breaker: str | None = None
@@ -170,7 +170,7 @@ class SnookerSetup:
         object.__setattr__(self, "players", player_names({"players": list(self.players)}, "players", DEFAULT_PLAYERS))
         if not isinstance(self.race, RaceConfig):
             raise RefereeInputError(f"race must be a RaceConfig, got {type(self.race).__name__}")
-        resolve_setup(self)  # validates the start
+        initial_state(self)  # validates the start
 
 
 @dataclass(frozen=True)
@@ -197,12 +197,13 @@ def _index(name: Any, names: tuple[str, str], where: str) -> int | None:
 
 
 
-def resolve_setup(setup: SnookerSetup) -> SnookerState:
+def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     """The state before the first stroke of the log: a new match (the first player, or
     ``start.breaker``, breaks off), or the given start with what is missing derived and everything
     checked: ``next_is_break`` is true when nothing of a frame in play is given; ``at_table`` is
     the breaker at a break-off; the ball on a red while reds remain, else the yellow; ``frame`` one
     more than the frames won; the current break at most the score of the player at the table."""
+    setup = setup or SnookerSetup()
     names, race = setup.players, setup.race
     s = setup.start or SnookerStart()
     w = "start"

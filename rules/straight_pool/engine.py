@@ -54,7 +54,7 @@ from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
 
-def initial_state(game: Game, setup: Setup | None) -> StraightPoolState:
+def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     """The state before the first shot: a new match (player 1, or the start's breaker, breaks from
     behind the head string with 15 balls racked, 004 art. 4, 6) or the referee's start."""
     setup = setup or Setup()
