@@ -236,8 +236,8 @@ class _Judge:
         self.raw_ref = read_input_json(referee_path) if referee_path else None
         self.ref_name = Path(referee_path).name if referee_path else "referee input"
         self.ref = load_game_input(referee_path, g) if referee_path else None
-        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps))
         self.opening = opening_table(table) if table is not None else None
+        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
         self.state: Any = None
         self.sight: OpeningSight | None = None
         self.writer = CallWriter(calls_path)

@@ -34,6 +34,7 @@ from typing import Any, Mapping, Sequence
 
 from rules.balkline.zones import MATCH_TABLE_MM, Zone, astride, nearest_line_mm, zones_for, zones_holding
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.carom.engine import CushionCaromEngine
 from rules.core.errors import RefereeInputError, ShotError
@@ -276,9 +277,9 @@ class BalklineEngine:
         return call, BalklineState(carom=carom_state, zones=zones, made=new_made)
 
 
-def make_engine(game: Game, config: JudgeConfig) -> Any:
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> Any:
     """The engine of a zone game (:class:`BalklineEngine`) or of pentathlon / triathlon
-    (:class:`rules.balkline.multi.MultiCaromEngine`); :mod:`rules.core.engine`'s registry calls it."""
+    (:class:`rules.balkline.multi.MultiCaromEngine`); :mod:`rules.core.engine`'s registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game in ZONE_GAMES:
         return BalklineEngine(game=game, config=config)
     from rules.balkline.multi import SEQUENCES, MultiCaromEngine

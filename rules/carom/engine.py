@@ -21,6 +21,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.carom.match import advance, choose_balls, initial_state
 from rules.carom.path import CuePath, middle_events, read_cue_path
 from rules.core.config import JudgeConfig
@@ -428,9 +429,9 @@ class CushionCaromEngine:
         )
 
 
-def make_engine(game: Game, config: JudgeConfig) -> CushionCaromEngine:
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> CushionCaromEngine:
     """The engine of three-cushion (003) or one-cushion (002 ART 26); :mod:`rules.core.engine`'s
-    registry calls it."""
+    registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is Game.THREE_CUSHION:
         return CushionCaromEngine(game=game, min_cushions=3, config=config)
     if game is Game.ONE_CUSHION:

@@ -24,6 +24,7 @@ from typing import Any, Mapping, Protocol, TypeVar
 from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.games import Game, parse_game
+from rules.core.table import TableSpots
 from tracking.events import Shot
 
 __all__ = ["Engine", "GameInput", "ENGINE_MODULES", "engine_for", "StateT", "InputT", "SetupT"]
@@ -66,7 +67,7 @@ class Engine(Protocol[StateT, InputT]):
     def format_score_sheet(self, state: StateT) -> str: ...
 
 
-#: Where each game's engine lives: a module with ``make_engine(game, config) -> Engine``.
+#: Where each game's engine lives: a module with ``make_engine(game, config, table) -> Engine``.
 ENGINE_MODULES: dict[Game, str] = {
     Game.THREE_CUSHION: "rules.carom.engine",
     Game.ONE_CUSHION: "rules.carom.engine",
@@ -87,9 +88,11 @@ ENGINE_MODULES: dict[Game, str] = {
 }
 
 
-def engine_for(game: Game | str, config: JudgeConfig | None = None) -> Engine[Any, Any]:
+def engine_for(game: Game | str, config: JudgeConfig | None = None, table: TableSpots | None = None
+               ) -> Engine[Any, Any]:
     """The engine that officiates ``game`` (a :class:`Game` or its name), judging evidence per
-    ``config`` (defaults of :class:`JudgeConfig`)."""
+    ``config`` (defaults of :class:`JudgeConfig`). ``table``: the table played on (its spots; snooker respots its colours there); None: the
+    game's standard table."""
     g = parse_game(game)
     module = importlib.import_module(ENGINE_MODULES[g])
-    return module.make_engine(g, config or JudgeConfig())
+    return module.make_engine(g, config or JudgeConfig(), table)

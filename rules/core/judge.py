@@ -21,7 +21,8 @@ from rules.core.errors import RefereeInputError
 from rules.core.games import Game, parse_game
 from rules.core.inputs import read_input_json
 from tracking.eventlog import read_events
-from rules.core.opening import OpeningSight, OpeningTable, opening_input
+from rules.core.opening import OpeningSight, opening_input
+from rules.core.table import TableSpots
 from tracking.events import Event, Shot, ShotStart, group_shots
 
 
@@ -31,7 +32,7 @@ def judge_events(
     referee: GameInput[Any, Any] | Mapping[str, Any] | str | Path | None = None,
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
-    table: OpeningTable | None = None,
+    table: TableSpots | None = None,
 ) -> tuple[list[Call], Any]:
     """Judge every shot of ``events`` (time-ordered, as :func:`tracking.eventlog.read_events` gives
     them) as ``game``, starting from the referee's setup (or a new game) and applying his per-shot
@@ -40,11 +41,12 @@ def judge_events(
     :class:`RefereeInputError` if the input names a shot the log does not have (a numbering
     mistake would otherwise be silently ignored).
 
-    ``table`` (the break spots of the table played on): where the referee input leaves the opening
+    ``table`` (the table played on, :class:`rules.core.table.TableSpots`; snooker respots its
+    colours on its spots): where the referee input leaves the opening
     to the default (no ``start``), the first shot is a break only if its start shows the balls in
     the break position (:mod:`rules.core.opening`); the first call's reason says which was assumed."""
     g = parse_game(game)
-    engine = engine_for(g, config)
+    engine = engine_for(g, config, table)
     shots = group_shots(list(events))
     sight: OpeningSight | None = None
     if isinstance(referee, (str, Path)):
@@ -88,7 +90,7 @@ def judge_log(
     referee_path: str | Path | None = None,
     calls_path: str | Path | None = None,
     config: JudgeConfig | None = None,
-    table: OpeningTable | None = None,
+    table: TableSpots | None = None,
 ) -> tuple[list[Call], Any]:
     """Read ``events.jsonl``, judge it, and write ``calls.jsonl`` line by line if ``calls_path``."""
     events = read_events(events_path)

@@ -27,6 +27,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
@@ -330,8 +331,8 @@ class EightBallEngine:
         )
 
 
-def make_engine(game: Game, config: JudgeConfig) -> EightBallEngine:
-    """The eight-ball engine; :mod:`rules.core.engine`'s registry calls it."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> EightBallEngine:
+    """The eight-ball engine; :mod:`rules.core.engine`'s registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is not Game.EIGHT_BALL:
         raise ShotError(f"rules.eight_ball judges eight-ball, got {game.value}")
     return EightBallEngine(game=game, config=config)

@@ -25,6 +25,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
@@ -273,6 +274,7 @@ class NineBallEngine:
         )
 
 
-def make_engine(game: Game, config: JudgeConfig | None = None) -> NineBallEngine:
-    """The engine of ``game`` (nine-, ten-, seven-, six-ball or rotation) for :func:`rules.engine_for`."""
+def make_engine(game: Game, config: JudgeConfig | None = None,
+                table: TableSpots | None = None) -> NineBallEngine:
+    """The engine of ``game`` (nine-, ten-, seven-, six-ball or rotation) for :func:`rules.engine_for`. ``table`` is not read: no rule of this game depends on the table's spots."""
     return NineBallEngine(game, config or JudgeConfig())

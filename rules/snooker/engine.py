@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.core.pool_shot import not_struck_call, struck_object_ball
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
@@ -46,7 +47,7 @@ from rules.snooker.inputs import (
     initial_state,
 )
 from rules.snooker.sheet import format_score_sheet, score_sheet
-from rules.snooker.spots import respot_colours
+from rules.snooker.spots import STANDARD, SnookerSpots, respot_colours
 from rules.snooker.state import FrameRecord, SnookerState
 from tracking.events import BallBall, OffTable, Pocketed, Shot
 from tracking.ids import BallId
@@ -75,6 +76,8 @@ class SnookerEngine:
 
     game: Game = Game.SNOOKER
     config: JudgeConfig = field(default_factory=JudgeConfig)
+    #: the colours' spots of the table played on (the standard 12 ft table's by default)
+    spots: SnookerSpots = STANDARD
     #: below this shot-start confidence an object ball moving first is not called ART 2.2.8
     MIN_STRUCK_CONFIDENCE: ClassVar[float] = 0.5
 
@@ -281,7 +284,7 @@ class SnookerEngine:
                 after = dict(shot.end.positions) if shot.end is not None else {}
                 if shot.end is None:
                     doubts.append("without the shot end's positions the colours are put on their own spots")
-                respots = respot_colours(down, after)
+                respots = respot_colours(down, after, self.spots)
                 sentences.append("; ".join(r.describe() for r in respots) + " ("
                                  + ", ".join(dict.fromkeys(r.article for r in respots)) + ")")
         if d.reds_down and not frame_ends:
@@ -424,8 +427,9 @@ def _table_mismatch(st: SnookerState, positions: dict[BallId, Any]) -> list[str]
     return out
 
 
-def make_engine(game: Game, config: JudgeConfig) -> SnookerEngine:
-    """The snooker engine; :mod:`rules.core.engine`'s registry calls it."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> SnookerEngine:
+    """The snooker engine; :mod:`rules.core.engine`'s registry calls it. ``table``: the table
+    played on, whose colour spots the respotting uses (the standard table's without one)."""
     if game is not Game.SNOOKER:
         raise ShotError(f"rules.snooker.engine judges snooker, got {game.value}")
-    return SnookerEngine(game=game, config=config)
+    return SnookerEngine(game=game, config=config, spots=SnookerSpots.of_table(table))

@@ -25,6 +25,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.evidence import review_shot
@@ -279,8 +280,8 @@ def _summary(d: Decision, news: Any, new: StraightPoolState) -> str:
     return s
 
 
-def make_engine(game: Game, config: JudgeConfig) -> StraightPoolEngine:
-    """The engine of ``game`` (only :attr:`Game.STRAIGHT_POOL`)."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> StraightPoolEngine:
+    """The engine of ``game`` (only :attr:`Game.STRAIGHT_POOL`). ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is not Game.STRAIGHT_POOL:
         raise ShotError(f"rules.straight_pool judges straight-pool, got {game.value}")
     return StraightPoolEngine(game, config)

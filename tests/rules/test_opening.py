@@ -10,7 +10,8 @@ import pytest
 
 from calibration.table import load_table
 from rules import Game, judge_events
-from rules.core.opening import OpeningTable, break_left_to_default, opening_input, sight_opening
+from rules.core.table import TableSpots
+from rules.core.opening import break_left_to_default, opening_input, sight_opening
 from tabletrack.judge_cmd import opening_table
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
@@ -25,7 +26,7 @@ def _start(cue: BallId, positions: dict[BallId, tuple[float, float]]) -> ShotSta
     return ShotStart(0.0, 0, 1, 1.0, cue, positions)
 
 
-def _mirror(t: OpeningTable, p: tuple[float, float], fx: bool, fy: bool) -> tuple[float, float]:
+def _mirror(t: TableSpots, p: tuple[float, float], fx: bool, fy: bool) -> tuple[float, float]:
     return (t.length_mm - p[0] if fx else p[0], t.width_mm - p[1] if fy else p[1])
 
 
@@ -54,7 +55,7 @@ def test_carom_break_position_003_art5_002_art4(name, pos, cue, is_break, fx, fy
     assert "003 art. 5" in sight.reason
 
 
-def _rack(t: OpeningTable, balls: list[str], apex: tuple[float, float]) -> dict[BallId, tuple[float, float]]:
+def _rack(t: TableSpots, balls: list[str], apex: tuple[float, float]) -> dict[BallId, tuple[float, float]]:
     """A triangle rack (rows of 1, 2, 3 ...) with its apex on ``apex``, toward the foot."""
     D = t.ball_diameter_mm + 0.5
     out, k, row = {}, 0, 0
