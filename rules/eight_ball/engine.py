@@ -27,6 +27,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.eight_ball.extras import EightBallExtras
 from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
@@ -293,35 +294,35 @@ class EightBallEngine:
         news.append(f"{names[nb]} breaks rack {st.rack + 1}: {rule}")
         return new, news
 
-    def _details(self, st: EightBallState, new: EightBallState, d: Decision, si: EightBallShotInput) -> dict[str, Any]:
+    def _details(self, st: EightBallState, new: EightBallState, d: Decision, si: EightBallShotInput) -> EightBallExtras:
         names = st.players
 
         def groups_of(s: EightBallState) -> dict[str, str | None]:
             return {names[k]: (None if s.groups[k] is None else s.groups[k].value) for k in (0, 1)}
 
-        return {
-            "rack": st.rack,
-            "first_ball": None if d.first_ball is None else d.first_ball.value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in d.pocketed],
-            "off_table": [b.value for b in d.off_table],
-            "called": None if d.called is None else {"ball": d.called.ball.value, "pocket": d.called.pocket.value,
+        return EightBallExtras(
+            rack=st.rack,
+            first_ball=None if d.first_ball is None else d.first_ball.value,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in d.pocketed],
+            off_table=[b.value for b in d.off_table],
+            called=None if d.called is None else {"ball": d.called.ball.value, "pocket": d.called.pocket.value,
                                                      "given": d.call_given},
-            "safety": si.safety,
-            "legal_break": d.legal_break,
-            "group": groups_of(new if d.rack_winner is None else st),
-            "group_chosen": None if d.group is None else d.group.value,
-            "respot": {b.value: "foot_spot" for b in d.respot},
-            "ball_in_hand": new.ball_in_hand and not new.next_is_break,
-            "behind_head_string": new.behind_head_string and not new.next_is_break,
-            "option": None if d.option is None else d.option.value,
-            "choice": None if si.choice is None else si.choice.value,
-            "loss": [f"25.1{x}" for x in d.loss],
-            "stalemate": si.stalemate,
-            "balls_on_table": [b.value for b in sorted_balls(new.balls)],
-            "racks": dict(new.score),
-            "next_is_break": new.next_is_break,
-            "at_table": names[new.at_table],
-        }
+            safety=si.safety,
+            legal_break=d.legal_break,
+            group=groups_of(new if d.rack_winner is None else st),
+            group_chosen=None if d.group is None else d.group.value,
+            respot={b.value: "foot_spot" for b in d.respot},
+            ball_in_hand=new.ball_in_hand and not new.next_is_break,
+            behind_head_string=new.behind_head_string and not new.next_is_break,
+            option=None if d.option is None else d.option.value,
+            choice=None if si.choice is None else si.choice.value,
+            loss=[f"25.1{x}" for x in d.loss],
+            stalemate=si.stalemate,
+            balls_on_table=[b.value for b in sorted_balls(new.balls)],
+            racks=dict(new.score),
+            next_is_break=new.next_is_break,
+            at_table=names[new.at_table],
+        )
 
     def _after_match(self, st: EightBallState, shot: Shot, si: EightBallShotInput) -> Call:
         w = None if st.winner is None else st.players[st.winner]

@@ -25,6 +25,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.nine_ball.extras import NineBallExtras
 from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
@@ -226,32 +227,31 @@ class NineBallEngine:
         if news.match_over and news.winner is not None:
             summary += f" - {names[news.winner]} wins the match"
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]
-        details: dict[str, Any] = {
-            "rack": st.rack,
-            "racks": {names[0]: new.racks_won[0], names[1]: new.racks_won[1]},
-            "first_ball": None if d.first_ball is None else d.first_ball.value,
-            "lowest_ball": None if not st.balls else min(st.balls, key=number).value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in read_pool_shot(shot).pocketed],
-            "off_table": [b.value for b in d.off_table],
-            "respot": [b.value for b in d.respot],
-            "push_out": si.push_out,
-            "choice": None if choice is None else choice.value,
-            "called": None if d.called is None else d.called.to_json(),
-            "call_assumed": d.call_assumed,
-            "safety": si.safety,
-            "consecutive_fouls": {names[0]: news.consecutive_fouls[0], names[1]: news.consecutive_fouls[1]},
-            "warning": news.warning,
-            "rack_winner": None if news.rack_winner is None else names[news.rack_winner],
-            "stalemate": news.drawn,
-            "next_at_table": names[new.at_table],
-            "next_is_break": new.next_is_break,
-            "ball_in_hand": new.ball_in_hand,
-            "push_out_allowed": new.push_out_allowed,
-            "option": new.option,
-            "balls_on_table": balls_list((st.balls - set(d.pocketed) - set(d.off_table)) | set(d.respot)),
-        }
-        if v.scored:
-            details["match_points"] = {names[0]: new.points[0], names[1]: new.points[1]}
+        details = NineBallExtras(
+            rack=st.rack,
+            racks={names[0]: new.racks_won[0], names[1]: new.racks_won[1]},
+            first_ball=None if d.first_ball is None else d.first_ball.value,
+            lowest_ball=None if not st.balls else min(st.balls, key=number).value,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in read_pool_shot(shot).pocketed],
+            off_table=[b.value for b in d.off_table],
+            respot=[b.value for b in d.respot],
+            push_out=si.push_out,
+            choice=None if choice is None else choice.value,
+            called=None if d.called is None else d.called.to_json(),
+            call_assumed=d.call_assumed,
+            safety=si.safety,
+            consecutive_fouls={names[0]: news.consecutive_fouls[0], names[1]: news.consecutive_fouls[1]},
+            warning=news.warning,
+            rack_winner=None if news.rack_winner is None else names[news.rack_winner],
+            stalemate=news.drawn,
+            next_at_table=names[new.at_table],
+            next_is_break=new.next_is_break,
+            ball_in_hand=new.ball_in_hand,
+            push_out_allowed=new.push_out_allowed,
+            option=new.option,
+            balls_on_table=balls_list((st.balls - set(d.pocketed) - set(d.off_table)) | set(d.respot)),
+            match_points={names[0]: new.points[0], names[1]: new.points[1]} if v.scored else None,
+        )
         return Call(
             shot=shot.number, game=self.game, player=names[shooter], legal=d.legal, foul=d.foul, points=points,
             turn_over=news.turn_over, game_over=news.rack_over, reason=reason,

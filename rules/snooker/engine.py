@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.snooker.extras import SnookerExtras
 from rules.core.table import TableSpots
 from rules.core.pool_shot import not_struck_call, struck_object_ball
 from rules.core.config import JudgeConfig
@@ -346,35 +347,35 @@ class SnookerEngine:
 
         score = {names[i]: scores[i] for i in (0, 1)}
         f = d.reading.facts
-        details: dict[str, Any] = {
-            "frame": st.frame,
-            "ball_on": on.value,
-            "nominated": None if d.nominated is None else d.nominated.value,
-            "nominated_by": d.nominated_by,
-            "free_ball": None if d.free_ball is None else d.free_ball.value,
-            "first_ball": None if f.first_contact is None else f.first_contact.value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in f.pocketed],
-            "off_table": [b.value for b in f.off_table],
-            "scored": [b.value for b in d.scored],
-            "penalty": d.penalty,
-            "penalty_to": names[opp] if foul else None,
-            "choice": None if who.choice is None else who.choice.value,
-            "respot": {r.ball.value: r.spot for r in respots},
-            "respot_mm": {r.ball.value: [round(r.pos_mm[0], 1), round(r.pos_mm[1], 1)] for r in respots},
-            "break": brk,
-            "break_over": not continues,
-            "high_break": {names[i]: high[i] for i in (0, 1)},
-            "reds_remaining": new.reds if frame_winner is None else reds,
-            "next_ball_on": None if frame_winner is not None else new.on.value,
-            "next_player": None if match_over else names[new.at_table],
-            "ball_in_hand": new.cue_in_hand,
-            "points_remaining": new.remaining if frame_winner is None else 0,
-            "snookers_required": ({names[i]: new.snookers_required(i) for i in (0, 1)} if frame_winner is None
+        details = SnookerExtras(
+            frame=st.frame,
+            ball_on=on.value,
+            nominated=None if d.nominated is None else d.nominated.value,
+            nominated_by=d.nominated_by,
+            free_ball=None if d.free_ball is None else d.free_ball.value,
+            first_ball=None if f.first_contact is None else f.first_contact.value,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in f.pocketed],
+            off_table=[b.value for b in f.off_table],
+            scored=[b.value for b in d.scored],
+            penalty=d.penalty,
+            penalty_to=names[opp] if foul else None,
+            choice=None if who.choice is None else who.choice.value,
+            respot={r.ball.value: r.spot for r in respots},
+            respot_mm={r.ball.value: [round(r.pos_mm[0], 1), round(r.pos_mm[1], 1)] for r in respots},
+            break_=brk,
+            break_over=not continues,
+            high_break={names[i]: high[i] for i in (0, 1)},
+            reds_remaining=new.reds if frame_winner is None else reds,
+            next_ball_on=None if frame_winner is not None else new.on.value,
+            next_player=None if match_over else names[new.at_table],
+            ball_in_hand=new.cue_in_hand,
+            points_remaining=new.remaining if frame_winner is None else 0,
+            snookers_required=({names[i]: new.snookers_required(i) for i in (0, 1)} if frame_winner is None
                                   else {names[i]: 0 for i in (0, 1)}),
-            "frames_won": {names[i]: new.frames_won[i] for i in (0, 1)},
-            "frame_winner": None if frame_winner is None else names[frame_winner],
-            "re_spotted_black": st.re_spotted_black or rsb_now,
-        }
+            frames_won={names[i]: new.frames_won[i] for i in (0, 1)},
+            frame_winner=None if frame_winner is None else names[frame_winner],
+            re_spotted_black=st.re_spotted_black or rsb_now,
+        )
         if foul:
             summary = f"FOUL {d.primary.foul.value}, {d.penalty} to {names[opp]}"
         elif d.points:

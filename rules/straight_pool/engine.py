@@ -25,6 +25,7 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
+from rules.straight_pool.extras import StraightPoolExtras
 from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
@@ -207,28 +208,28 @@ class StraightPoolEngine:
         return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome)
 
     @staticmethod
-    def _details(st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any) -> dict[str, Any]:
+    def _details(st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any) -> StraightPoolExtras:
         names = st.names
-        return {
-            "called": None if d.call is None else {"ball": d.call.ball.value, "pocket": d.call.pocket.value},
-            "call_assumed": d.call_assumed,
-            "safety": d.kind is Kind.SAFETY,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in facts.pocketed],
-            "scored": [b.value for b in d.scored],
-            "respot": {b.value: "foot_spot" for b in d.spotted},
-            "run": st.run + len(d.scored),
-            "innings": {p.name: p.innings for p in new.players},
-            "high_run": {p.name: p.high_run for p in new.players},
-            "consecutive_fouls": {p.name: p.consecutive_fouls for p in new.players},
-            "next_player": None if new.match_over else names[new.at_table],
-            "next_is_break": new.opening_break,
-            "ball_in_hand": "behind_head_string" if new.ball_in_hand and not new.match_over else None,
-            "option": None if news.option is None else news.option.value,
-            "choice": None if news.choice is None else news.choice.value,
-            "rerack": news.rerack,
-            "rack": new.rack,
-            "balls_on_table": None if new.balls is None else len(new.balls),
-        }
+        return StraightPoolExtras(
+            called=None if d.call is None else {"ball": d.call.ball.value, "pocket": d.call.pocket.value},
+            call_assumed=d.call_assumed,
+            safety=d.kind is Kind.SAFETY,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in facts.pocketed],
+            scored=[b.value for b in d.scored],
+            respot={b.value: "foot_spot" for b in d.spotted},
+            run=st.run + len(d.scored),
+            innings={p.name: p.innings for p in new.players},
+            high_run={p.name: p.high_run for p in new.players},
+            consecutive_fouls={p.name: p.consecutive_fouls for p in new.players},
+            next_player=None if new.match_over else names[new.at_table],
+            next_is_break=new.opening_break,
+            ball_in_hand="behind_head_string" if new.ball_in_hand and not new.match_over else None,
+            option=None if news.option is None else news.option.value,
+            choice=None if news.choice is None else news.choice.value,
+            rerack=news.rerack,
+            rack=new.rack,
+            balls_on_table=None if new.balls is None else len(new.balls),
+        )
 
     def _after_match(self, state: StraightPoolState, shot: Shot, si: ShotInput) -> Call:
         names = state.names
