@@ -46,7 +46,7 @@ Readings of the regulation (see README.md for the citation style and the article
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Hashable, Mapping
 
 from rules.eight_ball.fouls import ART, EightBallFoul
@@ -56,7 +56,7 @@ from rules.eight_ball.state import (
 )
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
-from tracking.ids import BallId, Cushion
+from tracking.ids import BallId, Cushion, Pocket
 
 #: ART 25.1 items, as cited: what each says.
 LOSS_TEXT: dict[str, str] = {
@@ -223,6 +223,310 @@ def _cite(*items: str) -> str:
     return f"{ART} " + ", ".join(items)
 
 
+def _foul_text(fouls: list[FoulFound]) -> str:
+    """"Foul: …" naming every foul of the shot with its articles (ART 16-23)."""
+    head, rest = fouls[0], fouls[1:]
+    t = f"Foul: {head.text}" + ("" if "[" in head.text else f" ({head.foul.articles})")
+    for x in rest:
+        t += f"; also {x.text}" + ("" if "[" in x.text else f" ({x.foul.articles})")
+    return t.replace("[", "(").replace("]", ")")
+
+
+@dataclass
+class _Draft:
+    """The verdict being written by one call of :func:`decide` (local to it)."""
+
+    st: EightBallState
+    f: PoolShotFacts
+    si: EightBallShotInput
+    pocketed: tuple[PocketedBall, ...]
+    off: tuple[BallId, ...]
+    fouls: list[FoulFound]
+    basis: list[tuple[Event, str]]
+    doubts: list[str]
+    respot: list[BallId]
+    parts: list[str] = field(default_factory=list)
+    group: Group | None = None
+    winner: int | None = None
+    loss: tuple[str, ...] = ()
+    option: Option | None = None
+    continues: bool = False
+    legal_break: bool | None = None
+    called: Called | None = None
+    call_given: bool = False
+    behind: bool = False
+    summary: str = ""
+    #: in play (not a break): the shooter's balls and how the call is worded
+    mine: frozenset[BallId] = frozenset()
+    call_words: str = ""
+
+    @property
+    def foul(self) -> bool:
+        return bool(self.fouls)
+
+    @property
+    def pocketed_balls(self) -> tuple[BallId, ...]:
+        return tuple(p.ball for p in self.pocketed)
+
+    @property
+    def pocket_of(self) -> dict[BallId, Pocket]:
+        return {p.ball: p.pocket for p in self.pocketed}
+
+    def respot_off_table(self) -> None:
+        """ART 20.2, 21.1: the balls off the table are re-spotted on the foot spot line."""
+        off = self.off
+        self.parts.append(f"the {_names(sorted_balls(off))} off the table {'is' if len(off) == 1 else 'are'} "
+                          f"re-spotted on the foot spot line ({_cite('20.2', '21.1')})")
+
+
+def _judged_fouls(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
+                  contacts: tuple[tuple[BallId, BallId], ...], frozen_to: Mapping[BallId, Cushion] | None
+                  ) -> list[FoulFound]:
+    """The referee's declared fouls first, then the camera's not overruled (ART 16-23; one of each;
+    ART 22: the frozen ball the referee declares, against the cushion it rests on)."""
+    fz = si.frozen
+    fz_cushion = None if fz is None else (frozen_to or {}).get(fz)
+    camera = [x for x in _camera_fouls(st, f, st.next_is_break, contacts, fz, fz_cushion) if x.foul not in si.overrule]
+    fouls: list[FoulFound] = []
+    for x in [FoulFound(r, f"{r.info.description}, declared by the referee [{r.articles}]") for r in si.fouls] + camera:
+        if all(y.foul is not x.foul for y in fouls):
+            fouls.append(x)
+    return fouls
+
+
+def _break(d: _Draft) -> None:
+    """ART 10.1 (a legal break), 10.2 (an illegal one: the option), then :func:`_break_result`."""
+    f, pocketed_balls = d.f, d.pocketed_balls
+    d.legal_break = bool(pocketed_balls) or len(f.object_balls_to_cushion & OBJECT_BALLS) >= 4
+    for e in f.events:
+        if isinstance(e, CushionHit) and e.ball in OBJECT_BALLS and not pocketed_balls:
+            d.basis.append((e, f"{e.ball.value} to the {e.cushion.value} cushion (break)"))
+    if d.legal_break:
+        how = (f"the {_names(pocketed_balls)} pocketed" if pocketed_balls
+               else f"{len(f.object_balls_to_cushion & OBJECT_BALLS)} object balls driven to a cushion")
+        d.parts.append(f"Legal break: {how} ({_cite('10.1a' if pocketed_balls else '10.1b')})")
+    else:
+        n = len(f.object_balls_to_cushion & OBJECT_BALLS)
+        d.parts.append(f"Illegal break: no ball pocketed and only {n} object ball{'s' if n != 1 else ''} driven to a "
+                       f"cushion, four are needed ({_cite('10.1a', '10.1b')}); no foul for that, the opponent "
+                       f"accepts the table or re-racks and breaks ({_cite('10.2a', '10.2b')})")
+        d.option = Option.ILLEGAL_BREAK
+    _break_result(d)
+    if d.off:
+        d.respot_off_table()
+
+
+def _break_result(d: _Draft) -> None:
+    """ART 11.1, 11.2, 17.1, 25.1c (a foul on the break), 9.1 (the 8 on the break), 15.1, 8.2,
+    14.1 (the breaker keeps an open table, or the turn passes)."""
+    pocketed_balls = d.pocketed_balls
+    eight_in = EIGHT in pocketed_balls
+    if d.foul:
+        d.parts.append(_foul_text(d.fouls))
+        if eight_in:
+            d.respot.append(EIGHT)
+        down = [b for b in pocketed_balls if b is not EIGHT]
+        kept = (f"the {_names(down)} pocketed stay{'s' if len(down) == 1 else ''} down, " if down else "")
+        d.parts.append(f"{kept}{'the 8 is re-spotted, ' if eight_in else ''}the table is open ({_cite('11.1')}); "
+                       f"the opponent has the cue ball in hand behind the head string ({_cite('11.2', '17.1')})")
+        if EIGHT in d.off:
+            d.parts.append(f"the 8 off the table on the break does not lose the game ({_cite('25.1c')})")
+        d.behind = True
+        d.summary = f"break, FOUL {d.fouls[0].foul.value}"
+    elif d.legal_break and eight_in:
+        d.option = Option.EIGHT_ON_BREAK
+        d.continues = True
+        d.parts.append(f"the 8 on the break neither wins nor loses: the breaker re-racks or has the 8 re-spotted, "
+                       f"and shoots either way ({_cite('9.1')})")
+        d.summary = "break, 8 pocketed"
+    elif d.legal_break and pocketed_balls:
+        d.continues = True
+        d.parts.append(f"the breaker keeps the table ({_cite('15.1')}); the table is open ({_cite('8.2', '14.1')})")
+        d.summary = f"break, pots {_names(pocketed_balls)}"
+    elif d.legal_break:
+        d.parts.append(f"nothing pocketed, the turn passes ({_cite('15.1')}); the table is open ({_cite('8.2')})")
+        d.summary = "break"
+    else:
+        d.summary = "illegal break"
+
+
+def _the_call(d: _Draft, on8: bool) -> None:
+    """ART 5.1, 24.1: the called ball and pocket; without a call, the first of the shooter's balls
+    pocketed is taken as called (the 8 too, with a doubt: its pocket must be named)."""
+    if d.called is None and not d.si.safety:
+        first = next((p for p in d.pocketed if p.ball in d.mine and p.ball is not EIGHT), None)
+        if first is None and on8 and EIGHT in d.pocket_of:
+            first = next(p for p in d.pocketed if p.ball is EIGHT)
+            d.doubts.append(f"no call was given: the 8 is taken as called in the {first.pocket.value} pocket it "
+                            f"entered; the rules need its pocket named ({_cite('24.1')})")
+        if first is not None:
+            d.called = Called(first.ball, first.pocket)
+    called = d.called
+    if called is not None:
+        d.call_words = (f"the {called.ball.value} called in the {called.pocket.value}" if d.call_given else
+                        f"no call given; the {called.ball.value} into the {called.pocket.value} taken as called "
+                        f"({_cite('5.1')}{', 24.1' if called.ball is EIGHT else ''})")
+
+
+def _loss_items(d: _Draft, on8: bool) -> tuple[str, ...]:
+    """ART 25.1: the items by which the shooter loses the rack (a-f), in citation order."""
+    st, pocket_of, called, g = d.st, d.pocket_of, d.called, d.st.groups[d.st.at_table]
+    eight_in, eight_off = EIGHT in pocket_of, EIGHT in d.off
+    if not (eight_off or eight_in):
+        return ()
+    items: list[str] = []
+    if eight_off:
+        items.append("c")
+    if eight_in:
+        if any(x.foul is EightBallFoul.SCRATCH for x in d.fouls):
+            items.append("f")
+        if d.foul:
+            items.append("a")
+        if not on8:
+            remaining = (g.balls & st.balls) if g is not None else frozenset()
+            if g is not None and remaining and remaining <= set(d.pocketed_balls):
+                items.append("b")
+            else:
+                items.append("e")
+        if (on8 or (called is not None and called.ball is EIGHT)) and (
+                d.si.safety or called is None or called.ball is not EIGHT or called.pocket != pocket_of[EIGHT]):
+            items.append("d")
+    return tuple(x for x in LOSS_ORDER if x in items)
+
+
+def _loses_rack(d: _Draft) -> None:
+    """ART 25.1: the rack is lost (the opponent wins it)."""
+    pocket_of, called, loss = d.pocket_of, d.called, d.loss
+    d.winner = 1 - d.st.at_table
+    what = "; ".join(f"{LOSS_TEXT[x]} ({_cite('25.1' + x)})" for x in loss)
+    lead = _foul_text(d.fouls) + ". " if d.foul else ""
+    eight_in = EIGHT in pocket_of
+    where = f" in the {pocket_of[EIGHT].value}" if eight_in else ""
+    named = ""
+    if "d" in loss:
+        named = (" on a safety, with no pocket named" if d.si.safety else
+                 f"; the {called.pocket.value} was named" if called is not None and called.ball is EIGHT
+                 else "; no pocket was named for it")
+    d.parts.append(f"{lead}Loses the rack: the 8{where}{' off the table' if EIGHT in d.off else ''}{named}: {what}")
+    d.summary = "loses the rack" + (f" ({d.fouls[0].foul.value})" if d.foul else "")
+
+
+def _wins_rack(d: _Draft) -> None:
+    """ART 1.3, 15.2, 24.1: the 8 pocketed in the named pocket with the group off the table."""
+    d.winner = d.st.at_table
+    pocket = d.pocket_of[EIGHT]
+    where = f"in the named {pocket.value} pocket" if d.call_given else f"in the {pocket.value} ({d.call_words})"
+    d.parts.append(f"Wins the rack: with his group off the table, the 8 pocketed {where} "
+                   f"({_cite('1.3', '15.2', '24.1')})")
+    d.summary = "wins the rack"
+
+
+def _foul_in_play(d: _Draft, contacts: tuple[tuple[BallId, BallId], ...]) -> None:
+    """ART 19.1, 19.2 (balls pocketed on a foul stay down), 23.2-23.4 (the cue ball touching a
+    ball: the shooter's own are re-spotted), 17.1 (ball in hand)."""
+    g, pocketed_balls = d.st.groups[d.st.at_table], d.pocketed_balls
+    d.parts.append(_foul_text(d.fouls))
+    own = [b for b in pocketed_balls if g is not None and b in g.balls]
+    touching = any(d.f.cue_ball in pair for pair in contacts)
+    if touching and own:
+        d.respot.extend(own)
+        d.parts.append(f"the cue ball was touching a ball: his {_names(own)} {'is' if len(own) == 1 else 'are'} "
+                       f"re-spotted, the opponent's balls stay down ({_cite('23.2', '23.3', '23.4')})")
+    elif pocketed_balls:
+        d.parts.append(f"the {_names(pocketed_balls)} pocketed stay{'s' if len(pocketed_balls) == 1 else ''} "
+                       f"down ({_cite('19.1', '19.2')})")
+    d.parts.append(f"the opponent has the cue ball in hand ({_cite('17.1')})")
+    d.summary = f"FOUL {d.fouls[0].foul.value}"
+
+
+def _safety(d: _Draft) -> None:
+    """ART 5.4 (19.1, 19.2): a safety announced ends the turn; what drops stays down, no group."""
+    pocketed_balls = d.pocketed_balls
+    d.parts.append(f"Safety announced: the turn ends ({_cite('5.4')})"
+                   + (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down and "
+                      f"choose no group ({_cite('5.4', '19.1', '19.2')})" if pocketed_balls else ""))
+    d.summary = "safety"
+
+
+def _pocketed_as_called(d: _Draft) -> bool:
+    called = d.called
+    return (called is not None and d.pocket_of.get(called.ball) is called.pocket and called.ball in d.mine
+            and called.ball is not EIGHT)
+
+
+def _legal_pot(d: _Draft) -> None:
+    """ART 5.1, 15.1 (the called ball pocketed keeps the table), 5.2 (the others count), 14.2 (an
+    open table: the group of the called ball)."""
+    called, g, pocketed_balls = d.called, d.st.groups[d.st.at_table], d.pocketed_balls
+    d.continues = True
+    assert called is not None
+    others = [b for b in pocketed_balls if b is not called.ball]
+    text = (f"Legal: {d.call_words}, pocketed as called ({_cite('5.1', '15.1')})" if d.call_given
+            else f"Legal: {d.call_words}; pocketed ({_cite('15.1')})")
+    if others:
+        text += f"; the {_names(others)} also count{'s' if len(others) == 1 else ''} ({_cite('5.2')})"
+    if g is None:
+        d.group = Group.of(called.ball)
+        assert d.group is not None
+        text += (f"; the table was open: he takes the {d.group.value} ({_cite('14.2')})")
+    text += "; he keeps the table"
+    d.parts.append(text)
+    d.summary = f"pots {_names(pocketed_balls)}" + (f", takes {d.group.value}" if d.group else "")
+
+
+def _turn_over(d: _Draft) -> None:
+    """ART 15.1, 5.1 (no ball of his pocketed as called: the turn passes, no foul), 5.3, 19.2
+    (what dropped stays down)."""
+    called, pocket_of, pocketed_balls, call_words = d.called, d.pocket_of, d.pocketed_balls, d.call_words
+    if called is not None and called.ball not in d.mine and d.call_given:
+        whose = (f"the 8, which is played only after the group ({ART} 15.2)" if called.ball is EIGHT
+                 else "not one of his balls")
+        why = f"{call_words}: {whose}, it cannot be pocketed legally ({_cite('15.1')})"
+    elif called is not None and called.ball in pocket_of:
+        why = (f"{call_words}, but it went into the {pocket_of[called.ball].value}: loss of turn, no foul "
+               f"({_cite('5.1')})")
+    elif called is not None:
+        why = f"{call_words}, not pocketed ({_cite('15.1')})"
+    elif pocketed_balls:
+        why = f"none of the balls pocketed is his ({_cite('15.1')})"
+    else:
+        why = f"no ball pocketed ({_cite('15.1')})"
+    text = f"Legal shot, turn over: {why}"
+    if pocketed_balls:
+        text += (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down "
+                 f"({_cite('5.3', '19.2')})")
+    d.parts.append(text)
+    d.summary = f"pots {_names(pocketed_balls)}, turn over" if pocketed_balls else "miss"
+
+
+def _in_play(d: _Draft, contacts: tuple[tuple[BallId, BallId], ...]) -> None:
+    """A shot after the break: the call (ART 5.1, 24.1), then the one case that applies: the rack
+    lost (25.1) or won (15.2, 24.1), a foul (19, 23, 17.1), a safety (5.4), a legal pot (5.1, 15.1)
+    or the turn over; balls off the table re-spotted (20.2) unless the rack ended."""
+    st = d.st
+    g = st.groups[st.at_table]
+    on8 = st.on_eight(st.at_table)
+    d.mine = (SOLIDS | STRIPES) if g is None else ({EIGHT} if on8 else g.balls)
+    _the_call(d, on8)
+    d.loss = _loss_items(d, on8)
+    if d.loss:
+        _loses_rack(d)
+    elif EIGHT in d.pocket_of:
+        _wins_rack(d)
+    elif d.foul:
+        _foul_in_play(d, contacts)
+    elif d.si.safety:
+        _safety(d)
+    elif _pocketed_as_called(d):
+        _legal_pot(d)
+    else:
+        _turn_over(d)
+    if d.off and not d.loss:
+        d.respot_off_table()
+    if d.loss or d.winner is not None:
+        d.respot = []
+
+
 def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
            contacts: tuple[tuple[BallId, BallId], ...] = (),
            frozen_to: Mapping[BallId, Cushion] | None = None) -> Decision:
@@ -231,8 +535,6 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
     (ART 23); ``frozen_to``: balls resting against a cushion at the shot start (the cushion of the
     ball the referee declares frozen, ART 22). Pure: the evidence review calls it again with
     perturbed events."""
-    i, opp = st.at_table, 1 - st.at_table
-    brk = st.next_is_break
     on_table = st.balls
     pocketed = tuple(p for p in f.pocketed if p.ball in on_table)
     ignored = [p.ball for p in f.pocketed if p.ball is not f.cue_ball and p.ball not in on_table]
@@ -240,219 +542,27 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
     if ignored:
         doubts.append(f"the log pockets the {_names(sorted_balls(ignored))}, which the state does not have on the "
                       "table; ignored")
-    pocketed_balls = tuple(p.ball for p in pocketed)
-    pocket_of = {p.ball: p.pocket for p in pocketed}
     off = tuple(b for b in f.object_balls_off_table if b in on_table)
-
-    fz = si.frozen
-    fz_cushion = None if fz is None else (frozen_to or {}).get(fz)
-    camera = [x for x in _camera_fouls(st, f, brk, contacts, fz, fz_cushion) if x.foul not in si.overrule]
-    fouls: list[FoulFound] = []
-    for x in [FoulFound(r, f"{r.info.description}, declared by the referee [{r.articles}]") for r in si.fouls] + camera:
-        if all(y.foul is not x.foul for y in fouls):
-            fouls.append(x)
-    foul = bool(fouls)
-    scratch = any(x.foul is EightBallFoul.SCRATCH for x in fouls)
+    fouls = _judged_fouls(st, f, si, contacts, frozen_to)
     basis: list[tuple[Event, str]] = [b for x in fouls for b in x.basis]
     if f.first_contact_event is not None and all(e is not f.first_contact_event for e, _ in basis):
         basis.insert(0, (f.first_contact_event, f"first ball ({f.first_contact.value if f.first_contact else '?'})"))
     for p in pocketed:
         basis.append((p.event, f"{p.ball.value} into {p.pocket.value}"))
-
-    def foul_text() -> str:
-        head, rest = fouls[0], fouls[1:]
-        t = f"Foul: {head.text}" + ("" if "[" in head.text else f" ({head.foul.articles})")
-        for x in rest:
-            t += f"; also {x.text}" + ("" if "[" in x.text else f" ({x.foul.articles})")
-        return t.replace("[", "(").replace("]", ")")
-
-    balls_after = set(on_table) - set(pocketed_balls) - set(off)
-    respot: list[BallId] = list(off)  # ART 20.2: every ball off the table comes back
-    parts: list[str] = []
-    group = None
-    winner = None
-    loss: tuple[str, ...] = ()
-    option = None
-    continues = False
-    legal_break: bool | None = None
-    called: Called | None = si.called
-    call_given = si.called is not None
-    bih = foul
-    behind = False
-    summary = ""
-
-    if brk:
-        legal_break = bool(pocketed_balls) or len(f.object_balls_to_cushion & OBJECT_BALLS) >= 4
-        eight_in = EIGHT in pocketed_balls
-        for e in f.events:
-            if isinstance(e, CushionHit) and e.ball in OBJECT_BALLS and not pocketed_balls:
-                basis.append((e, f"{e.ball.value} to the {e.cushion.value} cushion (break)"))
-        if legal_break:
-            how = (f"the {_names(pocketed_balls)} pocketed" if pocketed_balls
-                   else f"{len(f.object_balls_to_cushion & OBJECT_BALLS)} object balls driven to a cushion")
-            parts.append(f"Legal break: {how} ({_cite('10.1a' if pocketed_balls else '10.1b')})")
-        else:
-            n = len(f.object_balls_to_cushion & OBJECT_BALLS)
-            parts.append(f"Illegal break: no ball pocketed and only {n} object ball{'s' if n != 1 else ''} driven to a "
-                         f"cushion, four are needed ({_cite('10.1a', '10.1b')}); no foul for that, the opponent "
-                         f"accepts the table or re-racks and breaks ({_cite('10.2a', '10.2b')})")
-            option = Option.ILLEGAL_BREAK
-        if foul:
-            parts.append(foul_text())
-            if eight_in:
-                respot.append(EIGHT)
-            down = [b for b in pocketed_balls if b is not EIGHT]
-            kept = (f"the {_names(down)} pocketed stay{'s' if len(down) == 1 else ''} down, " if down else "")
-            parts.append(f"{kept}{'the 8 is re-spotted, ' if eight_in else ''}the table is open ({_cite('11.1')}); "
-                         f"the opponent has the cue ball in hand behind the head string ({_cite('11.2', '17.1')})")
-            if EIGHT in off:
-                parts.append(f"the 8 off the table on the break does not lose the game ({_cite('25.1c')})")
-            behind = True
-            summary = f"break, FOUL {fouls[0].foul.value}"
-        elif legal_break and eight_in:
-            option = Option.EIGHT_ON_BREAK
-            continues = True
-            parts.append(f"the 8 on the break neither wins nor loses: the breaker re-racks or has the 8 re-spotted, "
-                         f"and shoots either way ({_cite('9.1')})")
-            summary = "break, 8 pocketed"
-        elif legal_break and pocketed_balls:
-            continues = True
-            parts.append(f"the breaker keeps the table ({_cite('15.1')}); the table is open ({_cite('8.2', '14.1')})")
-            summary = f"break, pots {_names(pocketed_balls)}"
-        elif legal_break:
-            parts.append(f"nothing pocketed, the turn passes ({_cite('15.1')}); the table is open ({_cite('8.2')})")
-            summary = "break"
-        else:
-            summary = "illegal break"
-        if off:
-            parts.append(f"the {_names(sorted_balls(off))} off the table {'is' if len(off) == 1 else 'are'} re-spotted "
-                         f"on the foot spot line ({_cite('20.2', '21.1')})")
+    d = _Draft(st, f, si, pocketed, off, fouls, basis, doubts,
+               respot=list(off),  # ART 20.2: every ball off the table comes back
+               called=si.called, call_given=si.called is not None)
+    if st.next_is_break:
+        _break(d)
     else:
-        g = st.groups[i]
-        on8 = st.on_eight(i)
-        mine = (SOLIDS | STRIPES) if g is None else ({EIGHT} if on8 else g.balls)
-        if called is None and not si.safety:
-            first = next((p for p in pocketed if p.ball in mine and p.ball is not EIGHT), None)
-            if first is None and on8 and EIGHT in pocket_of:
-                first = next(p for p in pocketed if p.ball is EIGHT)
-                doubts.append(f"no call was given: the 8 is taken as called in the {first.pocket.value} pocket it "
-                              f"entered; the rules need its pocket named ({_cite('24.1')})")
-            if first is not None:
-                called = Called(first.ball, first.pocket)
-        call_words = ""
-        if called is not None:
-            call_words = (f"the {called.ball.value} called in the {called.pocket.value}" if call_given else
-                          f"no call given; the {called.ball.value} into the {called.pocket.value} taken as called "
-                          f"({_cite('5.1')}{', 24.1' if called.ball is EIGHT else ''})")
-        eight_in = EIGHT in pocket_of
-        eight_off = EIGHT in off
-        if eight_off or eight_in:
-            items: list[str] = []
-            if eight_off:
-                items.append("c")
-            if eight_in:
-                if scratch:
-                    items.append("f")
-                if foul:
-                    items.append("a")
-                if not on8:
-                    remaining = (g.balls & on_table) if g is not None else frozenset()
-                    if g is not None and remaining and remaining <= set(pocketed_balls):
-                        items.append("b")
-                    else:
-                        items.append("e")
-                if (on8 or (called is not None and called.ball is EIGHT)) and (
-                        si.safety or called is None or called.ball is not EIGHT or called.pocket != pocket_of[EIGHT]):
-                    items.append("d")
-            loss = tuple(x for x in LOSS_ORDER if x in items)
-        if loss:
-            winner = opp
-            what = "; ".join(f"{LOSS_TEXT[x]} ({_cite('25.1' + x)})" for x in loss)
-            lead = foul_text() + ". " if foul else ""
-            where = f" in the {pocket_of[EIGHT].value}" if eight_in else ""
-            named = ""
-            if "d" in loss:
-                named = (" on a safety, with no pocket named" if si.safety else
-                         f"; the {called.pocket.value} was named" if called is not None and called.ball is EIGHT
-                         else "; no pocket was named for it")
-            parts.append(f"{lead}Loses the rack: the 8{where}{' off the table' if eight_off else ''}{named}: {what}")
-            summary = "loses the rack" + (f" ({fouls[0].foul.value})" if foul else "")
-            bih = False
-        elif eight_in:
-            winner = i
-            where = (f"in the named {pocket_of[EIGHT].value} pocket" if call_given else
-                     f"in the {pocket_of[EIGHT].value} ({call_words})")
-            parts.append(f"Wins the rack: with his group off the table, the 8 pocketed {where} "
-                         f"({_cite('1.3', '15.2', '24.1')})")
-            summary = "wins the rack"
-        elif foul:
-            parts.append(foul_text())
-            own = [b for b in pocketed_balls if g is not None and b in g.balls]
-            touching = any(f.cue_ball in pair for pair in contacts)
-            if touching and own:
-                respot.extend(own)
-                parts.append(f"the cue ball was touching a ball: his {_names(own)} {'is' if len(own) == 1 else 'are'} "
-                             f"re-spotted, the opponent's balls stay down ({_cite('23.2', '23.3', '23.4')})")
-            elif pocketed_balls:
-                parts.append(f"the {_names(pocketed_balls)} pocketed stay{'s' if len(pocketed_balls) == 1 else ''} "
-                             f"down ({_cite('19.1', '19.2')})")
-            parts.append(f"the opponent has the cue ball in hand ({_cite('17.1')})")
-            summary = f"FOUL {fouls[0].foul.value}"
-        elif si.safety:
-            parts.append(f"Safety announced: the turn ends ({_cite('5.4')})"
-                         + (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down and "
-                            f"choose no group ({_cite('5.4', '19.1', '19.2')})" if pocketed_balls else ""))
-            summary = "safety"
-        else:
-            ok = (called is not None and pocket_of.get(called.ball) is called.pocket and called.ball in mine
-                  and called.ball is not EIGHT)
-            if ok:
-                continues = True
-                assert called is not None
-                others = [b for b in pocketed_balls if b is not called.ball]
-                text = (f"Legal: {call_words}, pocketed as called ({_cite('5.1', '15.1')})" if call_given
-                        else f"Legal: {call_words}; pocketed ({_cite('15.1')})")
-                if others:
-                    text += f"; the {_names(others)} also count{'s' if len(others) == 1 else ''} ({_cite('5.2')})"
-                if g is None:
-                    group = Group.of(called.ball)
-                    assert group is not None
-                    text += (f"; the table was open: he takes the {group.value} ({_cite('14.2')})")
-                text += "; he keeps the table"
-                parts.append(text)
-                summary = f"pots {_names(pocketed_balls)}" + (f", takes {group.value}" if group else "")
-            else:
-                if called is not None and called.ball not in mine and call_given:
-                    whose = (f"the 8, which is played only after the group ({ART} 15.2)" if called.ball is EIGHT
-                             else "not one of his balls")
-                    why = f"{call_words}: {whose}, it cannot be pocketed legally ({_cite('15.1')})"
-                elif called is not None and called.ball in pocket_of:
-                    why = (f"{call_words}, but it went into the {pocket_of[called.ball].value}: loss of turn, no foul "
-                           f"({_cite('5.1')})")
-                elif called is not None:
-                    why = f"{call_words}, not pocketed ({_cite('15.1')})"
-                elif pocketed_balls:
-                    why = f"none of the balls pocketed is his ({_cite('15.1')})"
-                else:
-                    why = f"no ball pocketed ({_cite('15.1')})"
-                text = f"Legal shot, turn over: {why}"
-                if pocketed_balls:
-                    text += (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down "
-                             f"({_cite('5.3', '19.2')})")
-                parts.append(text)
-                summary = f"pots {_names(pocketed_balls)}, turn over" if pocketed_balls else "miss"
-        if off and not loss:
-            parts.append(f"the {_names(sorted_balls(off))} off the table {'is' if len(off) == 1 else 'are'} re-spotted "
-                         f"on the foot spot line ({_cite('20.2', '21.1')})")
-        if loss or winner is not None:
-            respot = []
-
-    balls_after |= set(respot)
-    reason = ". ".join(p[0].upper() + p[1:] for p in parts if p)
+        _in_play(d, contacts)
+    balls_after = (set(on_table) - set(d.pocketed_balls) - set(off)) | set(d.respot)
+    reason = ". ".join(p[0].upper() + p[1:] for p in d.parts if p)
     return Decision(
-        break_shot=brk, first_ball=f.first_contact, fouls=tuple(fouls), legal_break=legal_break, pocketed=pocketed, off_table=off,
-        called=called, call_given=call_given, continues=continues and not foul, group=group, rack_winner=winner,
-        loss=loss, option=option, balls_after=frozenset(balls_after), respot=tuple(dict.fromkeys(respot)),
-        ball_in_hand=bih and winner is None, behind_head_string=behind and winner is None, reason=reason,
-        summary=summary, basis=tuple(basis), doubts=tuple(doubts),
+        break_shot=st.next_is_break, first_ball=f.first_contact, fouls=tuple(fouls), legal_break=d.legal_break,
+        pocketed=pocketed, off_table=off, called=d.called, call_given=d.call_given,
+        continues=d.continues and not d.foul, group=d.group, rack_winner=d.winner, loss=d.loss, option=d.option,
+        balls_after=frozenset(balls_after), respot=tuple(dict.fromkeys(d.respot)),
+        ball_in_hand=d.foul and d.winner is None, behind_head_string=d.behind and d.winner is None, reason=reason,
+        summary=d.summary, basis=tuple(basis), doubts=tuple(doubts),
     )
