@@ -46,6 +46,11 @@ from rules.carom.state import GameState
 from tracking.events import CushionHit, Event, Shot, ShotStart
 from tracking.ids import CAROM_BALLS, BallId
 
+__all__ = [
+    "PointMm", "REVIEW_NEAR_LINE_MM", "ASTRIDE_NEAR_MM", "ZONE_GAMES", "BalklineSetup", "BalklineInput",
+    "BalklineState", "table_from_match", "split_match_keys", "BalklineEngine", "make_engine",
+]
+
 PointMm = tuple[float, float]
 
 #: A deciding object ball this close to a zone line puts the call in doubt (ART 20.3).

@@ -31,6 +31,8 @@ from rules.core.games import Game, parse_game
 from rules.carom.inputs import MatchSetup, ShotInput, StartState, parse_referee_input
 from tracking.events import Shot
 
+__all__ = ["SEQUENCES", "ModalityResult", "MultiSetup", "MultiInput", "MultiState", "MultiCaromEngine"]
+
 SEQUENCES: dict[Game, tuple[Game, ...]] = {
     Game.PENTATHLON: (Game.LIBRE, Game.BALKLINE_47_1, Game.BALKLINE_71_2, Game.ONE_CUSHION, Game.THREE_CUSHION),
     Game.TRIATHLON: (Game.BALKLINE_71_2, Game.ONE_CUSHION, Game.THREE_CUSHION),

@@ -26,6 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from rules.core.games import Game
 
+__all__ = [
+    "PointMm", "LINE_TOLERANCE_MM", "MATCH_TABLE_MM", "ANCHOR_SIDE_MM", "Zone", "zones_for", "zones_holding",
+    "nearest_line_mm", "astride",
+]
+
 PointMm = tuple[float, float]
 
 #: A centre this close to a zone's boundary is on the line (ART 20.3: counted against the player).

@@ -35,6 +35,11 @@ from rules.carom.state import GameState
 from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotStart
 from tracking.ids import BallId
 
+__all__ = [
+    "Outcome", "SPOT_NAMES", "Decision", "describe_outcome", "ExtraRule", "CushionCaromEngine",
+    "make_engine",
+]
+
 Outcome = tuple[int, Foul | None]
 
 SPOT_NAMES = {"foot_spot": "foot spot", "head_spot": "head spot", "centre_spot": "centre spot",

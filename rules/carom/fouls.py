@@ -19,6 +19,8 @@ from rules.core.games import Game
 from rules.core.fouls import FoulInfo
 from rules.core.parsing import parse_member
 
+__all__ = ["UnknownFoulError", "Foul", "parse_foul"]
+
 
 class UnknownFoulError(RulesError):
     """A foul name that is not one of :class:`Foul`; the message lists the valid names."""

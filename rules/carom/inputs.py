@@ -52,6 +52,11 @@ from rules.core.parsing import player_pair
 from rules.carom.state import Equalizing
 from tracking.ids import BallId
 
+__all__ = [
+    "DEFAULT_PLAYERS", "PLAYER_BALLS", "Verdict", "ShotInput", "StartState", "ResolvedStart", "MatchSetup",
+    "RefereeInput", "resolve_start", "parse_referee_input", "load_referee_input", "referee_input_to_dict",
+]
+
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 PLAYER_BALLS: tuple[BallId, BallId] = (BallId.WHITE, BallId.YELLOW)
 

@@ -28,6 +28,8 @@ from rules.carom.inputs import MatchSetup, _starter_of_set, resolve_start
 from rules.carom.state import Equalizing, GameState, PlayerState, SetRecord
 from tracking.ids import BallId
 
+__all__ = ["MatchNews", "initial_state", "choose_balls", "advance"]
+
 
 @dataclass(frozen=True)
 class MatchNews:

@@ -28,6 +28,8 @@ from rules.core.errors import ShotError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import CAROM_BALLS, BallId, Cushion
 
+__all__ = ["CuePath", "middle_events", "read_cue_path"]
+
 
 @dataclass(frozen=True)
 class CuePath:

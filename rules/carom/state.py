@@ -20,6 +20,8 @@ from rules.carom.config import MatchConfig
 from rules.core.games import Game
 from tracking.ids import BallId
 
+__all__ = ["Equalizing", "PlayerState", "SetRecord", "GameState"]
+
 
 class Equalizing(Enum):
     """Why the second player is in his equalizing inning ("contrasalida"): the starter reached the

@@ -10,3 +10,5 @@ first shot a break?), :mod:`.table` (the table's spots, from the table spec), :m
 (what a pool or snooker shot did), :mod:`.racks` (race to N racks), :mod:`.report` (the calls
 table). Nothing here imports a family package except :mod:`.engine`, lazily, by module path.
 """
+
+__all__: list[str] = []  # the modules are the API: import them by path (engines load lazily)

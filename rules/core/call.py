@@ -31,6 +31,8 @@ from rules.core.evidence import Evidence
 from rules.core.games import Family, Game
 from tracking.ids import BallId
 
+__all__ = ["Call", "evidence_to_dict", "call_to_dict", "CallWriter"]
+
 
 @dataclass(frozen=True)
 class Call:

@@ -3,6 +3,8 @@ what was expected and what came, so the CLI can print it without a traceback."""
 
 from __future__ import annotations
 
+__all__ = ["RulesError", "RulesConfigError", "RefereeInputError", "ShotError"]
+
 
 class RulesError(ValueError):
     """Base of every error raised by :mod:`rules`."""

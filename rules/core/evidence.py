@@ -25,6 +25,8 @@ from typing import Callable, Hashable, Sequence
 from rules.core.config import JudgeConfig
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
 
+__all__ = ["Evidence", "Review", "describe_event", "review_shot"]
+
 
 @dataclass(frozen=True)
 class Evidence:

@@ -14,6 +14,8 @@ from enum import Enum
 
 from rules.core.errors import RulesError
 
+__all__ = ["UnknownGameError", "Family", "Game", "ALIASES", "parse_game"]
+
 
 class UnknownGameError(RulesError):
     """A game name that no engine officiates; the message lists the valid names."""

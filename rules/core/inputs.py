@@ -18,6 +18,8 @@ from rules.core.parsing import read_input_json
 from rules.core.errors import RefereeInputError
 from rules.core.games import Game, parse_game
 
+__all__ = ["parse_game_input", "load_game_input"]
+
 
 def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput[Any, Any]:
     """``game``'s referee input of a decoded JSON value, validated by its engine."""

@@ -7,12 +7,9 @@ handed to ``on_call`` as each is made (so a caller can write it at once), and th
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Callable, Sequence
-
-from typing import Any, Mapping
-
 from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
 from rules.core.call import Call, CallWriter
 from rules.core.config import JudgeConfig
@@ -20,10 +17,12 @@ from rules.core.engine import GameInput, engine_for
 from rules.core.errors import RefereeInputError
 from rules.core.games import Game, parse_game
 from rules.core.inputs import read_input_json
-from tracking.eventlog import read_events
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.table import TableSpots
+from tracking.eventlog import read_events
 from tracking.events import Event, Shot, ShotStart, group_shots
+
+__all__ = ["judge_events", "with_opening", "judge_log"]
 
 
 def judge_events(

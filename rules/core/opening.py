@@ -31,6 +31,11 @@ from rules.core.table import PointMm, TableSpots
 from tracking.events import ShotStart
 from tracking.ids import BallId
 
+__all__ = [
+    "OpeningSight", "RACK_SHARE", "RACK_TOUCH_D", "SPOT_TOL_D", "sight_opening", "break_left_to_default",
+    "opening_input",
+]
+
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,11 @@ from typing import Mapping
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Pocket
 
+__all__ = [
+    "PointMm", "PocketedBall", "PoolShotFacts", "read_pool_shot", "struck_object_ball", "not_struck_call",
+    "placement_call",
+]
+
 PointMm = tuple[float, float]
 _SAME_INSTANT_S = 1e-4
 

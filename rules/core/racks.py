@@ -15,6 +15,8 @@ from enum import Enum
 from rules.core.errors import RefereeInputError
 from rules.core.parsing import parse_member
 
+__all__ = ["BreakRule", "RaceConfig", "RackRecord"]
+
 
 class BreakRule(Enum):
     """Who breaks the next rack: the players take turns, the rack's winner breaks, or the loser."""

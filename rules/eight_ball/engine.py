@@ -47,6 +47,8 @@ from rules.core.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+__all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
+
 #: Balls of 57 mm (ART 2.1.9) in the triangle (ART 6.1) span 254 mm along the rack and 285 mm
 #: across; gathered within this span in both axes, the 15 object balls are read as racked
 #: (loose racks and centre noise allowed; a broken rack spreads far wider).

@@ -25,6 +25,8 @@ from rules.core.errors import RefereeInputError
 from rules.core.fouls import FoulInfo
 from rules.core.parsing import parse_member
 
+__all__ = ["ART", "EightBallFoul", "UnknownEightBallFoulError", "parse_foul"]
+
 ART = "002 bola 8 ART"
 
 

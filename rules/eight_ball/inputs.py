@@ -59,6 +59,12 @@ from rules.core.parsing import (
 from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
+__all__ = [
+    "DEFAULT_PLAYERS", "SHOT_KEYS", "START_KEYS", "MATCH_KEYS", "TOP_KEYS", "EightBallShotError", "Called",
+    "EightBallShotInput", "parse_shot_input", "EightBallStart", "EightBallSetup", "EightBallInput",
+    "initial_state", "parse_input",
+]
+
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 SHOT_KEYS = ("called", "safety", "foul", "overrule", "choice", "stalemate", "frozen", "note")
 START_KEYS = ("at_table", "breaker", "racks_won", "rack", "next_is_break", "ball_in_hand",

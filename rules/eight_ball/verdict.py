@@ -58,6 +58,8 @@ from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
 from tracking.ids import BallId, Cushion, Pocket
 
+__all__ = ["LOSS_TEXT", "LOSS_ORDER", "FoulFound", "Decision", "describe_outcome", "decide"]
+
 #: ART 25.1 items, as cited: what each says.
 LOSS_TEXT: dict[str, str] = {
     "a": "a foul while pocketing the 8",

@@ -24,6 +24,11 @@ from rules.core.pool_shot import PoolShotFacts
 from tracking.events import Event
 from tracking.ids import BallId
 
+__all__ = [
+    "BREAK_RAIL_BALLS", "TEN_BALL", "ShotContext", "FoulFound", "Decision", "describe_outcome",
+    "camera_fouls", "decide",
+]
+
 BREAK_RAIL_BALLS = 4  # 000 2.3(b): "al menos cuatro bolas numeradas"
 TEN_BALL = "WPA ten-ball; 002 overview is silent"
 

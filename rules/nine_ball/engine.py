@@ -43,6 +43,8 @@ from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+__all__ = ["NineBallEngine", "make_engine"]
+
 
 def _listed(balls: frozenset[BallId] | set[BallId]) -> str:
     return ", ".join(b.value for b in sorted(balls, key=number)) or "none"

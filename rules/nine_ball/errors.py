@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rules.core.errors import RefereeInputError
 
+__all__ = ["NineBallInputError"]
+
 
 class NineBallInputError(RefereeInputError):
     """Referee input that is malformed, or that does not fit the game state at its shot (the

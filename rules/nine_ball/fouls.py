@@ -20,6 +20,8 @@ from rules.core.errors import RefereeInputError
 from rules.core.fouls import FoulInfo
 from rules.core.parsing import parse_member
 
+__all__ = ["UnknownPoolFoulError", "PoolFoul", "CAMERA_FOULS", "parse_pool_foul"]
+
 
 class UnknownPoolFoulError(RefereeInputError):
     """A foul name that is not one of :class:`PoolFoul`; the message lists the valid names."""

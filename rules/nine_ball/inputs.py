@@ -34,6 +34,11 @@ from rules.nine_ball.variants import Variant, is_object_ball, variant_of
 from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
+__all__ = [
+    "Choice", "CalledShot", "located", "parse_ball", "NineBallShotInput", "NineBallInput",
+    "parse_nine_ball_input",
+]
+
 T = TypeVar("T")
 
 

@@ -21,6 +21,8 @@ from rules.nine_ball.inputs import NineBallShotInput
 from rules.nine_ball.state import NineBallState, RackResult
 from rules.nine_ball.variants import variant_of
 
+__all__ = ["News", "advance"]
+
 
 @dataclass(frozen=True)
 class News:

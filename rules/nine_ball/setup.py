@@ -21,6 +21,8 @@ from rules.nine_ball.variants import variant_of
 from rules.core.racks import RaceConfig
 from tracking.ids import BallId
 
+__all__ = ["DEFAULT_PLAYERS", "NineBallStart", "NineBallSetup", "initial_state"]
+
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 
 

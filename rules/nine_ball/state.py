@@ -23,6 +23,8 @@ from rules.core.games import Game
 from rules.core.racks import RaceConfig
 from tracking.ids import BallId
 
+__all__ = ["RackResult", "NineBallState"]
+
 
 @dataclass(frozen=True)
 class RackResult:

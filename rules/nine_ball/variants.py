@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from rules.core.games import Game
 from tracking.ids import BallId
 
+__all__ = ["NUMBERED", "number", "is_object_ball", "Variant", "VARIANTS", "variant_of"]
+
 #: Object balls by number.
 NUMBERED: tuple[BallId, ...] = tuple(BallId(str(n)) for n in range(1, 16))
 

@@ -31,6 +31,11 @@ from rules.snooker.fouls import ORDER, Basis, SnookerFoul, penalty
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+__all__ = [
+    "Outcome", "ShotContext", "Reading", "check_shot_balls", "read", "FoulFound", "Decision",
+    "describe_outcome", "decide", "decide_events",
+]
+
 Outcome = tuple[SnookerFoul | None, int, int]  # primary foul, points, penalty
 
 

@@ -53,6 +53,8 @@ from rules.snooker.state import FrameRecord, SnookerState
 from tracking.events import BallBall, OffTable, Pocketed, Shot
 from tracking.ids import BallId
 
+__all__ = ["cite", "SnookerEngine", "make_engine"]
+
 
 @dataclass(frozen=True)
 class _Who:

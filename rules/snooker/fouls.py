@@ -19,6 +19,8 @@ from rules.core.errors import RefereeInputError
 from rules.core.fouls import FoulInfo
 from rules.core.parsing import parse_member
 
+__all__ = ["MIN_PENALTY", "Basis", "SnookerFoul", "ORDER", "parse_foul", "penalty"]
+
 MIN_PENALTY = 4
 
 

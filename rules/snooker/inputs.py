@@ -48,6 +48,12 @@ from rules.snooker.state import SnookerState
 from rules.core.errors import ShotError
 from tracking.ids import BallId
 
+__all__ = [
+    "DEFAULT_PLAYERS", "TOP_KEYS", "MATCH_KEYS", "START_KEYS", "SHOT_KEYS", "SnookerInputError", "Choice",
+    "SnookerShotInput", "SnookerStart", "SnookerSetup", "SnookerInput", "initial_state",
+    "parse_snooker_input",
+]
+
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 TOP_KEYS = ("players", "match", "start", "shots")
 MATCH_KEYS = ("frames", "race_to", "break")

@@ -19,6 +19,8 @@ from rules.snooker.balls import FULL_REDS, BallOn, colours_on_table, points_rema
 from rules.snooker.fouls import MIN_PENALTY
 from tracking.ids import BallId
 
+__all__ = ["FrameRecord", "SnookerState"]
+
 
 @dataclass(frozen=True)
 class FrameRecord:

@@ -40,6 +40,11 @@ from rules.straight_pool.state import CallsMode, StraightPoolState
 from tracking.events import CushionHit, Event
 from tracking.ids import BallId
 
+__all__ = [
+    "INTENTIONAL_PENALTY", "THIRD_FOUL_PENALTY", "BREAKING_PENALTY", "Kind", "FoulFound", "Decision",
+    "describe_outcome", "camera_fouls", "decide",
+]
+
 INTENTIONAL_PENALTY = 15  # 004 art. 7.5: one point for the foul and fifteen more
 THIRD_FOUL_PENALTY = 15   # 004 art. 12: one point and fifteen more on the third successive foul
 BREAKING_PENALTY = 2      # 004 art. 6

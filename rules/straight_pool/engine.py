@@ -55,6 +55,8 @@ from rules.straight_pool.state import (
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+__all__ = ["initial_state", "StraightPoolEngine", "make_engine"]
+
 
 def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     """The state before the first shot: a new match (player 1, or the start's breaker, breaks from

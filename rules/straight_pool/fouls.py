@@ -21,6 +21,8 @@ from rules.core.errors import RefereeInputError
 from rules.core.fouls import FoulInfo
 from rules.core.parsing import parse_member
 
+__all__ = ["UnknownStraightPoolFoulError", "StraightPoolFoul", "REFEREE_FOULS", "CAMERA_FOULS", "parse_foul"]
+
 
 class UnknownStraightPoolFoulError(RefereeInputError):
     """A foul name that is not a 14.1 foul; the message lists the valid names."""

@@ -62,6 +62,12 @@ from rules.straight_pool.state import OBJECT_BALLS, CallsMode, Choice, Option
 from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry
 from tracking.ids import BallId, Pocket
 
+__all__ = [
+    "DEFAULT_PLAYERS", "DEFAULT_TARGET", "CalledBallError", "ChoiceError", "CalledShot", "ShotInput",
+    "MatchOptions", "StartInput", "Setup", "StraightPoolInput", "parse_match", "parse_start", "parse_shot",
+    "parse_input",
+]
+
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 DEFAULT_TARGET = 150
 

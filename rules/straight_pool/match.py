@@ -37,6 +37,8 @@ from rules.straight_pool.table import PointMm, moved
 from tracking.events import ShotStart
 from tracking.ids import BallId
 
+__all__ = ["News", "apply_choice", "resolve_pending", "begin_inning", "advance"]
+
 
 @dataclass(frozen=True)
 class News:

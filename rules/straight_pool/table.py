@@ -21,6 +21,8 @@ from typing import Mapping
 from rules.core.errors import RefereeInputError
 from tracking.ids import BallId
 
+__all__ = ["PointMm", "HEAD_STRING_X_MM", "MOVED_MM", "ON_SPOT_MM", "StringGeometry", "distance_mm", "moved"]
+
 PointMm = tuple[float, float]
 
 #: 9-ft table: the head string a quarter of the 2540 mm playing length from the head cushion.
