@@ -1,7 +1,7 @@
 """The eight-ball engine (002, Reglamento bola 8): one shot's events and the referee's input give
 the call and the next match state, purely (:class:`rules.core.engine.Engine`).
 
-:func:`rules.eight_ball.verdict.decide` says what the rules make of a shot; this module keeps the
+:func:`rules.eight_ball.decide.decide` says what the rules make of a shot; this module keeps the
 match around it:
 
 - Before judging, an option left open by the last shot (no ``choice`` given: ART 9.1, 10.2) is
@@ -38,7 +38,7 @@ from rules.eight_ball.sheet import format_score_sheet, score_sheet
 from rules.eight_ball.state import (
     CHOICES, EIGHT, FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, Option, sorted_balls,
 )
-from rules.eight_ball.verdict import Decision, decide, describe_outcome
+from rules.eight_ball.decide import Decision, decide, describe_outcome
 from rules.core.errors import ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
