@@ -35,18 +35,21 @@ StateT = TypeVar("StateT")
 InputT = TypeVar("InputT")
 #: A game's match setup (the referee input's players, match and start).
 SetupT = TypeVar("SetupT")
+#: The same, as :class:`GameInput` only gives them out.
+SetupT_co = TypeVar("SetupT_co", covariant=True)
+InputT_co = TypeVar("InputT_co", covariant=True)
 
 
-class GameInput(Protocol[SetupT, InputT]):
+class GameInput(Protocol[SetupT_co, InputT_co]):
     """A game's parsed referee input: the match setup (or None: a new game) and per-shot inputs."""
 
     @property
-    def setup(self) -> SetupT | None: ...
+    def setup(self) -> SetupT_co | None: ...
 
     @property
-    def shots(self) -> Mapping[int, InputT]: ...
+    def shots(self) -> Mapping[int, InputT_co]: ...
 
-    def for_shot(self, number: int) -> InputT | None: ...
+    def for_shot(self, number: int) -> InputT_co | None: ...
 
 
 class Engine(Protocol[StateT, InputT]):

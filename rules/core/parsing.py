@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar, cast
 
 from rules.core.errors import RefereeInputError
 
@@ -39,11 +39,12 @@ def per_player(v: Any, names: tuple[str, str], where: str, keyed: str = "an obje
     if v is None:
         return None
     if isinstance(v, lists):
-        if len(v) != 2:
-            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(v)}")
-        return {names[0]: v[0], names[1]: v[1]}
+        seq = cast(Sequence[Any], v)
+        if len(seq) != 2:
+            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(seq)}")
+        return {names[0]: seq[0], names[1]: seq[1]}
     if isinstance(v, objects):
-        return dict(v)
+        return dict(cast(Mapping[str, Any], v))
     raise RefereeInputError(f"{where} must be {keyed} or a list of 2, got {v!r}")
 
 
