@@ -42,11 +42,10 @@ from rules.straight_pool.inputs import (
     StraightPoolInput,
     parse_input,
 )
-from rules.straight_pool.match import advance, begin_inning, resolve_pending
+from rules.straight_pool.match import advance, begin_inning, option_of, resolve_pending
 from rules.straight_pool.sheet import format_score_sheet, score_sheet
 from rules.straight_pool.state import (
     OBJECT_BALLS,
-    Option,
     PendingChoice,
     PlayerRecord,
     RackPending,
@@ -172,7 +171,7 @@ class StraightPoolEngine:
             doubts.append("the referee input calls other shots but not this one: the first ball pocketed is taken "
                           "as called")
         review = self._review(st, start, end, n, facts.events, si, d)
-        option = _option_of(d)
+        option = option_of(d)
         if si.choice is not None and option is None:
             raise ChoiceError(f"shot {n}: choice {si.choice.value!r}, but this shot gives the incoming player no choice "
                               "(only a breaking violation, an intentional or a third successive foul do: 004 art. 6, 7.5, 12)")
@@ -240,16 +239,6 @@ class StraightPoolEngine:
             self.game, shot, player=names[state.at_table], score=state.score, winner=w, note=si.note,
             reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
         )
-
-
-def _option_of(d: Decision) -> Option | None:
-    if d.kind is Kind.BREAKING_VIOLATION:
-        return Option.BREAKING_VIOLATION
-    if d.kind is Kind.FOUL and d.intentional:
-        return Option.INTENTIONAL_FOUL
-    if d.kind is Kind.FOUL and d.third_foul and not d.frozen_rule:
-        return Option.THIRD_FOUL
-    return None
 
 
 def _num(b: BallId) -> int:
