@@ -230,7 +230,7 @@ MID_GAME = {"start": {"next_is_break": False}}
 def _judge_shot_events(events: Sequence[Event], referee: Mapping[str, Any] | None) -> dict:
     """The calls as ``tabletrack events --game`` / ``judge`` make them: with the carom table's
     break spots, so a log with no referee input begins with a break only where its balls stand
-    in the break position (rules/opening.py)."""
+    in the break position (rules/core/opening.py)."""
     from calibration.table import load_table
     from rules import judge_events
     from tabletrack.judge_cmd import opening_table

@@ -7,23 +7,18 @@ input, and imports only :mod:`tracking`'s event types. Entry points::
     calls, state = judge_events(read_events("events.jsonl"), "three-cushion",
                                 load_referee_input("referee.json"), on_call=writer.write)
 
-Modules: :mod:`rules.games` (Game), :mod:`rules.fouls` (Foul), :mod:`rules.config` (JudgeConfig,
-MatchConfig), :mod:`rules.referee` (referee input), :mod:`rules.state` (GameState),
-:mod:`rules.carom_path` (what the cue ball did), :mod:`rules.cushion_carom` (the three- and
-one-cushion engine), :mod:`rules.carom_match` (innings, series, end of game and sets),
-:mod:`rules.evidence` (needs_review), :mod:`rules.call` (calls.jsonl), :mod:`rules.engine`
-(the Engine protocol), :mod:`rules.judge` (judge_events), :mod:`rules.report` (table, score sheet).
+Layout (README.md): :mod:`rules.core` is what every game shares (the games, the Engine protocol,
+the call and ``calls.jsonl``, judging a log, the opening check, evidence review, referee-input
+parsing helpers, foul info, the after-match call); each family is one package with the same file
+names for the same roles: :mod:`rules.carom` (three- and one-cushion), :mod:`rules.balkline`,
+:mod:`rules.nine_ball`, :mod:`rules.eight_ball`, :mod:`rules.straight_pool`, :mod:`rules.snooker`.
+The names below are the public API; the carom ones (``GameState``, ``MatchSetup`` …, the score
+sheet) are kept here for the callers that judge three-cushion, the default game.
 """
 
-from rules.call import Call, CallWriter, call_to_dict
-from rules.config import JudgeConfig, MatchConfig
-from rules.engine import ENGINE_MODULES, Engine, GameInput, engine_for
-from rules.errors import RefereeInputError, RulesError, ShotError
-from rules.fouls import Foul, parse_foul
-from rules.games import Family, Game, UnknownGameError, parse_game
-from rules.inputs import load_game_input, parse_game_input, read_input_json
-from rules.judge import judge_events, judge_log
-from rules.referee import (
+from rules.carom.config import MatchConfig
+from rules.carom.fouls import Foul, parse_foul
+from rules.carom.inputs import (
     MatchSetup,
     RefereeInput,
     ShotInput,
@@ -32,8 +27,16 @@ from rules.referee import (
     load_referee_input,
     parse_referee_input,
 )
-from rules.report import format_calls_table, format_score_sheet, score_sheet
-from rules.state import GameState
+from rules.carom.sheet import format_score_sheet, score_sheet
+from rules.carom.state import GameState
+from rules.core.call import Call, CallWriter, call_to_dict
+from rules.core.config import JudgeConfig
+from rules.core.engine import ENGINE_MODULES, Engine, GameInput, engine_for
+from rules.core.errors import RefereeInputError, RulesError, ShotError
+from rules.core.games import Family, Game, UnknownGameError, parse_game
+from rules.core.inputs import load_game_input, parse_game_input, read_input_json
+from rules.core.judge import judge_events, judge_log
+from rules.core.report import format_calls_table
 
 __all__ = [
     "Call", "CallWriter", "call_to_dict", "JudgeConfig", "MatchConfig", "Engine", "engine_for",

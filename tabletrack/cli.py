@@ -45,7 +45,7 @@ def table_from_args(args: argparse.Namespace):
 
     name = args.table
     if name is None:
-        from rules.games import parse_game
+        from rules.core.games import parse_game
 
         game = getattr(args, "game", None)
         name = parse_game(game).family.value if game else "carom"

@@ -7,13 +7,14 @@ from pathlib import Path
 
 from calibration.table import TableSpec
 from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
-from rules.opening import OpeningTable
+from rules.core.table import TableSpots
 from tracking.eventlog import read_events
 
 
-def opening_table(table: TableSpec) -> OpeningTable:
-    """The break spots of ``table`` for the rules' opening check (:mod:`rules.opening`)."""
-    return OpeningTable(table.length_mm, table.width_mm, table.ball_diameter_mm, dict(table.spots_mm))
+def opening_table(table: TableSpec) -> TableSpots:
+    """The spots of ``table`` as the rules need them (:class:`rules.core.table.TableSpots`): the break
+    spots of the opening check (:mod:`rules.core.opening`) and snooker's colour spots."""
+    return TableSpots(table.length_mm, table.width_mm, table.ball_diameter_mm, dict(table.spots_mm))
 
 
 def run_judge(events_path: Path, game: str, referee_path: str | None, output: str | None,
@@ -22,7 +23,7 @@ def run_judge(events_path: Path, game: str, referee_path: str | None, output: st
     them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
     table played on, whose break spots tell whether the first shot is a break where the referee
-    input does not say (:mod:`rules.opening`)."""
+    input does not say (:mod:`rules.core.opening`)."""
     g = parse_game(game)  # an unknown game fails before the log is read
     if referee_path:
         load_game_input(referee_path, g)  # a bad file fails before the log is read

@@ -30,10 +30,10 @@ from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
 from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
-from rules.call import Call
-from rules.input_util import read_input_json
-from rules.judge import with_opening
-from rules.opening import OpeningSight, opening_input
+from rules.core.call import Call
+from rules.core.parsing import read_input_json
+from rules.core.judge import with_opening
+from rules.core.opening import OpeningSight, opening_input
 from tabletrack.judge_cmd import opening_table
 from tracking.eventlog import EventLogWriter
 from tracking.infer import EventStream
@@ -203,8 +203,8 @@ class _Judge:
         self.raw_ref = read_input_json(referee_path) if referee_path else None
         self.ref_name = Path(referee_path).name if referee_path else "referee input"
         self.ref = load_game_input(referee_path, g) if referee_path else None
-        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps))
         self.opening = opening_table(table) if table is not None else None
+        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
         self.state: Any = None
         self.sight: OpeningSight | None = None
         self.writer = CallWriter(calls_path)
@@ -214,7 +214,7 @@ class _Judge:
 
     def _begin(self, shot: Shot) -> None:
         """The state the first shot starts from: the referee's, or a new game whose first shot is
-        a break only where its start shows the break position (:mod:`rules.opening`)."""
+        a break only where its start shows the break position (:mod:`rules.core.opening`)."""
         raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
         if self.sight is not None:
             self.ref = self.engine.parse_input(raw, self.ref_name)

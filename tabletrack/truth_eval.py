@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from rules import judge_events
-from rules.call import Call
+from rules.core.call import Call
 from tracking.eventlog import event_from_dict
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
 from tracking.ids import BallId

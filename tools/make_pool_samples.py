@@ -60,7 +60,7 @@ class PoolClipRow:
 
     name: str
     shot: str
-    game: str                      # rules.games name: nine-ball, seven-ball, snooker
+    game: str                      # rules.core.games name: nine-ball, seven-ball, snooker
     size: tuple[int, int]
     fps: float
     seed: int
@@ -254,7 +254,7 @@ def referee_start(row: PoolClipRow, shot, rng) -> dict | None:
 def _pool_keys(truth_path: Path, row: PoolClipRow, referee: dict | None, extra_render: dict) -> dict:
     """Add the pool keys (module docstring) to the truth file; returns the call on the truth."""
     from rules import judge_events
-    from rules.call import call_to_dict
+    from rules.core.call import call_to_dict
     from tracking.eventlog import event_from_dict
     from tracking.events import BallBall, Pocketed, ShotStart
 

@@ -159,7 +159,7 @@ def _classify(game: str, pt: dict[str, Any], ours: dict[str, Any], fields: tuple
 def compare_game(game: str, folder: Path = FIXTURES) -> dict[str, Any]:
     """Judge every rack of ``game``'s fixture with our engine; counts and disagreements."""
     from rules import judge_events
-    from rules.call import call_to_dict
+    from rules.core.call import call_to_dict
     from tracking.eventlog import read_events
 
     d = folder / game
@@ -264,13 +264,13 @@ def render(results: list[dict[str, Any]]) -> str:
 
 
 def run(games: list[str], folder: Path = FIXTURES) -> list[dict[str, Any]]:
-    from rules.games import parse_game
+    from rules.core.games import parse_game
 
     out = []
     for g in games:
         try:
             parse_game(g)
-            from rules.engine import engine_for
+            from rules.core.engine import engine_for
 
             engine_for(parse_game(g))
         except (ValueError, ImportError, KeyError) as e:

@@ -2,7 +2,7 @@
 (002 ART 28-30, in :mod:`rules.balkline.multi`).
 
 A carom is the cue ball touching both object balls (002 ART 7.2; no cushion needed): the carom
-engine of :mod:`rules.cushion_carom` judges it with ``min_cushions=0`` and keeps the match (break
+engine of :mod:`rules.carom.engine` judges it with ``min_cushions=0`` and keeps the match (break
 position, fouls, balls off the table, innings, distance, sets: 002 ART 5-17). This engine adds the
 limited zones (:mod:`rules.balkline.zones`) as an extra rule inside the carom engine's pure
 decision, so the evidence review re-judges it too:
@@ -33,17 +33,23 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rules.balkline.zones import MATCH_TABLE_MM, Zone, astride, nearest_line_mm, zones_for, zones_holding
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.cushion_carom import CushionCaromEngine
-from rules.errors import RefereeInputError, ShotError
-from rules.fouls import Foul
-from rules.games import Game
-from rules.referee import MatchSetup, ShotInput, parse_referee_input
-from rules.report import format_score_sheet, score_sheet
-from rules.state import GameState
+from rules.core.call import Call
+from rules.core.table import TableSpots
+from rules.core.config import JudgeConfig
+from rules.carom.engine import CushionCaromEngine
+from rules.core.errors import RefereeInputError, ShotError
+from rules.carom.fouls import Foul
+from rules.core.games import Game
+from rules.carom.inputs import MatchSetup, ShotInput, parse_referee_input
+from rules.carom.sheet import format_score_sheet, score_sheet
+from rules.carom.state import GameState
 from tracking.events import CushionHit, Event, Shot, ShotStart
 from tracking.ids import CAROM_BALLS, BallId
+
+__all__ = [
+    "PointMm", "REVIEW_NEAR_LINE_MM", "ASTRIDE_NEAR_MM", "ZONE_GAMES", "BalklineSetup", "BalklineInput",
+    "BalklineState", "table_from_match", "split_match_keys", "BalklineEngine", "make_engine",
+]
 
 PointMm = tuple[float, float]
 
@@ -72,7 +78,7 @@ class BalklineSetup:
 
 @dataclass(frozen=True)
 class BalklineInput:
-    """The parsed referee input of a balk-line game: the carom format (:mod:`rules.referee`) plus
+    """The parsed referee input of a balk-line game: the carom format (:mod:`rules.carom.inputs`) plus
     ``match.table_mm``."""
 
     setup: BalklineSetup
@@ -276,9 +282,9 @@ class BalklineEngine:
         return call, BalklineState(carom=carom_state, zones=zones, made=new_made)
 
 
-def make_engine(game: Game, config: JudgeConfig) -> Any:
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> Any:
     """The engine of a zone game (:class:`BalklineEngine`) or of pentathlon / triathlon
-    (:class:`rules.balkline.multi.MultiCaromEngine`); :mod:`rules.engine`'s registry calls it."""
+    (:class:`rules.balkline.multi.MultiCaromEngine`); :mod:`rules.core.engine`'s registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game in ZONE_GAMES:
         return BalklineEngine(game=game, config=config)
     from rules.balkline.multi import SEQUENCES, MultiCaromEngine

@@ -4,7 +4,7 @@ order, each played under its own rules (ART 28.1).
 Pentathlon (ART 29): libre, cuadro 47/1, cuadro 71/2, one-cushion, three-cushion; triathlon
 (ART 30): cuadro 71/2, one-cushion, three-cushion; "in this order" (29.2, 30.2). Each modality is a
 separate game judged by its own engine (:mod:`rules.balkline.engine` or
-:mod:`rules.cushion_carom`) to its own distance (referee input ``match.distances``, keyed by game
+:mod:`rules.carom.engine`) to its own distance (referee input ``match.distances``, keyed by game
 name; a modality without one is played on and never ends). When a modality ends the next begins
 from the break position with the other player starting (the rules do not say who starts each
 modality; alternating is this engine's reading, and ``start.modality`` / ``start.starter`` of the
@@ -22,13 +22,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from rules.balkline.engine import split_match_keys
-from rules.call import Call
-from rules.config import JudgeConfig, MatchConfig
-from rules.engine import engine_for
-from rules.errors import RefereeInputError, ShotError
-from rules.games import Game, parse_game
-from rules.referee import MatchSetup, ShotInput, StartState, parse_referee_input
+from rules.core.call import Call
+from rules.carom.config import MatchConfig
+from rules.core.config import JudgeConfig
+from rules.core.engine import engine_for
+from rules.core.errors import RefereeInputError, ShotError
+from rules.core.games import Game, parse_game
+from rules.carom.inputs import MatchSetup, ShotInput, StartState, parse_referee_input
 from tracking.events import Shot
+
+__all__ = ["SEQUENCES", "ModalityResult", "MultiSetup", "MultiInput", "MultiState", "MultiCaromEngine"]
 
 SEQUENCES: dict[Game, tuple[Game, ...]] = {
     Game.PENTATHLON: (Game.LIBRE, Game.BALKLINE_47_1, Game.BALKLINE_71_2, Game.ONE_CUSHION, Game.THREE_CUSHION),

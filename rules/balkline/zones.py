@@ -24,7 +24,12 @@ A ball whose centre lies on a line (within ``LINE_TOLERANCE_MM``) is in every zo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from rules.games import Game
+from rules.core.games import Game
+
+__all__ = [
+    "PointMm", "LINE_TOLERANCE_MM", "MATCH_TABLE_MM", "ANCHOR_SIDE_MM", "Zone", "zones_for", "zones_holding",
+    "nearest_line_mm", "astride",
+]
 
 PointMm = tuple[float, float]
 

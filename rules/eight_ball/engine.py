@@ -1,7 +1,7 @@
 """The eight-ball engine (002, Reglamento bola 8): one shot's events and the referee's input give
-the call and the next match state, purely (:class:`rules.engine.Engine`).
+the call and the next match state, purely (:class:`rules.core.engine.Engine`).
 
-:func:`rules.eight_ball.verdict.decide` says what the rules make of a shot; this module keeps the
+:func:`rules.eight_ball.decide.decide` says what the rules make of a shot; this module keeps the
 match around it:
 
 - Before judging, an option left open by the last shot (no ``choice`` given: ART 9.1, 10.2) is
@@ -25,24 +25,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
+from rules.eight_ball.extras import EightBallExtras
+from rules.core.table import TableSpots
+from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
-    EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, build_state, parse_input,
+    EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, initial_state, parse_input,
 )
 from rules.eight_ball.sheet import format_score_sheet, score_sheet
 from rules.eight_ball.state import (
     CHOICES, EIGHT, FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, Option, sorted_balls,
 )
-from rules.eight_ball.verdict import Decision, decide, describe_outcome
-from rules.errors import ShotError
-from rules.evidence import review_shot
-from rules.games import Game
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
-from rules.racks import RackRecord
+from rules.eight_ball.decide import Decision, decide, describe_outcome
+from rules.core.errors import ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
+
+__all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
 
 #: Balls of 57 mm (ART 2.1.9) in the triangle (ART 6.1) span 254 mm along the rack and 285 mm
 #: across; gathered within this span in both axes, the 15 object balls are read as racked
@@ -66,14 +71,14 @@ def _sentence(parts: list[str]) -> str:
 @dataclass(frozen=True)
 class EightBallEngine:
     """Eight-ball per 002 Reglamento bola 8 (module docstring); ``config`` sets when a call needs
-    review (:mod:`rules.evidence`)."""
+    review (:mod:`rules.core.evidence`)."""
 
     game: Game = Game.EIGHT_BALL
     config: JudgeConfig = field(default_factory=JudgeConfig)
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: EightBallSetup | None = None) -> EightBallState:
-        return build_state(setup or EightBallSetup())
+        return initial_state(setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> EightBallInput:
         return parse_input(obj, where)
@@ -291,49 +296,46 @@ class EightBallEngine:
         news.append(f"{names[nb]} breaks rack {st.rack + 1}: {rule}")
         return new, news
 
-    def _details(self, st: EightBallState, new: EightBallState, d: Decision, si: EightBallShotInput) -> dict[str, Any]:
+    def _details(self, st: EightBallState, new: EightBallState, d: Decision, si: EightBallShotInput) -> EightBallExtras:
         names = st.players
 
         def groups_of(s: EightBallState) -> dict[str, str | None]:
             return {names[k]: (None if s.groups[k] is None else s.groups[k].value) for k in (0, 1)}
 
-        return {
-            "rack": st.rack,
-            "first_ball": None if d.first_ball is None else d.first_ball.value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in d.pocketed],
-            "off_table": [b.value for b in d.off_table],
-            "called": None if d.called is None else {"ball": d.called.ball.value, "pocket": d.called.pocket.value,
+        return EightBallExtras(
+            rack=st.rack,
+            first_ball=None if d.first_ball is None else d.first_ball.value,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in d.pocketed],
+            off_table=[b.value for b in d.off_table],
+            called=None if d.called is None else {"ball": d.called.ball.value, "pocket": d.called.pocket.value,
                                                      "given": d.call_given},
-            "safety": si.safety,
-            "legal_break": d.legal_break,
-            "group": groups_of(new if d.rack_winner is None else st),
-            "group_chosen": None if d.group is None else d.group.value,
-            "respot": {b.value: "foot_spot" for b in d.respot},
-            "ball_in_hand": new.ball_in_hand and not new.next_is_break,
-            "behind_head_string": new.behind_head_string and not new.next_is_break,
-            "option": None if d.option is None else d.option.value,
-            "choice": None if si.choice is None else si.choice.value,
-            "loss": [f"25.1{x}" for x in d.loss],
-            "stalemate": si.stalemate,
-            "balls_on_table": [b.value for b in sorted_balls(new.balls)],
-            "racks": dict(new.score),
-            "next_is_break": new.next_is_break,
-            "at_table": names[new.at_table],
-        }
+            safety=si.safety,
+            legal_break=d.legal_break,
+            group=groups_of(new if d.rack_winner is None else st),
+            group_chosen=None if d.group is None else d.group.value,
+            respot={b.value: "foot_spot" for b in d.respot},
+            ball_in_hand=new.ball_in_hand and not new.next_is_break,
+            behind_head_string=new.behind_head_string and not new.next_is_break,
+            option=None if d.option is None else d.option.value,
+            choice=None if si.choice is None else si.choice.value,
+            loss=[f"25.1{x}" for x in d.loss],
+            stalemate=si.stalemate,
+            balls_on_table=[b.value for b in sorted_balls(new.balls)],
+            racks=dict(new.score),
+            next_is_break=new.next_is_break,
+            at_table=names[new.at_table],
+        )
 
     def _after_match(self, st: EightBallState, shot: Shot, si: EightBallShotInput) -> Call:
         w = None if st.winner is None else st.players[st.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=st.player, legal=True, foul=None, points=0, turn_over=False,
-            game_over=True, reason=f"Not judged: the match was over before this shot ({ART} 31.1)", score=st.score,
-            needs_review=True, cue_ball=shot.start.cue_ball if shot.start else None, match_over=True, winner=w,
-            review_reason="Needs review: the log goes on after the end of the match.", note=si.note,
-            summary="after the match", details={"racks": dict(st.score)},
+        return after_match_call(
+            self.game, shot, player=st.player, score=st.score, winner=w, note=si.note,
+            reason=f"Not judged: the match was over before this shot ({ART} 31.1)", details={"racks": dict(st.score)},
         )
 
 
-def make_engine(game: Game, config: JudgeConfig) -> EightBallEngine:
-    """The eight-ball engine; :mod:`rules.engine`'s registry calls it."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> EightBallEngine:
+    """The eight-ball engine; :mod:`rules.core.engine`'s registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is not Game.EIGHT_BALL:
         raise ShotError(f"rules.eight_ball judges eight-ball, got {game.value}")
     return EightBallEngine(game=game, config=config)

@@ -19,11 +19,13 @@ while balls move (15.2), and any other breach of the rules (15.12, e.g. playing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RefereeInputError
-from rules.input_util import parse_member
+from rules.core.errors import RefereeInputError
+from rules.core.fouls import FoulInfo
+from rules.core.parsing import parse_member
+
+__all__ = ["ART", "EightBallFoul", "UnknownEightBallFoulError", "parse_foul"]
 
 ART = "002 bola 8 ART"
 
@@ -57,16 +59,6 @@ class EightBallFoul(Enum):
     @property
     def articles(self) -> str:
         return self.info.articles
-
-
-@dataclass(frozen=True)
-class FoulInfo:
-    """``description``: a clause that follows "Foul: "; ``articles``: the citation; ``camera``:
-    the engine finds it in the event log."""
-
-    description: str
-    articles: str
-    camera: bool = False
 
 
 _INFO: dict[EightBallFoul, FoulInfo] = {

@@ -41,14 +41,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 from rules.eight_ball.fouls import EightBallFoul, parse_foul
 from rules.eight_ball.state import (
     FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, sorted_balls,
 )
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
-from rules.racks import BreakRule, RaceConfig
+from rules.core.parsing import (
+    boolean,
+    checked_object,
+    located,
+    one_or_many,
+    per_player,
+    player_names,
+    player_pair,
+    shot_entries,
+)
+from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
+
+__all__ = [
+    "DEFAULT_PLAYERS", "SHOT_KEYS", "START_KEYS", "MATCH_KEYS", "TOP_KEYS", "EightBallShotError", "Called",
+    "EightBallShotInput", "parse_shot_input", "EightBallStart", "EightBallSetup", "EightBallInput",
+    "initial_state", "parse_input",
+]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 SHOT_KEYS = ("called", "safety", "foul", "overrule", "choice", "stalemate", "frozen", "note")
@@ -86,10 +101,6 @@ def _fouls(value: Any, where: str) -> tuple[EightBallFoul, ...]:
                                                                    single=(str, EightBallFoul)))
 
 
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise RefereeInputError(f"{where} must be true or false, got {v!r}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -125,8 +136,8 @@ class EightBallShotInput:
                                         f"got no {missing[0]!r}")
             c = Called(c["ball"], c["pocket"])
         object.__setattr__(self, "called", c)
-        _bool(self.safety, "safety")
-        _bool(self.stalemate, "stalemate")
+        boolean(self.safety, "safety")
+        boolean(self.stalemate, "stalemate")
         if self.safety and c is not None:
             raise RefereeInputError("a shot is either called or announced as a safety (002 bola 8 ART 5.1, 5.4), "
                                     "got both called and safety")
@@ -157,7 +168,7 @@ def parse_shot_input(obj: Any, where: str = "shot") -> EightBallShotInput:
 
 @dataclass(frozen=True)
 class EightBallStart:
-    """Where a log starts mid-match (every field optional; see :func:`build_state`). Per-player
+    """Where a log starts mid-match (every field optional; see :func:`initial_state`). Per-player
     values are keyed by name or a list in player order; ``balls`` are ball ids (strings ok)."""
 
     at_table: str | None = None
@@ -186,7 +197,7 @@ class EightBallSetup:
                 or not all(isinstance(x, str) and x.strip() for x in n) or n[0] == n[1]):
             raise RefereeInputError(f"players must be two different non-empty names, got {n!r}")
         object.__setattr__(self, "players", (n[0], n[1]))
-        build_state(self)
+        initial_state(self)
 
 
 @dataclass(frozen=True)
@@ -208,18 +219,6 @@ def _index(name: Any, names: tuple[str, str], where: str) -> int | None:
     return names.index(name)
 
 
-def _pair_ints(v: Any, names: tuple[str, str], where: str) -> tuple[int, int]:
-    d = per_player(v, names, where) or {}
-    unknown = [k for k in d if k not in names]
-    if unknown:
-        raise RefereeInputError(f"{where} is keyed by player name ({names[0]!r}, {names[1]!r}), got {unknown[0]!r}")
-    out = []
-    for n in names:
-        x = d.get(n, 0)
-        if isinstance(x, bool) or not isinstance(x, int) or x < 0:
-            raise RefereeInputError(f"{where}.{n} must be a non-negative integer, got {x!r}")
-        out.append(x)
-    return (out[0], out[1])
 
 
 def _groups(v: Any, names: tuple[str, str], where: str) -> tuple[Group | None, Group | None]:
@@ -263,13 +262,14 @@ def _balls(v: Any, where: str) -> frozenset[BallId]:
     return frozenset(out)
 
 
-def build_state(setup: EightBallSetup) -> EightBallState:
+def initial_state(setup: EightBallSetup | None = None) -> EightBallState:
     """The state before the first shot of the log. Without a start: a new match, the first player
     breaks (ART 7.1: the lag decided it). Derived where absent: ``breaker`` = ``at_table`` and back
     (player 1 without either); ``next_is_break`` = neither groups nor balls are given; ``balls`` =
     the full rack (a log that starts mid-rack is then corrected from its first shot start
     positions, with a note); ``rack`` = one more than the racks won. Checked: names, groups only
     after the break (ART 14.1), no ball in hand on a break, racks won below the race."""
+    setup = setup or EightBallSetup()
     names, race, s = setup.players, setup.race, setup.start
     if not isinstance(race, RaceConfig):
         raise RefereeInputError(f"race must be a RaceConfig, got {type(race).__name__}")
@@ -278,17 +278,17 @@ def build_state(setup: EightBallSetup) -> EightBallState:
     w = "start"
     at = _index(s.at_table, names, f"{w}.at_table")
     br = _index(s.breaker, names, f"{w}.breaker")
-    won = _pair_ints(s.racks_won, names, f"{w}.racks_won")
+    won = player_pair(s.racks_won, names, f"{w}.racks_won") or (0, 0)
     if race.match_winner(won) is not None:
         raise RefereeInputError(f"{w}.racks_won {list(won)} already ends the race to {race.race_to}")
     groups = _groups(s.group, names, f"{w}.group")
     balls = None if s.balls is None else _balls(s.balls, f"{w}.balls")
     for key in ("ball_in_hand", "behind_head_string"):
-        _bool(getattr(s, key), f"{w}.{key}")
+        boolean(getattr(s, key), f"{w}.{key}")
     nib = s.next_is_break
     if nib is None:
         nib = groups[0] is None and balls is None
-    _bool(nib, f"{w}.next_is_break")
+    boolean(nib, f"{w}.next_is_break")
     if nib and groups[0] is not None:
         raise RefereeInputError(f"{w}: groups are chosen only after the break (002 bola 8 ART 14.1), "
                                 "got a group with next_is_break true")

@@ -8,6 +8,8 @@ from typing import Any
 
 from rules.eight_ball.state import EightBallState, sorted_balls
 
+__all__ = ["resume", "score_sheet", "format_score_sheet"]
+
 
 def resume(st: EightBallState) -> dict[str, Any]:
     """The ``start`` object that continues the match from ``st``."""

@@ -3,7 +3,7 @@
 A rack is the 15 numbered balls (ART 1.1, 6.1); one player plays the solids 1-7, the other the
 stripes 9-15 (ART 1.2), chosen only after the break (ART 8, 14): until then ``groups`` is
 ``(None, None)`` (the open table). A player whose group has left the table plays the 8 (ART 15.2).
-The match is a race to N racks (:class:`rules.racks.RaceConfig`; ART 31.1 "al mejor de N
+The match is a race to N racks (:class:`rules.core.racks.RaceConfig`; ART 31.1 "al mejor de N
 partidas"), the winner of a rack breaking the next by default (ART 7.2).
 
 ``pending`` holds an option a rule gave a player at the last shot whose choice the referee input
@@ -17,8 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.racks import RaceConfig, RackRecord
+from rules.core.racks import RaceConfig, RackRecord
 from tracking.ids import BallId
+
+__all__ = [
+    "SOLIDS", "STRIPES", "EIGHT", "OBJECT_BALLS", "FULL_RACK", "ball_order", "sorted_balls", "Group",
+    "Option", "Choice", "CHOICES", "EightBallState",
+]
 
 SOLIDS: frozenset[BallId] = frozenset(BallId(str(n)) for n in range(1, 8))
 STRIPES: frozenset[BallId] = frozenset(BallId(str(n)) for n in range(9, 16))

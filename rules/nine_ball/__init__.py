@@ -7,3 +7,5 @@ Modules: :mod:`.variants` (what differs between the games), :mod:`.fouls` (:clas
 :mod:`.decide` (the pure verdict of one shot), :mod:`.match` (racks, three fouls, race, break
 order), :mod:`.sheet` (score sheet), :mod:`.engine` (``make_engine``). See README.md.
 """
+
+__all__: list[str] = []  # the modules are the API: import them by path (engines load lazily)

@@ -1,5 +1,5 @@
 """The engine of nine-ball (000; 002 "Reglamento bola 9") and its variants six-, seven-, ten-ball
-and rotation (002 overview): ``make_engine(game, config)`` for :mod:`rules.engine`.
+and rotation (002 overview): ``make_engine(game, config)`` for :mod:`rules.core.engine`.
 
 ``judge_shot`` is pure: the state before the shot, the shot's events and the referee's input for
 it give the call and the next state. Per shot it (1) takes the balls on the table from the shot
@@ -8,7 +8,7 @@ and the call says so and needs review), (2) applies the option of the player at 
 a push-out (``choice``: play, the default, or pass_back), (3) checks the referee input against
 the state (a push-out only on the shot after the break, a called ball that is on the table ...;
 :class:`NineBallInputError` naming the shot), (4) decides the shot (:mod:`.decide`), (5) reviews
-the evidence (:func:`rules.evidence.review_shot`: a low-confidence pocket or first contact, or
+the evidence (:func:`rules.core.evidence.review_shot`: a low-confidence pocket or first contact, or
 two events under a frame apart whose order decides, sets ``needs_review``), (6) advances the
 match (:mod:`.match`).
 
@@ -23,11 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.errors import ShotError
-from rules.evidence import Review, review_shot
-from rules.games import Game
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
+from rules.nine_ball.extras import NineBallExtras
+from rules.core.table import TableSpots
+from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import Review, review_shot
+from rules.core.games import Game
 from rules.nine_ball.decide import Decision, ShotContext, decide, describe_outcome
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.inputs import Choice, NineBallInput, NineBallShotInput, parse_nine_ball_input
@@ -36,9 +39,11 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
+
+__all__ = ["NineBallEngine", "make_engine"]
 
 
 def _listed(balls: frozenset[BallId] | set[BallId]) -> str:
@@ -224,32 +229,31 @@ class NineBallEngine:
         if news.match_over and news.winner is not None:
             summary += f" - {names[news.winner]} wins the match"
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]
-        details: dict[str, Any] = {
-            "rack": st.rack,
-            "racks": {names[0]: new.racks_won[0], names[1]: new.racks_won[1]},
-            "first_ball": None if d.first_ball is None else d.first_ball.value,
-            "lowest_ball": None if not st.balls else min(st.balls, key=number).value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in read_pool_shot(shot).pocketed],
-            "off_table": [b.value for b in d.off_table],
-            "respot": [b.value for b in d.respot],
-            "push_out": si.push_out,
-            "choice": None if choice is None else choice.value,
-            "called": None if d.called is None else d.called.to_json(),
-            "call_assumed": d.call_assumed,
-            "safety": si.safety,
-            "consecutive_fouls": {names[0]: news.consecutive_fouls[0], names[1]: news.consecutive_fouls[1]},
-            "warning": news.warning,
-            "rack_winner": None if news.rack_winner is None else names[news.rack_winner],
-            "stalemate": news.drawn,
-            "next_at_table": names[new.at_table],
-            "next_is_break": new.next_is_break,
-            "ball_in_hand": new.ball_in_hand,
-            "push_out_allowed": new.push_out_allowed,
-            "option": new.option,
-            "balls_on_table": balls_list((st.balls - set(d.pocketed) - set(d.off_table)) | set(d.respot)),
-        }
-        if v.scored:
-            details["match_points"] = {names[0]: new.points[0], names[1]: new.points[1]}
+        details = NineBallExtras(
+            rack=st.rack,
+            racks={names[0]: new.racks_won[0], names[1]: new.racks_won[1]},
+            first_ball=None if d.first_ball is None else d.first_ball.value,
+            lowest_ball=None if not st.balls else min(st.balls, key=number).value,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in read_pool_shot(shot).pocketed],
+            off_table=[b.value for b in d.off_table],
+            respot=[b.value for b in d.respot],
+            push_out=si.push_out,
+            choice=None if choice is None else choice.value,
+            called=None if d.called is None else d.called.to_json(),
+            call_assumed=d.call_assumed,
+            safety=si.safety,
+            consecutive_fouls={names[0]: news.consecutive_fouls[0], names[1]: news.consecutive_fouls[1]},
+            warning=news.warning,
+            rack_winner=None if news.rack_winner is None else names[news.rack_winner],
+            stalemate=news.drawn,
+            next_at_table=names[new.at_table],
+            next_is_break=new.next_is_break,
+            ball_in_hand=new.ball_in_hand,
+            push_out_allowed=new.push_out_allowed,
+            option=new.option,
+            balls_on_table=balls_list((st.balls - set(d.pocketed) - set(d.off_table)) | set(d.respot)),
+            match_points={names[0]: new.points[0], names[1]: new.points[1]} if v.scored else None,
+        )
         return Call(
             shot=shot.number, game=self.game, player=names[shooter], legal=d.legal, foul=d.foul, points=points,
             turn_over=news.turn_over, game_over=news.rack_over, reason=reason,
@@ -264,16 +268,15 @@ class NineBallEngine:
     def _after_match(self, state: NineBallState, shot: Shot, si: NineBallShotInput) -> Call:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], winner=winner, note=si.note, cue_ball=BallId.CUE,
             reason=f"Not judged: the match was over before this shot ({winner} won the race; 000 2.5)",
-            score={names[0]: state.racks_won[0], names[1]: state.racks_won[1]}, needs_review=True,
-            cue_ball=BallId.CUE, match_over=True, winner=winner, note=si.note,
-            review_reason="Needs review: a shot after the end of the match.", summary="after the match",
+            score={names[0]: state.racks_won[0], names[1]: state.racks_won[1]},
+            review_reason="Needs review: a shot after the end of the match.",
         )
 
 
-def make_engine(game: Game, config: JudgeConfig | None = None) -> NineBallEngine:
-    """The engine of ``game`` (nine-, ten-, seven-, six-ball or rotation) for :func:`rules.engine_for`."""
+def make_engine(game: Game, config: JudgeConfig | None = None,
+                table: TableSpots | None = None) -> NineBallEngine:
+    """The engine of ``game`` (nine-, ten-, seven-, six-ball or rotation) for :func:`rules.engine_for`. ``table`` is not read: no rule of this game depends on the table's spots."""
     return NineBallEngine(game, config or JudgeConfig())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
+
+__all__ = ["NineBallInputError"]
 
 
 class NineBallInputError(RefereeInputError):

@@ -13,17 +13,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from typing import Any, Callable, Mapping, TypeVar
 
-from rules.errors import RefereeInputError
-from rules.games import Game
-from rules.input_util import checked_object, one_or_many, per_player, player_names, shot_entries
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game
+from rules.core.parsing import (
+    boolean,
+    checked_object,
+    count,
+    one_or_many,
+    player_names,
+    player_pair,
+    shot_entries,
+)
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul, parse_pool_foul
 from rules.nine_ball.setup import DEFAULT_PLAYERS, NineBallSetup, NineBallStart, initial_state
 from rules.nine_ball.variants import Variant, is_object_ball, variant_of
-from rules.racks import BreakRule, RaceConfig
+from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
+
+__all__ = [
+    "Choice", "CalledShot", "located", "parse_ball", "NineBallShotInput", "NineBallInput",
+    "parse_nine_ball_input",
+]
 
 T = TypeVar("T")
 
@@ -56,10 +70,6 @@ def located(where: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise NineBallInputError(f"{where}: {e}") from None
 
 
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise NineBallInputError(f"{where} must be true or false, got {v!r}")
-    return v
 
 
 def _fouls(value: Any, where: str) -> tuple[PoolFoul, ...]:
@@ -125,7 +135,7 @@ class NineBallShotInput:
             cam = ", ".join(f.value for f in PoolFoul if f.info.camera)
             raise NineBallInputError(f"overrule names fouls found in the event log ({cam}), got {', '.join(bad)}")
         for key in ("push_out", "safety", "stalemate", "warned"):
-            _bool(getattr(self, key), key)
+            boolean(getattr(self, key), key, NineBallInputError)
         if self.choice is not None and not isinstance(self.choice, Choice):
             try:
                 object.__setattr__(self, "choice", Choice(self.choice))
@@ -188,19 +198,9 @@ def _opt_int(v: Any, where: str, minimum: int = 1) -> int | None:
 
 
 def _pair(v: Any, names: tuple[str, str], where: str) -> dict[str, int] | None:
-    d = per_player(v, names, where)
-    if d is None:
-        return None
-    unknown = [k for k in d if k not in names]
-    if unknown:
-        raise NineBallInputError(f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
-    out = {}
-    for n in names:
-        x = d.get(n, 0)
-        if isinstance(x, bool) or not isinstance(x, int) or x < 0:
-            raise NineBallInputError(f"{where}.{n} must be a non-negative integer, got {x!r}")
-        out[n] = x
-    return out
+    """A per-player count by name (nine-ball's start keeps them by name)."""
+    pair = player_pair(v, names, where, item=partial(count, error=NineBallInputError), error=NineBallInputError)
+    return None if pair is None else {names[0]: pair[0], names[1]: pair[1]}
 
 
 def _match(m: dict[str, Any], names: tuple[str, str], variant: Variant, where: str
@@ -235,7 +235,7 @@ def _start(sj: dict[str, Any], names: tuple[str, str], variant: Variant, where: 
             raise NineBallInputError(f"{where}.balls names a ball twice: {sj['balls']!r}")
     nib = sj.get("next_is_break")
     if nib is not None:
-        _bool(nib, f"{where}.next_is_break")
+        boolean(nib, f"{where}.next_is_break", NineBallInputError)
     for k in ("score", "points"):
         if sj.get(k) is not None and not variant.scored:
             raise NineBallInputError(f"{where}.{k}: only rotation is scored in points; {variant.name} counts racks")
@@ -246,11 +246,11 @@ def _start(sj: dict[str, Any], names: tuple[str, str], variant: Variant, where: 
         racks_won=_pair(sj.get("racks_won"), names, f"{where}.racks_won"),
         rack=_opt_int(sj.get("rack"), f"{where}.rack"),
         next_is_break=nib,
-        ball_in_hand=_bool(sj.get("ball_in_hand", False), f"{where}.ball_in_hand"),
+        ball_in_hand=boolean(sj.get("ball_in_hand", False), f"{where}.ball_in_hand", NineBallInputError),
         balls=balls,
         consecutive_fouls=_pair(sj.get("consecutive_fouls"), names, f"{where}.consecutive_fouls"),
-        push_out_allowed=_bool(sj.get("push_out_allowed", False), f"{where}.push_out_allowed"),
-        option=_bool(sj.get("option", False), f"{where}.option"),
+        push_out_allowed=boolean(sj.get("push_out_allowed", False), f"{where}.push_out_allowed", NineBallInputError),
+        option=boolean(sj.get("option", False), f"{where}.option", NineBallInputError),
         score=_pair(sj.get("score"), names, f"{where}.score"),
         points=_pair(sj.get("points"), names, f"{where}.points"),
     )

@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from rules.games import Game
+from rules.core.games import Game
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import variant_of
-from rules.racks import RaceConfig
+from rules.core.racks import RaceConfig
 from tracking.ids import BallId
+
+__all__ = ["DEFAULT_PLAYERS", "NineBallStart", "NineBallSetup", "initial_state"]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 
@@ -67,7 +69,9 @@ def _index(name: str | None, names: tuple[str, str], where: str) -> int | None:
     return names.index(name)
 
 
-def _pair(d: Mapping[str, int] | None, names: tuple[str, str]) -> tuple[int, int]:
+def _in_order(d: Mapping[str, int] | None, names: tuple[str, str]) -> tuple[int, int]:
+    """A per-player count already parsed by name (:func:`rules.core.parsing.player_pair`) in
+    player order, 0 where absent."""
     if d is None:
         return (0, 0)
     return (int(d.get(names[0], 0)), int(d.get(names[1], 0)))
@@ -91,7 +95,7 @@ def initial_state(game: Game, setup: NineBallSetup | None = None) -> NineBallSta
     if s is None:
         return base
     w = "start"
-    racks_won = _pair(s.racks_won, names)
+    racks_won = _in_order(s.racks_won, names)
     if setup.race.race_to is not None:
         for i in (0, 1):
             if racks_won[i] >= setup.race.race_to:
@@ -101,9 +105,9 @@ def initial_state(game: Game, setup: NineBallSetup | None = None) -> NineBallSta
     if rack < sum(racks_won) + 1:
         raise NineBallInputError(f"{w}.rack must be at least one more than the racks won ({sum(racks_won) + 1}), "
                                  f"got {rack}")
-    fouls = _pair(s.consecutive_fouls, names)
-    score = _pair(s.score, names)
-    points = _pair(s.points, names) if s.points is not None else score  # the match's points hold the rack's
+    fouls = _in_order(s.consecutive_fouls, names)
+    score = _in_order(s.score, names)
+    points = _in_order(s.points, names) if s.points is not None else score  # the match's points hold the rack's
     for i in (0, 1):
         if points[i] < score[i]:
             raise NineBallInputError(f"{w}.points.{names[i]}: the match's points include this rack's score "

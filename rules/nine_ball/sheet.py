@@ -9,6 +9,8 @@ from typing import Any
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import number, variant_of
 
+__all__ = ["balls_list", "resume", "score_sheet", "format_score_sheet"]
+
 
 def _by_name(state: NineBallState, pair: tuple[int, int]) -> dict[str, int]:
     return {state.players[0]: pair[0], state.players[1]: pair[1]}

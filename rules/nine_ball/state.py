@@ -19,16 +19,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.games import Game
-from rules.racks import RaceConfig
+from rules.core.games import Game
+from rules.core.racks import RaceConfig
 from tracking.ids import BallId
+
+__all__ = ["RackResult", "NineBallState"]
 
 
 @dataclass(frozen=True)
 class RackResult:
     """A finished rack: its number, who broke it, who won it (None: drawn, 000 2.9 stalemate), how
     (a sentence citing the rule), each player's points in it (rotation) and its shots.
-    (:class:`rules.racks.RackRecord` cannot hold a drawn rack, hence this type.)"""
+    (:class:`rules.core.racks.RackRecord` cannot hold a drawn rack, hence this type.)"""
 
     number: int
     breaker: int

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.games import Game
+from rules.core.games import Game
 from tracking.ids import BallId
+
+__all__ = ["NUMBERED", "number", "is_object_ball", "Variant", "VARIANTS", "variant_of"]
 
 #: Object balls by number.
 NUMBERED: tuple[BallId, ...] = tuple(BallId(str(n)) for n in range(1, 16))

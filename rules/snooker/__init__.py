@@ -6,3 +6,5 @@ penalties), :mod:`.state` (the frozen match state), :mod:`.inputs` (referee inpu
 :mod:`.decide` (the pure verdict of one shot), :mod:`.engine` (``make_engine``: shots → calls and
 the next state), :mod:`.sheet` (score sheet). See README.md beside this file.
 """
+
+__all__: list[str] = []  # the modules are the API: import them by path (engines load lazily)

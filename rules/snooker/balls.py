@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from enum import Enum
 
-from rules.errors import ShotError
+from rules.core.errors import ShotError
 from tracking.ids import BallId
+
+__all__ = [
+    "COLOURS", "NAMED_REDS", "REDS", "SNOOKER_BALLS", "COLOUR_VALUES", "FULL_REDS", "is_red", "is_colour",
+    "value", "check_ball", "name", "BallOn", "next_in_sequence", "colours_on_table", "points_remaining",
+]
 
 #: The six colours in the order they are potted once the reds are gone (ART 1.6: yellow .. black).
 COLOURS: tuple[BallId, ...] = (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK,

@@ -10,7 +10,7 @@ went down stay down, colours go back while reds remain or when potted on a foul
 of the frame: the black potted in the end sequence (ART 1.6), the higher score winning (ART 1.4).
 The document does not say what a tie does: the world rules' re-spotted black decides it (the black
 on its spot, the cue ball in hand in the D, the first score or foul ends the frame). A match is
-best of N frames (a race, :class:`rules.racks.RaceConfig`), break-offs alternating by default.
+best of N frames (a race, :class:`rules.core.racks.RaceConfig`), break-offs alternating by default.
 
 Call conventions: ``points`` is the striker's points for the stroke (0 on a foul); a foul's
 penalty goes to the opponent and is in ``details`` as ``penalty`` and ``penalty_to``; ``score`` is
@@ -26,12 +26,15 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from rules.call import Call
-from rules.pool_shot import not_struck_call, struck_object_ball
-from rules.config import JudgeConfig
-from rules.errors import ShotError
-from rules.evidence import review_shot
-from rules.games import Game
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
+from rules.snooker.extras import SnookerExtras
+from rules.core.table import TableSpots
+from rules.core.pool_shot import not_struck_call, struck_object_ball
+from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
 from rules.snooker.balls import FULL_REDS, BallOn, is_colour, is_red, next_in_sequence
 from rules.snooker.decide import Decision, ShotContext, check_shot_balls, decide, decide_events, describe_outcome, read
 from rules.snooker.fouls import SnookerFoul
@@ -42,13 +45,15 @@ from rules.snooker.inputs import (
     SnookerSetup,
     SnookerShotInput,
     parse_snooker_input,
-    resolve_setup,
+    initial_state,
 )
 from rules.snooker.sheet import format_score_sheet, score_sheet
-from rules.snooker.spots import respot_colours
+from rules.snooker.spots import STANDARD, Respot, SnookerSpots, respot_colours
 from rules.snooker.state import FrameRecord, SnookerState
 from tracking.events import BallBall, OffTable, Pocketed, Shot
 from tracking.ids import BallId
+
+__all__ = ["cite", "SnookerEngine", "make_engine"]
 
 
 @dataclass(frozen=True)
@@ -74,12 +79,14 @@ class SnookerEngine:
 
     game: Game = Game.SNOOKER
     config: JudgeConfig = field(default_factory=JudgeConfig)
+    #: the colours' spots of the table played on (the standard 12 ft table's by default)
+    spots: SnookerSpots = STANDARD
     #: below this shot-start confidence an object ball moving first is not called ART 2.2.8
     MIN_STRUCK_CONFIDENCE: ClassVar[float] = 0.5
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: SnookerSetup | None = None) -> SnookerState:
-        return resolve_setup(setup or SnookerSetup())
+        return initial_state(setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> SnookerInput:
         return parse_snooker_input(obj, where)
@@ -238,51 +245,12 @@ class SnookerEngine:
         if foul:
             sentences[-1] += f"; {d.penalty} points to {names[opp]}"
 
-        frame_winner: int | None = None
-        how = ""
-        rsb_now = False
-        if st.re_spotted_black and (foul or d.points):
-            frame_winner = opp if foul else shooter
-            how = (f"{names[frame_winner]} wins the frame on the re-spotted black "
-                   f"({'the foul decides it' if foul else 'the black potted'}; a tie is not in the document, "
-                   "the world rules' re-spotted black decides it)")
-        elif seq is BallId.BLACK and d.ball_on_potted:
-            if scores[0] == scores[1]:
-                rsb_now = True
-                how = (f"The scores are level at {scores[0]}: the black is re-spotted and the cue ball is in hand "
-                       "in the D; the first score or foul decides the frame (ART 1.4 says the higher score wins; "
-                       "the tie is decided by the world rules' re-spotted black)")
-            else:
-                frame_winner = 0 if scores[0] > scores[1] else 1
-                how = (f"The black is potted: frame over (ART 1.6); {names[frame_winner]} wins it "
-                       f"{max(scores)}-{min(scores)}, the higher score (ART 1.4)")
-
-        if foul:
-            next_on = BallOn.RED if reds else (on if seq is not None else BallOn.YELLOW)
-        elif d.points:
-            if on is BallOn.RED:
-                next_on = BallOn.COLOUR
-            elif on is BallOn.COLOUR:
-                next_on = BallOn.RED if reds else BallOn.YELLOW
-            elif d.ball_on_potted:
-                assert seq is not None
-                next_on = next_in_sequence(seq) or BallOn.BLACK
-            else:
-                next_on = on
-        else:
-            next_on = BallOn.RED if reds else (on if seq is not None else BallOn.YELLOW)
-
-        respots = ()
+        frame_winner, how, rsb_now = _frame_decided(st, d, shooter, scores)
+        next_on = _next_ball_on(on, d, reds)
+        respots: tuple[Respot, ...] = ()
         frame_ends = frame_winner is not None
         if not frame_ends and not rsb_now:
-            down = [b for b in d.colours_down if not (d.ball_on_potted and b is seq)]
-            if down:
-                after = dict(shot.end.positions) if shot.end is not None else {}
-                if shot.end is None:
-                    doubts.append("without the shot end's positions the colours are put on their own spots")
-                respots = respot_colours(down, after)
-                sentences.append("; ".join(r.describe() for r in respots) + " ("
-                                 + ", ".join(dict.fromkeys(r.article for r in respots)) + ")")
+            respots = _respot(self.spots, shot, d, seq, doubts, sentences)
         if d.reds_down and not frame_ends:
             gone = "reds stay off the table" if d.reds_down > 1 else "the red stays off the table"
             if foul:
@@ -311,28 +279,10 @@ class SnookerEngine:
         match_over = False
         match_winner: int | None = None
         if frame_winner is not None:
-            rec = FrameRecord(number=st.frame, breaker=st.breaker, winner=frame_winner, how=how,
-                              points=(scores[0], scores[1]), high_breaks=(high_frame[0], high_frame[1]),
-                              re_spotted_black=st.re_spotted_black)
-            won = list(st.frames_won)
-            won[frame_winner] += 1
-            frames_won = (won[0], won[1])
-            match_winner = st.race.match_winner(frames_won)
+            new, match_winner, sentence = _end_frame(st, new, frame_winner, how, scores, high_frame)
             match_over = match_winner is not None
-            nb = st.race.next_breaker(st.breaker, frame_winner)
-            new = replace(
-                new, frame=st.frame + 1, frames_won=frames_won, frames=st.frames + (rec,), breaker=nb, at_table=nb,
-                scores=(0, 0), reds=FULL_REDS, on=BallOn.RED, next_is_break=True, cue_in_hand=True, fouler=None,
-                current_break=0, frame_high_breaks=(0, 0), re_spotted_black=False, lot_pending=False,
-                match_over=match_over, winner=match_winner,
-            )
             turn_over = True
-            if match_over:
-                sentences.append(f"{names[match_winner]} wins the match {max(frames_won)}-{min(frames_won)} "
-                                 f"(a race to {st.race.race_to} frames)")
-            else:
-                sentences.append(f"Frames {frames_won[0]}-{frames_won[1]}; {names[nb]} breaks off frame "
-                                 f"{st.frame + 1} ({st.race.break_rule.value} break-offs)")
+            sentences.append(sentence)
         elif foul:
             sentences.append(f"{names[opp]} may play or have {names[shooter]} play again (ART 1.10; the world rules give this choice after any foul)"
                              + ("; the cue ball is in hand in the D (ART 1.7)" if scratch else ""))
@@ -342,45 +292,8 @@ class SnookerEngine:
 
         score = {names[i]: scores[i] for i in (0, 1)}
         f = d.reading.facts
-        details: dict[str, Any] = {
-            "frame": st.frame,
-            "ball_on": on.value,
-            "nominated": None if d.nominated is None else d.nominated.value,
-            "nominated_by": d.nominated_by,
-            "free_ball": None if d.free_ball is None else d.free_ball.value,
-            "first_ball": None if f.first_contact is None else f.first_contact.value,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in f.pocketed],
-            "off_table": [b.value for b in f.off_table],
-            "scored": [b.value for b in d.scored],
-            "penalty": d.penalty,
-            "penalty_to": names[opp] if foul else None,
-            "choice": None if who.choice is None else who.choice.value,
-            "respot": {r.ball.value: r.spot for r in respots},
-            "respot_mm": {r.ball.value: [round(r.pos_mm[0], 1), round(r.pos_mm[1], 1)] for r in respots},
-            "break": brk,
-            "break_over": not continues,
-            "high_break": {names[i]: high[i] for i in (0, 1)},
-            "reds_remaining": new.reds if frame_winner is None else reds,
-            "next_ball_on": None if frame_winner is not None else new.on.value,
-            "next_player": None if match_over else names[new.at_table],
-            "ball_in_hand": new.cue_in_hand,
-            "points_remaining": new.remaining if frame_winner is None else 0,
-            "snookers_required": ({names[i]: new.snookers_required(i) for i in (0, 1)} if frame_winner is None
-                                  else {names[i]: 0 for i in (0, 1)}),
-            "frames_won": {names[i]: new.frames_won[i] for i in (0, 1)},
-            "frame_winner": None if frame_winner is None else names[frame_winner],
-            "re_spotted_black": st.re_spotted_black or rsb_now,
-        }
-        if foul:
-            summary = f"FOUL {d.primary.foul.value}, {d.penalty} to {names[opp]}"
-        elif d.points:
-            summary = f"pots {' '.join(b.value for b in d.scored)} ({d.points}), break {brk}"
-        else:
-            summary = "no score"
-        if frame_winner is not None:
-            summary += f" - {names[frame_winner]} wins frame {st.frame} ({scores[0]}-{scores[1]})"
-        elif rsb_now:
-            summary += " - re-spotted black"
+        details = _extras(st, new, d, who, brk, continues, high, respots, reds, frame_winner, match_over, rsb_now)
+        summary = _summary(st, d, names[opp], brk, frame_winner, scores, rsb_now)
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]
         call = Call(
             shot=shot.number, game=self.game, player=names[shooter], legal=d.legal,
@@ -397,15 +310,150 @@ class SnookerEngine:
     def _after_match(self, state: SnookerState, shot: Shot, si: SnookerShotInput) -> Call:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
-        return Call(
-            shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], score=state.score, winner=winner, note=si.note,
             reason=f"Not scored: the match was over before this stroke ({winner} won the race to "
                    f"{state.race.race_to} frames)",
-            score=state.score, needs_review=True, cue_ball=shot.start.cue_ball if shot.start else None,
-            match_over=True, winner=winner, review_reason="Needs review: the log goes on after the end of the match.",
-            note=si.note, summary="after the match", details={"frames_won": {names[i]: state.frames_won[i] for i in (0, 1)}},
+            details={"frames_won": {names[i]: state.frames_won[i] for i in (0, 1)}},
         )
+
+
+def _frame_decided(st: SnookerState, d: Decision, shooter: int, scores: list[int]) -> tuple[int | None, str, bool]:
+    """Who wins the frame with this stroke, and how: on the re-spotted black the first score or
+    foul decides (the world rules; the document has no tie); the black potted last ends the frame
+    (ART 1.6), the higher score wins (ART 1.4), level scores re-spot the black. Returns the winner
+    (None: the frame goes on), the sentence, and whether the black is re-spotted now."""
+    names, foul, opp = st.players, not d.legal, 1 - shooter
+    if st.re_spotted_black and (foul or d.points):
+        winner = opp if foul else shooter
+        return winner, (f"{names[winner]} wins the frame on the re-spotted black "
+                        f"({'the foul decides it' if foul else 'the black potted'}; a tie is not in the document, "
+                        "the world rules' re-spotted black decides it)"), False
+    if st.on.ball is BallId.BLACK and d.ball_on_potted:
+        if scores[0] == scores[1]:
+            return None, (f"The scores are level at {scores[0]}: the black is re-spotted and the cue ball is in hand "
+                          "in the D; the first score or foul decides the frame (ART 1.4 says the higher score wins; "
+                          "the tie is decided by the world rules' re-spotted black)"), True
+        winner = 0 if scores[0] > scores[1] else 1
+        return winner, (f"The black is potted: frame over (ART 1.6); {names[winner]} wins it "
+                        f"{max(scores)}-{min(scores)}, the higher score (ART 1.4)"), False
+    return None, "", False
+
+
+def _next_ball_on(on: BallOn, d: Decision, reds: int) -> BallOn:
+    """ART 1.7: after a red potted a colour is on, after a colour a red while reds remain, then the
+    colours in order (ART 1.6); after a foul or no score, a red while any remain, else the
+    colour in sequence (the yellow after the last red's colour)."""
+    seq = on.ball
+    if d.legal and d.points:
+        if on is BallOn.RED:
+            return BallOn.COLOUR
+        if on is BallOn.COLOUR:
+            return BallOn.RED if reds else BallOn.YELLOW
+        if d.ball_on_potted:
+            assert seq is not None
+            return next_in_sequence(seq) or BallOn.BLACK
+        return on
+    return BallOn.RED if reds else (on if seq is not None else BallOn.YELLOW)
+
+
+def _respot(spots: SnookerSpots, shot: Shot, d: Decision, seq: BallId | None, doubts: list[str],
+            sentences: list[str]) -> tuple[Respot, ...]:
+    """ART 1.6, 1.8: put the colours down back on ``spots`` (not the end sequence's colour potted
+    legally: ``seq``, the end sequence's ball on), the shot end's positions deciding which spots
+    are free; says so in ``sentences``."""
+    down = [b for b in d.colours_down if not (d.ball_on_potted and b is seq)]
+    if not down:
+        return ()
+    after = dict(shot.end.positions) if shot.end is not None else {}
+    if shot.end is None:
+        doubts.append("without the shot end's positions the colours are put on their own spots")
+    respots = respot_colours(down, after, spots)
+    sentences.append("; ".join(r.describe() for r in respots) + " ("
+                     + ", ".join(dict.fromkeys(r.article for r in respots)) + ")")
+    return respots
+
+
+def _end_frame(st: SnookerState, new: SnookerState, winner: int, how: str, scores: list[int],
+               high_frame: list[int]) -> tuple[SnookerState, int | None, str]:
+    """The frame won (ART 1.4): recorded, the frames won counted against the race (the match won
+    or the next frame's break-off per the break rule, 002 snooker; RaceConfig). Returns the state
+    for the next frame, the match winner (None: it goes on) and the sentence."""
+    names = st.players
+    rec = FrameRecord(number=st.frame, breaker=st.breaker, winner=winner, how=how,
+                      points=(scores[0], scores[1]), high_breaks=(high_frame[0], high_frame[1]),
+                      re_spotted_black=st.re_spotted_black)
+    won = list(st.frames_won)
+    won[winner] += 1
+    frames_won = (won[0], won[1])
+    match_winner = st.race.match_winner(frames_won)
+    nb = st.race.next_breaker(st.breaker, winner)
+    new = replace(
+        new, frame=st.frame + 1, frames_won=frames_won, frames=st.frames + (rec,), breaker=nb, at_table=nb,
+        scores=(0, 0), reds=FULL_REDS, on=BallOn.RED, next_is_break=True, cue_in_hand=True, fouler=None,
+        current_break=0, frame_high_breaks=(0, 0), re_spotted_black=False, lot_pending=False,
+        match_over=match_winner is not None, winner=match_winner,
+    )
+    if match_winner is not None:
+        return new, match_winner, (f"{names[match_winner]} wins the match {max(frames_won)}-{min(frames_won)} "
+                                   f"(a race to {st.race.race_to} frames)")
+    return new, None, (f"Frames {frames_won[0]}-{frames_won[1]}; {names[nb]} breaks off frame "
+                       f"{st.frame + 1} ({st.race.break_rule.value} break-offs)")
+
+
+def _extras(st: SnookerState, new: SnookerState, d: Decision, who: _Who, brk: int, continues: bool,
+            high: list[int], respots: tuple[Respot, ...], reds: int, frame_winner: int | None, match_over: bool,
+            rsb_now: bool) -> SnookerExtras:
+    """The call's snooker fields (README.md)."""
+    names, on, foul, opp = st.players, st.on, not d.legal, 1 - who.shooter
+    f = d.reading.facts
+    return SnookerExtras(
+        frame=st.frame,
+        ball_on=on.value,
+        nominated=None if d.nominated is None else d.nominated.value,
+        nominated_by=d.nominated_by,
+        free_ball=None if d.free_ball is None else d.free_ball.value,
+        first_ball=None if f.first_contact is None else f.first_contact.value,
+        pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in f.pocketed],
+        off_table=[b.value for b in f.off_table],
+        scored=[b.value for b in d.scored],
+        penalty=d.penalty,
+        penalty_to=names[opp] if foul else None,
+        choice=None if who.choice is None else who.choice.value,
+        respot={r.ball.value: r.spot for r in respots},
+        respot_mm={r.ball.value: [round(r.pos_mm[0], 1), round(r.pos_mm[1], 1)] for r in respots},
+        break_=brk,
+        break_over=not continues,
+        high_break={names[i]: high[i] for i in (0, 1)},
+        reds_remaining=new.reds if frame_winner is None else reds,
+        next_ball_on=None if frame_winner is not None else new.on.value,
+        next_player=None if match_over else names[new.at_table],
+        ball_in_hand=new.cue_in_hand,
+        points_remaining=new.remaining if frame_winner is None else 0,
+        snookers_required=({names[i]: new.snookers_required(i) for i in (0, 1)} if frame_winner is None
+                              else {names[i]: 0 for i in (0, 1)}),
+        frames_won={names[i]: new.frames_won[i] for i in (0, 1)},
+        frame_winner=None if frame_winner is None else names[frame_winner],
+        re_spotted_black=st.re_spotted_black or rsb_now,
+    )
+
+
+def _summary(st: SnookerState, d: Decision, opponent: str, brk: int, frame_winner: int | None, scores: list[int],
+             rsb_now: bool) -> str:
+    """The few words of the call: the foul and its penalty, the balls potted and the break, or
+    "no score"; the frame won or the black re-spotted."""
+    if not d.legal:
+        assert d.primary is not None
+        summary = f"FOUL {d.primary.foul.value}, {d.penalty} to {opponent}"
+    elif d.points:
+        summary = f"pots {' '.join(b.value for b in d.scored)} ({d.points}), break {brk}"
+    else:
+        summary = "no score"
+    if frame_winner is not None:
+        summary += f" - {st.players[frame_winner]} wins frame {st.frame} ({scores[0]}-{scores[1]})"
+    elif rsb_now:
+        summary += " - re-spotted black"
+    return summary
 
 
 def _table_mismatch(st: SnookerState, positions: dict[BallId, Any]) -> list[str]:
@@ -426,8 +474,9 @@ def _table_mismatch(st: SnookerState, positions: dict[BallId, Any]) -> list[str]
     return out
 
 
-def make_engine(game: Game, config: JudgeConfig) -> SnookerEngine:
-    """The snooker engine; :mod:`rules.engine`'s registry calls it."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> SnookerEngine:
+    """The snooker engine; :mod:`rules.core.engine`'s registry calls it. ``table``: the table
+    played on, whose colour spots the respotting uses (the standard table's without one)."""
     if game is not Game.SNOOKER:
         raise ShotError(f"rules.snooker.engine judges snooker, got {game.value}")
-    return SnookerEngine(game=game, config=config)
+    return SnookerEngine(game=game, config=config, spots=SnookerSpots.of_table(table))

@@ -13,11 +13,13 @@ Found in the event log (``camera=True``): cases 1, 2, 3, 5, 6, 7, 8, 9. Declared
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RefereeInputError
-from rules.input_util import parse_member
+from rules.core.errors import RefereeInputError
+from rules.core.fouls import FoulInfo
+from rules.core.parsing import parse_member
+
+__all__ = ["MIN_PENALTY", "Basis", "SnookerFoul", "ORDER", "parse_foul", "penalty"]
 
 MIN_PENALTY = 4
 
@@ -34,14 +36,6 @@ class Basis(Enum):
     ANY = "the ball on, pocketed, hit or wrongly placed"
     ON_OR_TOUCHED = "the ball on or the ball touched"
     ON_HIT_OR_POCKETED = "the ball on, hit or pocketed"
-
-
-@dataclass(frozen=True)
-class FoulInfo:
-    article: str
-    basis: Basis
-    camera: bool
-    description: str
 
 
 class SnookerFoul(Enum):
@@ -70,37 +64,50 @@ class SnookerFoul(Enum):
 
     @property
     def article(self) -> str:
-        return self.info.article
+        """The article of ART 2.2 that names this foul ("ART 2.2.1")."""
+        return self.info.articles
+
+    @property
+    def basis(self) -> Basis:
+        """Which values decide this foul's penalty (ART 2.1)."""
+        return _BASIS[self]
 
 
-_INFO: dict[SnookerFoul, FoulInfo] = {
-    SnookerFoul.CUE_BALL_POCKETED: FoulInfo("ART 2.2.1", Basis.ON_OR_HIT, True, "the cue ball was pocketed"),
-    SnookerFoul.WRONG_BALL_FIRST: FoulInfo("ART 2.2.2", Basis.ON_OR_HIT, True,
+def _snooker(article: str, basis: Basis, camera: bool, description: str) -> tuple[FoulInfo, Basis]:
+    return FoulInfo(description, article, camera), basis
+
+
+_TABLE: dict[SnookerFoul, tuple[FoulInfo, Basis]] = {
+    SnookerFoul.CUE_BALL_POCKETED: _snooker("ART 2.2.1", Basis.ON_OR_HIT, True, "the cue ball was pocketed"),
+    SnookerFoul.WRONG_BALL_FIRST: _snooker("ART 2.2.2", Basis.ON_OR_HIT, True,
                                            "the cue ball hit first a ball that was not on"),
-    SnookerFoul.NO_BALL_HIT: FoulInfo("ART 2.2.3", Basis.ON, True, "the cue ball hit no ball"),
-    SnookerFoul.SNOOKER_BEHIND_FREE_BALL: FoulInfo(
+    SnookerFoul.NO_BALL_HIT: _snooker("ART 2.2.3", Basis.ON, True, "the cue ball hit no ball"),
+    SnookerFoul.SNOOKER_BEHIND_FREE_BALL: _snooker(
         "ART 2.2.4", Basis.ON, False, "the opponent was snookered behind the free ball"),
-    SnookerFoul.TWO_BALLS_AT_ONCE: FoulInfo(
+    SnookerFoul.TWO_BALLS_AT_ONCE: _snooker(
         "ART 2.2.5", Basis.TWO_BALLS, True, "two balls were hit at once or pocketed in one stroke"),
-    SnookerFoul.BALL_OFF_TABLE: FoulInfo("ART 2.2.6", Basis.ON_OR_OFF, True, "a ball left the table"),
-    SnookerFoul.CUE_BALL_OFF_TABLE: FoulInfo("ART 2.2.6, 1.7", Basis.ON_OR_OFF, True, "the cue ball left the table"),
-    SnookerFoul.POCKETED_BALL_NOT_ON: FoulInfo("ART 2.2.7", Basis.ON_OR_POCKETED, True,
+    SnookerFoul.BALL_OFF_TABLE: _snooker("ART 2.2.6", Basis.ON_OR_OFF, True, "a ball left the table"),
+    SnookerFoul.CUE_BALL_OFF_TABLE: _snooker("ART 2.2.6, 1.7", Basis.ON_OR_OFF, True, "the cue ball left the table"),
+    SnookerFoul.POCKETED_BALL_NOT_ON: _snooker("ART 2.2.7", Basis.ON_OR_POCKETED, True,
                                                "a ball that was not on was pocketed"),
-    SnookerFoul.PLAYED_NON_CUE_BALL: FoulInfo("ART 2.2.8", Basis.SEVEN, True,
+    SnookerFoul.PLAYED_NON_CUE_BALL: _snooker("ART 2.2.8", Basis.SEVEN, True,
                                               "a ball other than the cue ball was struck"),
-    SnookerFoul.REDS_IN_SUCCESSIVE_STROKES: FoulInfo(
+    SnookerFoul.REDS_IN_SUCCESSIVE_STROKES: _snooker(
         "ART 2.2.9", Basis.SEVEN, True, "a red was played in two successive strokes"),
-    SnookerFoul.NO_FOOT_ON_FLOOR: FoulInfo("ART 2.2.10", Basis.ANY, False,
+    SnookerFoul.NO_FOOT_ON_FLOOR: _snooker("ART 2.2.10", Basis.ANY, False,
                                            "the striker played without a foot on the floor"),
-    SnookerFoul.PLAYED_BEFORE_READY: FoulInfo(
+    SnookerFoul.PLAYED_BEFORE_READY: _snooker(
         "ART 2.2.11", Basis.ANY, False, "the striker played before the balls had stopped or were (properly) spotted"),
-    SnookerFoul.TOUCHED_BALL: FoulInfo("ART 2.2.12", Basis.ON_OR_TOUCHED, False,
+    SnookerFoul.TOUCHED_BALL: _snooker("ART 2.2.12", Basis.ON_OR_TOUCHED, False,
                                        "a ball was touched other than with the cue tip"),
-    SnookerFoul.PUSH_SHOT: FoulInfo("ART 2.2.13", Basis.ON_HIT_OR_POCKETED, False, "the cue ball was pushed"),
-    SnookerFoul.JUMP_SHOT: FoulInfo("ART 2.2.14", Basis.ON_HIT_OR_POCKETED, False,
+    SnookerFoul.PUSH_SHOT: _snooker("ART 2.2.13", Basis.ON_HIT_OR_POCKETED, False, "the cue ball was pushed"),
+    SnookerFoul.JUMP_SHOT: _snooker("ART 2.2.14", Basis.ON_HIT_OR_POCKETED, False,
                                     "the cue ball jumped over a ball"),
-    SnookerFoul.OUT_OF_TURN: FoulInfo("ART 2.2.15", Basis.ON_HIT_OR_POCKETED, False, "a player played out of turn"),
+    SnookerFoul.OUT_OF_TURN: _snooker("ART 2.2.15", Basis.ON_HIT_OR_POCKETED, False, "a player played out of turn"),
 }
+
+_INFO: dict[SnookerFoul, FoulInfo] = {f: info for f, (info, _) in _TABLE.items()}
+_BASIS: dict[SnookerFoul, Basis] = {f: basis for f, (_, basis) in _TABLE.items()}
 
 #: Article order, to break ties between fouls of the same penalty.
 ORDER: dict[SnookerFoul, int] = {f: i for i, f in enumerate(SnookerFoul)}

@@ -30,14 +30,29 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
-from rules.racks import BreakRule, RaceConfig
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import (
+    boolean,
+    checked_object,
+    count,
+    located,
+    one_or_many,
+    player_names,
+    player_pair,
+    shot_entries,
+)
+from rules.core.racks import BreakRule, RaceConfig
 from rules.snooker.balls import COLOURS, FULL_REDS, BallOn, check_ball, is_colour
 from rules.snooker.fouls import SnookerFoul, parse_foul
 from rules.snooker.state import SnookerState
-from rules.errors import ShotError
+from rules.core.errors import ShotError
 from tracking.ids import BallId
+
+__all__ = [
+    "DEFAULT_PLAYERS", "TOP_KEYS", "MATCH_KEYS", "START_KEYS", "SHOT_KEYS", "SnookerInputError", "Choice",
+    "SnookerShotInput", "SnookerStart", "SnookerSetup", "SnookerInput", "initial_state",
+    "parse_snooker_input",
+]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 TOP_KEYS = ("players", "match", "start", "shots")
@@ -85,10 +100,6 @@ def _fouls(v: Any, where: str) -> tuple[SnookerFoul, ...]:
     return tuple(dict.fromkeys(parse_foul(x, where) for x in items))
 
 
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise RefereeInputError(f"{where} must be true or false, got {v!r}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -108,7 +119,7 @@ class SnookerShotInput:
     def __post_init__(self) -> None:
         if self.called is not None:
             object.__setattr__(self, "called", _colour(self.called, "called.ball"))
-        _bool(self.free_ball, "free_ball")
+        boolean(self.free_ball, "free_ball")
         if self.choice is not None and not isinstance(self.choice, Choice):
             try:
                 object.__setattr__(self, "choice", Choice(self.choice))
@@ -134,7 +145,7 @@ class SnookerShotInput:
 @dataclass(frozen=True)
 class SnookerStart:
     """Where a log that begins mid-match starts (see the module docstring); per-player values are
-    keyed by name or a list in player order. :func:`resolve_setup` derives what is missing."""
+    keyed by name or a list in player order. :func:`initial_state` derives what is missing."""
 
     at_table: str | None = None
     breaker: str | None = None
@@ -165,7 +176,7 @@ class SnookerSetup:
         object.__setattr__(self, "players", player_names({"players": list(self.players)}, "players", DEFAULT_PLAYERS))
         if not isinstance(self.race, RaceConfig):
             raise RefereeInputError(f"race must be a RaceConfig, got {type(self.race).__name__}")
-        resolve_setup(self)  # validates the start
+        initial_state(self)  # validates the start
 
 
 @dataclass(frozen=True)
@@ -188,49 +199,37 @@ def _index(name: Any, names: tuple[str, str], where: str) -> int | None:
     return names.index(name)
 
 
-def _count(v: Any, where: str, top: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (top is not None and v > top):
-        span = f"0..{top}" if top is not None else "a non-negative integer"
-        raise RefereeInputError(f"{where} must be {span}, got {v!r}")
-    return v
 
 
-def _pair(v: Any, names: tuple[str, str], where: str) -> tuple[int, int] | None:
-    d = per_player(v, names, where)
-    if d is None:
-        return None
-    unknown = [k for k in d if k not in names]
-    if unknown:
-        raise RefereeInputError(f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
-    return (_count(d.get(names[0], 0), f"{where}.{names[0]}"), _count(d.get(names[1], 0), f"{where}.{names[1]}"))
 
 
-def resolve_setup(setup: SnookerSetup) -> SnookerState:
+def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     """The state before the first stroke of the log: a new match (the first player, or
     ``start.breaker``, breaks off), or the given start with what is missing derived and everything
     checked: ``next_is_break`` is true when nothing of a frame in play is given; ``at_table`` is
     the breaker at a break-off; the ball on a red while reds remain, else the yellow; ``frame`` one
     more than the frames won; the current break at most the score of the player at the table."""
+    setup = setup or SnookerSetup()
     names, race = setup.players, setup.race
     s = setup.start or SnookerStart()
     w = "start"
     at = _index(s.at_table, names, f"{w}.at_table")
     breaker = _index(s.breaker, names, f"{w}.breaker")
     fouler = _index(s.fouled, names, f"{w}.fouled")
-    frames_won = _pair(s.frames_won, names, f"{w}.frames_won") or (0, 0)
+    frames_won = player_pair(s.frames_won, names, f"{w}.frames_won") or (0, 0)
     if race.match_winner(frames_won) is not None:
         raise RefereeInputError(f"{w}.frames_won: a match in play has fewer than {race.race_to} frames for each "
                                 f"player, got {frames_won[0]}-{frames_won[1]}")
     frame = sum(frames_won) + 1
     if s.frame is not None and s.frame != frame:
         raise RefereeInputError(f"{w}.frame must be one more than the frames won ({frame}), got {s.frame!r}")
-    scores = _pair(s.score, names, f"{w}.score")
-    reds = None if s.reds is None else _count(s.reds, f"{w}.reds", FULL_REDS)
-    cur = None if s.break_points is None else _count(s.break_points, f"{w}.break")
+    scores = player_pair(s.score, names, f"{w}.score")
+    reds = None if s.reds is None else count(s.reds, f"{w}.reds", FULL_REDS)
+    cur = None if s.break_points is None else count(s.break_points, f"{w}.break")
     for key in ("next_is_break", "ball_in_hand", "re_spotted_black"):
         v = getattr(s, key)
         if v is not None:
-            _bool(v, f"{w}.{key}")
+            boolean(v, f"{w}.{key}")
     on_given = None
     if s.ball_on is not None:
         try:
@@ -279,9 +278,9 @@ def resolve_setup(setup: SnookerSetup) -> SnookerState:
         raise RefereeInputError(f"{w}.break ({cur}) cannot exceed the score of {names[at]!r} ({scores[at]})")
     if cur and fouler is not None:
         raise RefereeInputError(f"{w}.break: a foul ended the last visit, so no break is in progress, got {cur}")
-    frame_high = _pair(s.frame_high_break, names, f"{w}.frame_high_break") or (0, 0)
+    frame_high = player_pair(s.frame_high_break, names, f"{w}.frame_high_break") or (0, 0)
     frame_high = tuple(max(frame_high[i], cur if i == at else 0) for i in (0, 1))
-    high = _pair(s.high_break, names, f"{w}.high_break") or (0, 0)
+    high = player_pair(s.high_break, names, f"{w}.high_break") or (0, 0)
     high = tuple(max(high[i], frame_high[i]) for i in (0, 1))
     in_hand = s.ball_in_hand if s.ball_in_hand is not None else next_break
     return SnookerState(

@@ -10,6 +10,8 @@ from typing import Any
 
 from rules.snooker.state import SnookerState
 
+__all__ = ["resume_start", "score_sheet", "format_score_sheet"]
+
 
 def resume_start(state: SnookerState) -> dict[str, Any]:
     """The ``start`` object of the referee input that resumes judging from ``state``."""

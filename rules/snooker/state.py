@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.racks import RaceConfig
+from rules.core.racks import RaceConfig
 from rules.snooker.balls import FULL_REDS, BallOn, colours_on_table, points_remaining, value
 from rules.snooker.fouls import MIN_PENALTY
 from tracking.ids import BallId
+
+__all__ = ["FrameRecord", "SnookerState"]
 
 
 @dataclass(frozen=True)

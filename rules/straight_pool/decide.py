@@ -1,5 +1,5 @@
 """The verdict of one 14.1 shot from its events, before the match bookkeeping: pure, so the evidence
-review (:mod:`rules.evidence`) can re-judge it with doubtful events dropped or swapped.
+review (:mod:`rules.core.evidence`) can re-judge it with doubtful events dropped or swapped.
 
 Order of the questions (004):
 
@@ -29,16 +29,21 @@ Order of the questions (004):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Hashable
 
-from rules.pool_shot import PoolShotFacts
+from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from rules.straight_pool.fouls import StraightPoolFoul as F
 from rules.straight_pool.inputs import CalledShot, ShotInput
 from rules.straight_pool.state import CallsMode, StraightPoolState
 from tracking.events import CushionHit, Event
 from tracking.ids import BallId
+
+__all__ = [
+    "INTENTIONAL_PENALTY", "THIRD_FOUL_PENALTY", "BREAKING_PENALTY", "Kind", "FoulFound", "Decision",
+    "describe_outcome", "camera_fouls", "decide",
+]
 
 INTENTIONAL_PENALTY = 15  # 004 art. 7.5: one point for the foul and fifteen more
 THIRD_FOUL_PENALTY = 15   # 004 art. 12: one point and fifteen more on the third successive foul
@@ -158,30 +163,42 @@ def camera_fouls(state: StraightPoolState, facts: PoolShotFacts) -> list[FoulFou
     return out
 
 
-def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Decision:
-    """The verdict of the shot ``facts`` for the player at the table of ``state`` (pending choices
-    and racks already resolved), with the referee's input ``si``."""
-    pocketed_obj = [p for p in facts.pocketed if p.ball is not facts.cue_ball]
+@dataclass(frozen=True)
+class _Shot:
+    """What every case of :func:`decide` reads: the call (given or assumed) and whether it was
+    made, the balls to spot, the fouls found, the evidence, and the words opening the reason."""
+
+    state: StraightPoolState
+    facts: PoolShotFacts
+    si: ShotInput
+    pocketed_obj: tuple[PocketedBall, ...]
+    call: CalledShot | None
+    assumed: bool
+    made: bool
+    spotted_all: tuple[BallId, ...]
+    fouls: tuple[FoulFound, ...]
+    basis: tuple[tuple[Event, str], ...]
+    call_text: str
+
+    @property
+    def intentional(self) -> bool:
+        return any(f.foul is F.INTENTIONAL for f in self.fouls)
+
+    def make(self, kind: Kind, points: int, fs: list[FoulFound] | tuple[FoulFound, ...], scored: tuple[BallId, ...],
+             spotted: tuple[BallId, ...], reason: str, third: bool = False, frozen: bool = False) -> Decision:
+        return Decision(kind=kind, points=points, fouls=tuple(fs), scored=scored, spotted=spotted, call=self.call,
+                        call_assumed=self.assumed, scratch=self.facts.scratch, intentional=self.intentional,
+                        third_foul=third, frozen_rule=frozen, reason=self.call_text + reason,
+                        basis=self.basis + tuple(b for f in fs for b in f.basis))
+
+
+def _the_call(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput,
+              pocketed_obj: list[PocketedBall]) -> tuple[CalledShot | None, bool, str]:
+    """004 art. 1: the called ball and pocket; with calls "assume", the first ball pocketed is taken
+    as called where none is given; a safety (art. 7.4) calls nothing. Also the reason's opening."""
     call, assumed = si.called, False
     if call is None and not si.safety and state.calls is CallsMode.ASSUME and pocketed_obj:
         call, assumed = CalledShot(pocketed_obj[0].ball, pocketed_obj[0].pocket), True
-    made = call is not None and not si.safety and facts.pocket_of(call.ball) is call.pocket
-    spotted_all = tuple(dict.fromkeys([p.ball for p in pocketed_obj] + list(facts.object_balls_off_table)))
-    basis: list[tuple[Event, str]] = []
-    if facts.first_contact_event is not None:
-        basis.append((facts.first_contact_event, f"first contact: {facts.first_contact.value}"))  # type: ignore[union-attr]
-    for p in pocketed_obj:
-        basis.append((p.event, f"{p.ball.value} pocketed ({p.pocket.value})"))
-
-    camera = [f for f in camera_fouls(state, facts) if f.foul not in si.overrule]
-    declared = [FoulFound(f, f"{f.info.description}, declared by the referee ({f.info.article})") for f in si.fouls]
-    if si.intentional and F.INTENTIONAL not in si.fouls:
-        declared.append(FoulFound(F.INTENTIONAL, f"{F.INTENTIONAL.info.description}, ruled by the referee (004 art. 7.5)"))
-    fouls: list[FoulFound] = []
-    for f in declared + camera:
-        if all(g.foul is not f.foul for g in fouls):
-            fouls.append(f)
-    intentional = any(f.foul is F.INTENTIONAL for f in fouls)
     call_text = ""
     if call is not None:
         call_text = (f"No call was given: the {call.ball.value}, the first ball pocketed, is taken as called in the "
@@ -189,95 +206,155 @@ def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Dec
                      f"Called: the {call.ball.value} in the {call.pocket.value} pocket. ")
     elif si.safety:
         call_text = "Safety announced (004 art. 7.4). "
-    scratch = facts.scratch
+    return call, assumed, call_text
 
-    def make(kind: Kind, points: int, fs: list[FoulFound], scored: tuple[BallId, ...], spotted: tuple[BallId, ...],
-             reason: str, third: bool = False, frozen: bool = False) -> Decision:
-        return Decision(kind=kind, points=points, fouls=tuple(fs), scored=scored, spotted=spotted, call=call,
-                        call_assumed=assumed, scratch=scratch, intentional=intentional, third_foul=third,
-                        frozen_rule=frozen, reason=call_text + reason,
-                        basis=tuple(basis) + tuple(b for f in fs for b in f.basis))
 
-    if state.opening_break and not intentional:
-        req_call = made
-        cue_rail = facts.first_contact is not None and facts.cue_ball in facts.cushions_after_contact
-        n_rail = len(facts.object_balls_to_cushion)
-        req_rails = cue_rail and n_rail >= 2
-        forced = F.BREAKING_VIOLATION in si.fouls
-        if forced or not (req_call or req_rails):
-            if forced:
-                why = "declared by the referee"
-            elif facts.first_contact is None:
-                why = "the cue ball touched no ball"
-            else:
-                parts = []
-                if call is not None:
-                    parts.append(f"the called {call.ball.value} did not go into the {call.pocket.value}")
-                elif not si.safety:
-                    parts.append("no ball was called and pocketed")
-                if not cue_rail:
-                    parts.append("the cue ball reached no cushion after the contact")
-                if n_rail < 2:
-                    parts.append(f"{n_rail} object ball{'' if n_rail == 1 else 's'} reached a cushion, not 2")
-                why = "; ".join(parts)
-            others = [f for f in fouls if f.foul is not F.BREAKING_VIOLATION]
-            text = (f"Breaking violation (004 art. 6): {why}; {BREAKING_PENALTY} points off, not a foul for the "
-                    "successive-foul rule (004 art. 6)")
-            if others:
-                text += "; the " + ", ".join(f.foul.value for f in others) + " on the same shot is absorbed by it"
-            if spotted_all:
-                text += f"; the {_balls(spotted_all)} pocketed on it {'is' if len(spotted_all) == 1 else 'are'} spotted (004 art. 8)"
-            return make(Kind.BREAKING_VIOLATION, -BREAKING_PENALTY, others, (), spotted_all, text)
-        how = (f"the called {call.ball.value} went into the {call.pocket.value}" if req_call and call is not None else
-               f"the cue ball reached a cushion after the contact and {n_rail} object balls reached a cushion")
-        call_text = f"Legal opening break (004 art. 6): {how}. " + call_text
+def _judged_fouls(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> tuple[FoulFound, ...]:
+    """The referee's fouls (an intentional foul ruled, 004 art. 7.5) first, then the camera's not
+    overruled; one of each."""
+    camera = [f for f in camera_fouls(state, facts) if f.foul not in si.overrule]
+    declared = [FoulFound(f, f"{f.info.description}, declared by the referee ({f.info.articles})") for f in si.fouls]
+    if si.intentional and F.INTENTIONAL not in si.fouls:
+        declared.append(FoulFound(F.INTENTIONAL, f"{F.INTENTIONAL.info.description}, ruled by the referee (004 art. 7.5)"))
+    fouls: list[FoulFound] = []
+    for f in declared + camera:
+        if all(g.foul is not f.foul for g in fouls):
+            fouls.append(f)
+    return tuple(fouls)
 
-    if fouls:
-        prior = state.player.consecutive_fouls
-        frozen = any(f.foul is F.FROZEN_BALL_RULE for f in fouls)
-        third = frozen or prior >= 2
-        points = -1 - (INTENTIONAL_PENALTY if intentional else 0) - (THIRD_FOUL_PENALTY if third else 0) \
-            - (prior if frozen else 0)
-        primary, rest = fouls[0], fouls[1:]
-        text = f"Foul: {primary.text}"
-        for f in rest:
-            text += f"; also {f.text}"
-        text += "; one point off (004 art. 11)"
-        if intentional:
-            text += f", and {INTENTIONAL_PENALTY} more for the intentional foul (004 art. 7.5)"
-        if frozen:
-            text += (f", treated as a third successive foul: {THIRD_FOUL_PENALTY} more and one for each of the "
-                     f"{prior} previous foul{'' if prior == 1 else 's'} (004 art. 7.2 note)")
-        elif third:
-            text += f", and {THIRD_FOUL_PENALTY} more for the third successive foul (004 art. 12)"
+
+def _opening_break(s: _Shot) -> Decision | str:
+    """004 art. 6: the opening break must pocket the called ball, or send the cue ball and two
+    object balls to a cushion; otherwise a breaking violation (art. 6, 8: the balls pocketed are
+    spotted). Returns the violation, or the words that open a legal break's reason."""
+    facts, si, call = s.facts, s.si, s.call
+    req_call = s.made
+    cue_rail = facts.first_contact is not None and facts.cue_ball in facts.cushions_after_contact
+    n_rail = len(facts.object_balls_to_cushion)
+    req_rails = cue_rail and n_rail >= 2
+    forced = F.BREAKING_VIOLATION in si.fouls
+    if forced or not (req_call or req_rails):
+        if forced:
+            why = "declared by the referee"
+        elif facts.first_contact is None:
+            why = "the cue ball touched no ball"
+        else:
+            parts = []
+            if call is not None:
+                parts.append(f"the called {call.ball.value} did not go into the {call.pocket.value}")
+            elif not si.safety:
+                parts.append("no ball was called and pocketed")
+            if not cue_rail:
+                parts.append("the cue ball reached no cushion after the contact")
+            if n_rail < 2:
+                parts.append(f"{n_rail} object ball{'' if n_rail == 1 else 's'} reached a cushion, not 2")
+            why = "; ".join(parts)
+        others = [f for f in s.fouls if f.foul is not F.BREAKING_VIOLATION]
+        text = (f"Breaking violation (004 art. 6): {why}; {BREAKING_PENALTY} points off, not a foul for the "
+                "successive-foul rule (004 art. 6)")
+        if others:
+            text += "; the " + ", ".join(f.foul.value for f in others) + " on the same shot is absorbed by it"
+        spotted_all = s.spotted_all
         if spotted_all:
-            text += (f"; the {_balls(spotted_all)} {'is' if len(spotted_all) == 1 else 'are'} spotted, "
-                     "not scored (004 art. 9, 13)")
-        return make(Kind.FOUL, points, fouls, (), spotted_all, text, third=third, frozen=frozen)
+            text += f"; the {_balls(spotted_all)} pocketed on it {'is' if len(spotted_all) == 1 else 'are'} spotted (004 art. 8)"
+        return s.make(Kind.BREAKING_VIOLATION, -BREAKING_PENALTY, others, (), spotted_all, text)
+    how = (f"the called {call.ball.value} went into the {call.pocket.value}" if req_call and call is not None else
+           f"the cue ball reached a cushion after the contact and {n_rail} object balls reached a cushion")
+    return f"Legal opening break (004 art. 6): {how}. "
 
-    if si.safety:
-        text = "Legal safety: the inning ends (004 art. 7.4)"
-        if spotted_all:
-            text += f"; the {_balls(spotted_all)} pocketed on it {'is' if len(spotted_all) == 1 else 'are'} spotted (004 art. 7.4)"
-        return make(Kind.SAFETY, 0, [], (), spotted_all, text)
-    if made:
-        assert call is not None
-        scored = tuple(p.ball for p in pocketed_obj)
-        extra = [b for b in scored if b is not call.ball]
-        text = (f"The {call.ball.value} went into the {call.pocket.value}{'' if assumed else ' as called'}: "
-                "1 point (004 art. 1, 5, 7.1)")
-        if extra:
-            text += (f", and {len(extra)} more for the {_balls(extra)} pocketed on the same legal shot "
-                     "(004 art. 7.1)")
-        return make(Kind.POT, len(scored), [], scored, (), text)
+
+def _foul(s: _Shot) -> Decision:
+    """004 art. 11 (one point off), 7.5 (15 more for an intentional foul), 12 (15 more for a third
+    successive foul), 7.2 note (the frozen-ball rule: a third foul, and one per previous foul),
+    9 and 13 (the balls pocketed are spotted)."""
+    fouls, intentional, spotted_all = s.fouls, s.intentional, s.spotted_all
+    prior = s.state.player.consecutive_fouls
+    frozen = any(f.foul is F.FROZEN_BALL_RULE for f in fouls)
+    third = frozen or prior >= 2
+    points = -1 - (INTENTIONAL_PENALTY if intentional else 0) - (THIRD_FOUL_PENALTY if third else 0) \
+        - (prior if frozen else 0)
+    primary, rest = fouls[0], fouls[1:]
+    text = f"Foul: {primary.text}"
+    for f in rest:
+        text += f"; also {f.text}"
+    text += "; one point off (004 art. 11)"
+    if intentional:
+        text += f", and {INTENTIONAL_PENALTY} more for the intentional foul (004 art. 7.5)"
+    if frozen:
+        text += (f", treated as a third successive foul: {THIRD_FOUL_PENALTY} more and one for each of the "
+                 f"{prior} previous foul{'' if prior == 1 else 's'} (004 art. 7.2 note)")
+    elif third:
+        text += f", and {THIRD_FOUL_PENALTY} more for the third successive foul (004 art. 12)"
+    if spotted_all:
+        text += (f"; the {_balls(spotted_all)} {'is' if len(spotted_all) == 1 else 'are'} spotted, "
+                 "not scored (004 art. 9, 13)")
+    return s.make(Kind.FOUL, points, list(fouls), (), spotted_all, text, third=third, frozen=frozen)
+
+
+def _safety(s: _Shot) -> Decision:
+    """004 art. 7.4: a legal safety ends the inning; the balls pocketed on it are spotted."""
+    text = "Legal safety: the inning ends (004 art. 7.4)"
+    if s.spotted_all:
+        text += (f"; the {_balls(s.spotted_all)} pocketed on it {'is' if len(s.spotted_all) == 1 else 'are'} "
+                 "spotted (004 art. 7.4)")
+    return s.make(Kind.SAFETY, 0, [], (), s.spotted_all, text)
+
+
+def _pot(s: _Shot) -> Decision:
+    """004 art. 1, 5, 7.1: the called ball in the called pocket scores 1, and every other ball
+    pocketed on the same legal shot one more."""
+    call = s.call
+    assert call is not None
+    scored = tuple(p.ball for p in s.pocketed_obj)
+    extra = [b for b in scored if b is not call.ball]
+    text = (f"The {call.ball.value} went into the {call.pocket.value}{'' if s.assumed else ' as called'}: "
+            "1 point (004 art. 1, 5, 7.1)")
+    if extra:
+        text += (f", and {len(extra)} more for the {_balls(extra)} pocketed on the same legal shot "
+                 "(004 art. 7.1)")
+    return s.make(Kind.POT, len(scored), [], scored, (), text)
+
+
+def _miss(s: _Shot) -> Decision:
+    """004 art. 1 (no call made: the inning ends), 8 (the balls pocketed are spotted, no penalty)."""
+    call, spotted_all = s.call, s.spotted_all
     if call is None:
         text = ("No ball was called (match calls \"required\"): nothing scores, the inning ends (004 art. 1)"
-                if pocketed_obj else "No ball pocketed: the inning ends (004 art. 1)")
+                if s.pocketed_obj else "No ball pocketed: the inning ends (004 art. 1)")
     else:
-        where = facts.pocket_of(call.ball)
+        where = s.facts.pocket_of(call.ball)
         text = (f"The called {call.ball.value} went into the {where.value}, not the {call.pocket.value}" if where else
                 f"The called {call.ball.value} was not pocketed") + ": the inning ends (004 art. 1)"
     if spotted_all:
         text += (f"; the {_balls(spotted_all)} pocketed {'is' if len(spotted_all) == 1 else 'are'} spotted, "
                  "no penalty (004 art. 8)")
-    return make(Kind.MISS, 0, [], (), spotted_all, text)
+    return s.make(Kind.MISS, 0, [], (), spotted_all, text)
+
+
+def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Decision:
+    """The verdict of the shot ``facts`` for the player at the table of ``state`` (pending choices
+    and racks already resolved), with the referee's input ``si``: the opening break (004 art. 6),
+    else a foul (11, 12, 7.5), a safety (7.4), a pot (1, 7.1) or a miss (1, 8)."""
+    pocketed_obj = [p for p in facts.pocketed if p.ball is not facts.cue_ball]
+    call, assumed, call_text = _the_call(state, facts, si, pocketed_obj)
+    made = call is not None and not si.safety and facts.pocket_of(call.ball) is call.pocket
+    spotted_all = tuple(dict.fromkeys([p.ball for p in pocketed_obj] + list(facts.object_balls_off_table)))
+    basis: list[tuple[Event, str]] = []
+    if facts.first_contact_event is not None:
+        basis.append((facts.first_contact_event, f"first contact: {facts.first_contact.value}"))  # type: ignore[union-attr]
+    for p in pocketed_obj:
+        basis.append((p.event, f"{p.ball.value} pocketed ({p.pocket.value})"))
+    s = _Shot(state, facts, si, tuple(pocketed_obj), call, assumed, made, spotted_all,
+              _judged_fouls(state, facts, si), tuple(basis), call_text)
+    if state.opening_break and not s.intentional:
+        opened = _opening_break(s)
+        if isinstance(opened, Decision):
+            return opened
+        s = replace(s, call_text=opened + s.call_text)
+    if s.fouls:
+        return _foul(s)
+    if si.safety:
+        return _safety(s)
+    if made:
+        return _pot(s)
+    return _miss(s)

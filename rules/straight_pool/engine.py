@@ -3,8 +3,8 @@
 ``judge_shot(state, shot, shot_input) -> (Call, state)`` is pure: it settles what the previous
 shot left open from this shot's start (a choice not given, a re-rack: :mod:`.match`), checks the
 referee input against the table (a called ball that is not on it is a :class:`CalledBallError`
-naming the shot), reads the shot with :func:`rules.pool_shot.read_pool_shot`, decides it
-(:mod:`.decide`), reviews the decision's evidence (:func:`rules.evidence.review_shot`: the same
+naming the shot), reads the shot with :func:`rules.core.pool_shot.read_pool_shot`, decides it
+(:mod:`.decide`), reviews the decision's evidence (:func:`rules.core.evidence.review_shot`: the same
 decision re-run with doubtful events dropped or swapped) and advances the match (:mod:`.match`).
 
 How a call records points: ``Call.points`` is the shooter's points for the shot, balls scored
@@ -23,12 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.errors import RefereeInputError, ShotError
-from rules.evidence import review_shot
-from rules.games import Game
-from rules.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
+from rules.straight_pool.extras import StraightPoolExtras
+from rules.core.table import TableSpots
+from rules.core.config import JudgeConfig
+from rules.core.errors import RefereeInputError, ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.fouls import StraightPoolFoul
 from rules.straight_pool.inputs import (
@@ -39,11 +42,10 @@ from rules.straight_pool.inputs import (
     StraightPoolInput,
     parse_input,
 )
-from rules.straight_pool.match import advance, begin_inning, resolve_pending
+from rules.straight_pool.match import advance, begin_inning, option_of, resolve_pending
 from rules.straight_pool.sheet import format_score_sheet, score_sheet
 from rules.straight_pool.state import (
     OBJECT_BALLS,
-    Option,
     PendingChoice,
     PlayerRecord,
     RackPending,
@@ -52,8 +54,10 @@ from rules.straight_pool.state import (
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
+__all__ = ["initial_state", "StraightPoolEngine", "make_engine"]
 
-def initial_state(game: Game, setup: Setup | None) -> StraightPoolState:
+
+def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     """The state before the first shot: a new match (player 1, or the start's breaker, breaks from
     behind the head string with 15 balls racked, 004 art. 4, 6) or the referee's start."""
     setup = setup or Setup()
@@ -167,7 +171,7 @@ class StraightPoolEngine:
             doubts.append("the referee input calls other shots but not this one: the first ball pocketed is taken "
                           "as called")
         review = self._review(st, start, end, n, facts.events, si, d)
-        option = _option_of(d)
+        option = option_of(d)
         if si.choice is not None and option is None:
             raise ChoiceError(f"shot {n}: choice {si.choice.value!r}, but this shot gives the incoming player no choice "
                               "(only a breaking violation, an intentional or a third successive foul do: 004 art. 6, 7.5, 12)")
@@ -205,47 +209,36 @@ class StraightPoolEngine:
         return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome)
 
     @staticmethod
-    def _details(st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any) -> dict[str, Any]:
+    def _details(st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any) -> StraightPoolExtras:
         names = st.names
-        return {
-            "called": None if d.call is None else {"ball": d.call.ball.value, "pocket": d.call.pocket.value},
-            "call_assumed": d.call_assumed,
-            "safety": d.kind is Kind.SAFETY,
-            "pocketed": [{"ball": p.ball.value, "pocket": p.pocket.value} for p in facts.pocketed],
-            "scored": [b.value for b in d.scored],
-            "respot": {b.value: "foot_spot" for b in d.spotted},
-            "run": st.run + len(d.scored),
-            "innings": {p.name: p.innings for p in new.players},
-            "high_run": {p.name: p.high_run for p in new.players},
-            "consecutive_fouls": {p.name: p.consecutive_fouls for p in new.players},
-            "next_player": None if new.match_over else names[new.at_table],
-            "next_is_break": new.opening_break,
-            "ball_in_hand": "behind_head_string" if new.ball_in_hand and not new.match_over else None,
-            "option": None if news.option is None else news.option.value,
-            "choice": None if news.choice is None else news.choice.value,
-            "rerack": news.rerack,
-            "rack": new.rack,
-            "balls_on_table": None if new.balls is None else len(new.balls),
-        }
+        return StraightPoolExtras(
+            called=None if d.call is None else {"ball": d.call.ball.value, "pocket": d.call.pocket.value},
+            call_assumed=d.call_assumed,
+            safety=d.kind is Kind.SAFETY,
+            pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in facts.pocketed],
+            scored=[b.value for b in d.scored],
+            respot={b.value: "foot_spot" for b in d.spotted},
+            run=st.run + len(d.scored),
+            innings={p.name: p.innings for p in new.players},
+            high_run={p.name: p.high_run for p in new.players},
+            consecutive_fouls={p.name: p.consecutive_fouls for p in new.players},
+            next_player=None if new.match_over else names[new.at_table],
+            next_is_break=new.opening_break,
+            ball_in_hand="behind_head_string" if new.ball_in_hand and not new.match_over else None,
+            option=None if news.option is None else news.option.value,
+            choice=None if news.choice is None else news.choice.value,
+            rerack=news.rerack,
+            rack=new.rack,
+            balls_on_table=None if new.balls is None else len(new.balls),
+        )
 
     def _after_match(self, state: StraightPoolState, shot: Shot, si: ShotInput) -> Call:
         names = state.names
         w = names[state.winner] if state.winner is not None else None
-        return Call(shot=shot.number, game=self.game, player=names[state.at_table], legal=True, foul=None, points=0,
-                    turn_over=True, game_over=True,
-                    reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
-                    score=state.score, needs_review=False, match_over=True, winner=w, note=si.note,
-                    summary="after the match", details={})
-
-
-def _option_of(d: Decision) -> Option | None:
-    if d.kind is Kind.BREAKING_VIOLATION:
-        return Option.BREAKING_VIOLATION
-    if d.kind is Kind.FOUL and d.intentional:
-        return Option.INTENTIONAL_FOUL
-    if d.kind is Kind.FOUL and d.third_foul and not d.frozen_rule:
-        return Option.THIRD_FOUL
-    return None
+        return after_match_call(
+            self.game, shot, player=names[state.at_table], score=state.score, winner=w, note=si.note,
+            reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
+        )
 
 
 def _num(b: BallId) -> int:
@@ -279,8 +272,8 @@ def _summary(d: Decision, news: Any, new: StraightPoolState) -> str:
     return s
 
 
-def make_engine(game: Game, config: JudgeConfig) -> StraightPoolEngine:
-    """The engine of ``game`` (only :attr:`Game.STRAIGHT_POOL`)."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> StraightPoolEngine:
+    """The engine of ``game`` (only :attr:`Game.STRAIGHT_POOL`). ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is not Game.STRAIGHT_POOL:
         raise ShotError(f"rules.straight_pool judges straight-pool, got {game.value}")
     return StraightPoolEngine(game, config)

@@ -15,11 +15,13 @@ the referee input (``"foul": name`` or a list).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RefereeInputError
-from rules.input_util import parse_member
+from rules.core.errors import RefereeInputError
+from rules.core.fouls import FoulInfo
+from rules.core.parsing import parse_member
+
+__all__ = ["UnknownStraightPoolFoulError", "StraightPoolFoul", "REFEREE_FOULS", "CAMERA_FOULS", "parse_foul"]
 
 
 class UnknownStraightPoolFoulError(RefereeInputError):
@@ -48,16 +50,6 @@ class StraightPoolFoul(Enum):
     @property
     def info(self) -> "FoulInfo":
         return _INFO[self]
-
-
-@dataclass(frozen=True)
-class FoulInfo:
-    """``description``: a clause that follows "Foul: "; ``article``: where 004 defines it;
-    ``camera``: the engine finds it in the event log."""
-
-    description: str
-    article: str
-    camera: bool = False
 
 
 _INFO: dict[StraightPoolFoul, FoulInfo] = {

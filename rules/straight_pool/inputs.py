@@ -43,14 +43,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Mapping
 
-from rules.errors import RefereeInputError
-from rules.input_util import checked_object, located, one_or_many, per_player, player_names, shot_entries
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import (
+    boolean,
+    checked_object,
+    integer,
+    located,
+    one_or_many,
+    player_names,
+    player_pair,
+    shot_entries,
+)
 from rules.straight_pool.fouls import StraightPoolFoul, parse_foul
 from rules.straight_pool.state import OBJECT_BALLS, CallsMode, Choice, Option
 from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry
 from tracking.ids import BallId, Pocket
+
+__all__ = [
+    "DEFAULT_PLAYERS", "DEFAULT_TARGET", "CalledBallError", "ChoiceError", "CalledShot", "ShotInput",
+    "MatchOptions", "StartInput", "Setup", "StraightPoolInput", "parse_match", "parse_start", "parse_shot",
+    "parse_input",
+]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 DEFAULT_TARGET = 150
@@ -144,17 +160,8 @@ class StraightPoolInput:
 
 
 # -- parsing --------------------------------------------------------------------------------------
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise RefereeInputError(f"{where} must be true or false, got {v!r}")
-    return v
 
 
-def _int(v: Any, where: str, minimum: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or (minimum is not None and v < minimum):
-        what = "an integer" if minimum is None else f"an integer >= {minimum}"
-        raise RefereeInputError(f"{where} must be {what}, got {v!r}")
-    return v
 
 
 def _object_ball(v: Any, where: str) -> BallId:
@@ -177,15 +184,6 @@ def _point(v: Any, where: str) -> PointMm | None:
     return (float(v[0]), float(v[1]))
 
 
-def _pair(v: Any, names: tuple[str, str], where: str, minimum: int | None) -> tuple[int, int] | None:
-    d = per_player(v, names, where)
-    if d is None:
-        return None
-    unknown = [k for k in d if k not in names]
-    if unknown:
-        raise RefereeInputError(f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
-    return (_int(d.get(names[0], 0), f"{where}.{names[0]}", minimum),
-            _int(d.get(names[1], 0), f"{where}.{names[1]}", minimum))
 
 
 def _name(v: Any, names: tuple[str, str], where: str) -> int:
@@ -215,7 +213,7 @@ def parse_start(v: Any, names: tuple[str, str], where: str = "start") -> StartIn
     keys = ("at_table", "breaker", "score", "innings", "high_run", "run", "consecutive_fouls", "next_is_break",
             "ball_in_hand", "balls", "rack", "choice_pending", "rack_pending")
     s = checked_object(v, where, keys)
-    next_is_break = _bool(s.get("next_is_break", False), f"{where}.next_is_break")
+    next_is_break = boolean(s.get("next_is_break", False), f"{where}.next_is_break")
     at = s.get("at_table")
     brk = s.get("breaker")
     if brk is not None and not next_is_break:
@@ -224,7 +222,7 @@ def parse_start(v: Any, names: tuple[str, str], where: str = "start") -> StartIn
         raise RefereeInputError(f"{where}: the breaker is at the table, got at_table {at!r} and breaker {brk!r}")
     who = at if at is not None else brk
     at_table = 0 if who is None else _name(who, names, f"{where}.at_table")
-    fouls = _pair(s.get("consecutive_fouls"), names, f"{where}.consecutive_fouls", 0) or (0, 0)
+    fouls = player_pair(s.get("consecutive_fouls"), names, f"{where}.consecutive_fouls", item=partial(integer, minimum=0)) or (0, 0)
     if max(fouls) > 2:
         raise RefereeInputError(f"{where}.consecutive_fouls are 0, 1 or 2 (a third resets them, 004 art. 12), got {max(fouls)}")
     balls = None
@@ -250,13 +248,13 @@ def parse_start(v: Any, names: tuple[str, str], where: str = "start") -> StartIn
                         _point(r.get("cue_at"), f"{where}.rack_pending.cue_at"))
     return StartInput(
         at_table=at_table,
-        score=_pair(s.get("score"), names, f"{where}.score", None) or (0, 0),
-        innings=_pair(s.get("innings"), names, f"{where}.innings", 0) or (0, 0),
-        high_run=_pair(s.get("high_run"), names, f"{where}.high_run", 0) or (0, 0),
-        run=_int(s.get("run", 0), f"{where}.run", 0),
+        score=player_pair(s.get("score"), names, f"{where}.score", item=partial(integer, minimum=None)) or (0, 0),
+        innings=player_pair(s.get("innings"), names, f"{where}.innings", item=partial(integer, minimum=0)) or (0, 0),
+        high_run=player_pair(s.get("high_run"), names, f"{where}.high_run", item=partial(integer, minimum=0)) or (0, 0),
+        run=integer(s.get("run", 0), f"{where}.run", 0),
         consecutive_fouls=fouls, next_is_break=next_is_break,
-        ball_in_hand=_bool(s.get("ball_in_hand", next_is_break), f"{where}.ball_in_hand"),
-        balls=balls, rack=_int(s.get("rack", 1), f"{where}.rack", 1),
+        ball_in_hand=boolean(s.get("ball_in_hand", next_is_break), f"{where}.ball_in_hand"),
+        balls=balls, rack=integer(s.get("rack", 1), f"{where}.rack", 1),
         choice_pending=choice_pending, rack_pending=rack_pending,
     )
 
@@ -282,9 +280,9 @@ def parse_shot(v: Any, where: str) -> ShotInput:
     note = s.get("note")
     if note is not None and not isinstance(note, str):
         raise RefereeInputError(f"{where}.note must be a string, got {note!r}")
-    return located(where, ShotInput, called=called, safety=_bool(s.get("safety", False), f"{where}.safety"),
+    return located(where, ShotInput, called=called, safety=boolean(s.get("safety", False), f"{where}.safety"),
                    fouls=_fouls(s.get("foul"), f"{where}.foul"),
-                   intentional=_bool(s.get("intentional", False), f"{where}.intentional"),
+                   intentional=boolean(s.get("intentional", False), f"{where}.intentional"),
                    overrule=_fouls(s.get("overrule"), f"{where}.overrule"), choice=choice, note=note)
 
 

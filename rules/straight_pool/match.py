@@ -37,6 +37,8 @@ from rules.straight_pool.table import PointMm, moved
 from tracking.events import ShotStart
 from tracking.ids import BallId
 
+__all__ = ["News", "apply_choice", "resolve_pending", "begin_inning", "option_of", "advance"]
+
 
 @dataclass(frozen=True)
 class News:
@@ -150,30 +152,110 @@ def begin_inning(st: StraightPoolState) -> StraightPoolState:
     return replace(st, in_inning=True, run=0, inning_points=0)
 
 
-def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions_before: Mapping[BallId, PointMm],
-            positions_after: Mapping[BallId, PointMm], cue: BallId) -> tuple[StraightPoolState, News]:
-    """The state after the shot decided ``d`` (``st``: before it, inning begun); ``choice``: the
-    incoming player's, where the shot gives one."""
-    p, q = st.at_table, 1 - st.at_table
-    me, names = st.players[p], st.names
-    sentences: list[str] = []
-    score = me.score + d.points
-    run = st.run + len(d.scored)
-    cf = me.consecutive_fouls
+def option_of(d: Decision) -> Option | None:
+    """The incoming player's option after the shot (accept the table or have the balls racked for
+    the offender): after a breaking violation (004 art. 6), an intentional foul (7.5) or a third
+    successive foul (12; not under the frozen-ball rule, 7.2 note, which re-racks anyway)."""
+    if d.kind is Kind.BREAKING_VIOLATION:
+        return Option.BREAKING_VIOLATION
+    if d.kind is Kind.FOUL and d.intentional:
+        return Option.INTENTIONAL_FOUL
+    if d.kind is Kind.FOUL and d.third_foul and not d.frozen_rule:
+        return Option.THIRD_FOUL
+    return None
+
+
+def _foul_record(name: str, cf: int, d: Decision, sentences: list[str]) -> int:
+    """004 art. 12: a counted foul adds to the successive fouls (the third clears them, its penalty
+    taken); a legal shot clears them; a breaking violation (art. 6) leaves them. Returns the new
+    count; says what changed."""
     if d.counted_foul:
         cf = 0 if d.third_foul else cf + 1
     elif d.kind is not Kind.BREAKING_VIOLATION:
         if cf:
-            sentences.append(f"{me.name}'s foul record is cleared by a legal shot (004 art. 12)")
+            sentences.append(f"{name}'s foul record is cleared by a legal shot (004 art. 12)")
         cf = 0
     if d.counted_foul:
         if d.third_foul:
-            sentences.append(f"Three successive fouls: {me.name}'s foul record is cleared (004 art. 12)")
+            sentences.append(f"Three successive fouls: {name}'s foul record is cleared (004 art. 12)")
         elif cf == 1:
-            sentences.append(f"{me.name} is on one foul (004 art. 12)")
+            sentences.append(f"{name} is on one foul (004 art. 12)")
         else:
-            sentences.append(f"Warning: {me.name} is on two fouls; a third successive foul costs 15 more points "
+            sentences.append(f"Warning: {name} is on two fouls; a third successive foul costs 15 more points "
                              "(004 art. 12)")
+    return cf
+
+
+def _pot_continues(st: StraightPoolState, balls: frozenset[BallId], positions_after: Mapping[BallId, PointMm],
+                   cue: BallId, sentences: list[str]) -> tuple[StraightPoolState, News]:
+    """004 art. 7.1: a legal pot keeps the table; 7.3, 7.6: with one ball (or none) left the 14
+    (or 15) are racked and the shooter continues."""
+    name = st.players[st.at_table].name
+    st = replace(st, opening_break=False, ball_in_hand=False)
+    rerack = None
+    if len(balls) <= 1:
+        rest = next(iter(balls)) if balls else None
+        rp = RackPending(rest, positions_after.get(rest) if rest else None, positions_after.get(cue))
+        st = replace(st, balls=OBJECT_BALLS, rack=st.rack + 1, rack_pending=rp)
+        if rest is not None:
+            sentences.append(f"The 14th ball of the rack is down: the 14 are racked with the apex spot empty, the "
+                             f"15th ball (the {rest.value}) and the cue ball stay; {name} continues (004 art. 7.3)")
+            rerack = "14"
+        else:
+            sentences.append(f"No ball is left: all 15 are racked and {name} continues (004 art. 7.3, 7.6)")
+            rerack = "15"
+    return st, News(tuple(sentences), turn_over=False, rerack=rerack)
+
+
+def _inning_over(st: StraightPoolState, d: Decision, choice: Choice | None,
+                 positions_before: Mapping[BallId, PointMm], sentences: list[str]) -> tuple[StraightPoolState, News]:
+    """The inning ends (a miss, safety, foul or breaking violation): the frozen-ball rule re-racks
+    for the offender (004 art. 7.2 note); an option (art. 6, 7.5, 12) is applied or left pending;
+    else the opponent plays, with ball in hand behind the head string after a scratch (art. 10)
+    or from where the cue ball lies after another foul (art. 11)."""
+    p, q, names = st.at_table, 1 - st.at_table, st.names
+    name = st.players[p].name
+    ended = {Kind.MISS: "miss", Kind.SAFETY: "safety", Kind.FOUL: "foul",
+             Kind.BREAKING_VIOLATION: "breaking violation"}[d.kind]
+    st = _close_inning(st, ended)
+    option = option_of(d)
+    if d.frozen_rule:
+        st = replace(st, at_table=p, opening_break=True, ball_in_hand=True, balls=OBJECT_BALLS, rack=st.rack + 1)
+        sentences.append(f"All 15 balls are racked and {name} breaks as at the start of the match (004 art. 7.2 note)")
+        return st, News(tuple(sentences), turn_over=True, rerack="15")
+    if option is not None:
+        if choice is None:
+            in_hand = d.scratch or option is Option.INTENTIONAL_FOUL
+            st = replace(st, at_table=q, opening_break=False, ball_in_hand=in_hand,
+                         pending_choice=PendingChoice(option, q, p, d.scratch, frozenset(d.spotted),
+                                                     dict(positions_before)))
+            sentences.append(f"{names[q]} may accept the table or have the 15 balls racked for {name} to break "
+                             f"({option.article}); no choice given: the next shot's start will tell")
+            return st, News(tuple(sentences), turn_over=True, option=option)
+        st, text = apply_choice(st, option, choice, q, p, d.scratch)
+        sentences.append(text[0].upper() + text[1:])
+        return st, News(tuple(sentences), turn_over=True, option=option, choice=choice,
+                        rerack="15" if choice is Choice.RERACK else None)
+    st = replace(st, at_table=q, opening_break=False, ball_in_hand=d.scratch)
+    if d.scratch:
+        sentences.append(f"{names[q]} has ball in hand behind the head string (004 art. 10)")
+    elif d.kind is Kind.FOUL:
+        sentences.append(f"{names[q]} takes the cue ball where it lies (004 art. 11)")
+    return st, News(tuple(sentences), turn_over=True)
+
+
+def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions_before: Mapping[BallId, PointMm],
+            positions_after: Mapping[BallId, PointMm], cue: BallId) -> tuple[StraightPoolState, News]:
+    """The state after the shot decided ``d`` (``st``: before it, inning begun); ``choice``: the
+    incoming player's, where the shot gives one: the score, run and foul record (004 art. 12),
+    then the match won at the target (art. 1), a pot that keeps the table (art. 7), or the inning
+    over."""
+    p = st.at_table
+    me = st.players[p]
+    sentences: list[str] = []
+    score = me.score + d.points
+    run = st.run + len(d.scored)
+    cf = _foul_record(me.name, me.consecutive_fouls, d, sentences)
     st = st.with_player(p, score=score, high_run=max(me.high_run, run), consecutive_fouls=cf,
                         fouls=me.fouls + (1 if d.counted_foul else 0),
                         breaking_violations=me.breaking_violations + (1 if d.kind is Kind.BREAKING_VIOLATION else 0),
@@ -187,56 +269,9 @@ def advance(st: StraightPoolState, d: Decision, choice: Choice | None, positions
         sentences.append(f"{me.name} reaches {score} of {st.target} and wins the match (004 art. 1)")
         st = _close_inning(st, "won the match")
         return replace(st, match_over=True, winner=p), News(tuple(sentences), turn_over=True)
-
     if d.kind is Kind.POT:
-        st = replace(st, opening_break=False, ball_in_hand=False)
-        rerack = None
-        if len(balls) <= 1:
-            rest = next(iter(balls)) if balls else None
-            rp = RackPending(rest, positions_after.get(rest) if rest else None, positions_after.get(cue))
-            st = replace(st, balls=OBJECT_BALLS, rack=st.rack + 1, rack_pending=rp)
-            if rest is not None:
-                sentences.append(f"The 14th ball of the rack is down: the 14 are racked with the apex spot empty, the "
-                                 f"15th ball (the {rest.value}) and the cue ball stay; {me.name} continues (004 art. 7.3)")
-                rerack = "14"
-            else:
-                sentences.append(f"No ball is left: all 15 are racked and {me.name} continues (004 art. 7.3, 7.6)")
-                rerack = "15"
-        return st, News(tuple(sentences), turn_over=False, rerack=rerack)
-
-    ended = {Kind.MISS: "miss", Kind.SAFETY: "safety", Kind.FOUL: "foul",
-             Kind.BREAKING_VIOLATION: "breaking violation"}[d.kind]
-    st = _close_inning(st, ended)
-    option = None
-    if d.kind is Kind.BREAKING_VIOLATION:
-        option = Option.BREAKING_VIOLATION
-    elif d.kind is Kind.FOUL and d.intentional:
-        option = Option.INTENTIONAL_FOUL
-    elif d.kind is Kind.FOUL and d.third_foul and not d.frozen_rule:
-        option = Option.THIRD_FOUL
-    if d.frozen_rule:
-        st = replace(st, at_table=p, opening_break=True, ball_in_hand=True, balls=OBJECT_BALLS, rack=st.rack + 1)
-        sentences.append(f"All 15 balls are racked and {me.name} breaks as at the start of the match (004 art. 7.2 note)")
-        return st, News(tuple(sentences), turn_over=True, rerack="15")
-    if option is not None:
-        if choice is None:
-            in_hand = d.scratch or option is Option.INTENTIONAL_FOUL
-            st = replace(st, at_table=q, opening_break=False, ball_in_hand=in_hand,
-                         pending_choice=PendingChoice(option, q, p, d.scratch, frozenset(d.spotted),
-                                                     dict(positions_before)))
-            sentences.append(f"{names[q]} may accept the table or have the 15 balls racked for {me.name} to break "
-                             f"({option.article}); no choice given: the next shot's start will tell")
-            return st, News(tuple(sentences), turn_over=True, option=option)
-        st, text = apply_choice(st, option, choice, q, p, d.scratch)
-        sentences.append(text[0].upper() + text[1:])
-        return st, News(tuple(sentences), turn_over=True, option=option, choice=choice,
-                        rerack="15" if choice is Choice.RERACK else None)
-    st = replace(st, at_table=q, opening_break=False, ball_in_hand=d.scratch)
-    if d.scratch:
-        sentences.append(f"{names[q]} has ball in hand behind the head string (004 art. 10)")
-    elif d.kind is Kind.FOUL:
-        sentences.append(f"{names[q]} takes the cue ball where it lies (004 art. 11)")
-    return st, News(tuple(sentences), turn_over=True)
+        return _pot_continues(st, balls, positions_after, cue, sentences)
+    return _inning_over(st, d, choice, positions_before, sentences)
 
 
 def _close_inning(st: StraightPoolState, ended: str) -> StraightPoolState:

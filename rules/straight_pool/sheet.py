@@ -10,6 +10,8 @@ from typing import Any
 
 from rules.straight_pool.state import StraightPoolState
 
+__all__ = ["resume_start", "score_sheet", "format_score_sheet"]
+
 
 def resume_start(st: StraightPoolState) -> dict[str, Any]:
     """The ``start`` object that resumes judging from ``st`` (see :mod:`rules.straight_pool.inputs`)."""

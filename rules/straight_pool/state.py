@@ -19,9 +19,14 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
-from rules.games import Game
+from rules.core.games import Game
 from rules.straight_pool.table import PointMm, StringGeometry
 from tracking.ids import BallId
+
+__all__ = [
+    "OBJECT_BALLS", "Choice", "Option", "CallsMode", "PendingChoice", "RackPending", "InningRecord",
+    "PlayerRecord", "StraightPoolState",
+]
 
 #: The fifteen object balls of a 14.1 rack (004 art. 3).
 OBJECT_BALLS: frozenset[BallId] = frozenset(BallId(str(n)) for n in range(1, 16))

@@ -18,8 +18,10 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
 from tracking.ids import BallId
+
+__all__ = ["PointMm", "HEAD_STRING_X_MM", "MOVED_MM", "ON_SPOT_MM", "StringGeometry", "distance_mm", "moved"]
 
 PointMm = tuple[float, float]
 

@@ -11,7 +11,7 @@ previous event instead of 0.2 s.
 from __future__ import annotations
 
 from rules import GameState, engine_for
-from rules.referee import MatchSetup, ShotInput
+from rules.carom.inputs import MatchSetup, ShotInput
 from tracking.shorthand import shorthand_events
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion

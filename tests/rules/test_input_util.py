@@ -1,10 +1,10 @@
-"""The shared referee-input checks (rules/input_util.py), for every game's parser."""
+"""The shared referee-input checks (rules/core/parsing.py), for every game's parser."""
 
 import pytest
 
 from rules import parse_game_input
-from rules.errors import RefereeInputError
-from rules.input_util import one_or_many, shot_entries
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import one_or_many, shot_entries
 
 
 @pytest.mark.parametrize("value,want", [(None, []), ("touched_ball", ["touched_ball"]), (["a", "b"], ["a", "b"])])

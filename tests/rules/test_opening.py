@@ -1,5 +1,5 @@
 """A log's first shot is a break only where the balls stand as the break places them
-(rules/opening.py): carom 003 art. 5 / 002 ART 4, pool 000 2.2, eight-ball 002 bola 8 ART 10,
+(rules/core/opening.py): carom 003 art. 5 / 002 ART 4, pool 000 2.2, eight-ball 002 bola 8 ART 10,
 14.1 004 art. 4, snooker 002 snooker ART 1.3; under the table's four symmetries."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from calibration.table import load_table
 from rules import Game, judge_events
-from rules.opening import OpeningTable, break_left_to_default, opening_input, sight_opening
+from rules.core.table import TableSpots
+from rules.core.opening import break_left_to_default, opening_input, sight_opening
 from tabletrack.judge_cmd import opening_table
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
@@ -25,7 +26,7 @@ def _start(cue: BallId, positions: dict[BallId, tuple[float, float]]) -> ShotSta
     return ShotStart(0.0, 0, 1, 1.0, cue, positions)
 
 
-def _mirror(t: OpeningTable, p: tuple[float, float], fx: bool, fy: bool) -> tuple[float, float]:
+def _mirror(t: TableSpots, p: tuple[float, float], fx: bool, fy: bool) -> tuple[float, float]:
     return (t.length_mm - p[0] if fx else p[0], t.width_mm - p[1] if fy else p[1])
 
 
@@ -54,7 +55,7 @@ def test_carom_break_position_003_art5_002_art4(name, pos, cue, is_break, fx, fy
     assert "003 art. 5" in sight.reason
 
 
-def _rack(t: OpeningTable, balls: list[str], apex: tuple[float, float]) -> dict[BallId, tuple[float, float]]:
+def _rack(t: TableSpots, balls: list[str], apex: tuple[float, float]) -> dict[BallId, tuple[float, float]]:
     """A triangle rack (rows of 1, 2, 3 ...) with its apex on ``apex``, toward the foot."""
     D = t.ball_diameter_mm + 0.5
     out, k, row = {}, 0, 0
@@ -154,7 +155,7 @@ def test_without_the_table_the_first_shot_is_still_a_break() -> None:
 
 
 def test_referee_input_not_an_object_is_one_line() -> None:
-    from rules.errors import RefereeInputError
+    from rules.core.errors import RefereeInputError
 
     with pytest.raises(RefereeInputError, match="expected a JSON object"):
         opening_input(["start"], Game.THREE_CUSHION, _start(W, {}), CAROM)

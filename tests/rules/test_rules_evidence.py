@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules import JudgeConfig, MatchSetup, StartState, engine_for
-from rules.errors import RulesConfigError
+from rules.core.errors import RulesConfigError
 from rules_builders import a_shot, judge
 
 

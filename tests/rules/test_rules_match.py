@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules import MatchConfig, MatchSetup, StartState, engine_for, score_sheet
-from rules.state import Equalizing
+from rules.carom.state import Equalizing
 from rules_builders import judge, play
 from tracking.ids import BallId
 

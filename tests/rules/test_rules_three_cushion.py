@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from rules import Foul, MatchSetup, ShotInput, StartState, engine_for
-from rules.referee import Verdict
+from rules.carom.inputs import Verdict
 from rules_builders import a_shot, judge
 from tracking.ids import BallId
 

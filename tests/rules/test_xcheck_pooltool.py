@@ -35,8 +35,8 @@ REPORT = _report()
 
 def _engine_available(game: str) -> bool:
     try:
-        from rules.engine import engine_for
-        from rules.games import parse_game
+        from rules.core.engine import engine_for
+        from rules.core.games import parse_game
 
         engine_for(parse_game(game))
         return True

@@ -6,8 +6,8 @@ import pytest
 
 from rules import Game, engine_for, judge_events
 from rules.balkline.zones import LINE_TOLERANCE_MM, zones_for, zones_holding
-from rules.errors import RefereeInputError
-from rules.fouls import Foul
+from rules.core.errors import RefereeInputError
+from rules.carom.fouls import Foul
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 

@@ -21,9 +21,9 @@ from typing import Any, Iterable
 from rules.eight_ball.engine import make_engine
 from rules.eight_ball.inputs import EightBallShotInput, parse_shot_input
 from rules.eight_ball.state import FULL_RACK, EightBallState, Group
-from rules.config import JudgeConfig
-from rules.games import Game
-from rules.racks import BreakRule, RaceConfig
+from rules.core.config import JudgeConfig
+from rules.core.games import Game
+from rules.core.racks import BreakRule, RaceConfig
 from tracking.shorthand import shorthand_events
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion

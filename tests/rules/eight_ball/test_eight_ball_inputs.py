@@ -11,9 +11,9 @@ from eight_ball_builders import ENGINE, PLAYERS, shot_events
 from rules.eight_ball.fouls import EightBallFoul
 from rules.eight_ball.inputs import Called
 from rules.eight_ball.state import Choice, Group
-from rules.errors import RefereeInputError
-from rules.inputs import load_game_input
-from rules.judge import judge_events
+from rules.core.errors import RefereeInputError
+from rules.core.inputs import load_game_input
+from rules.core.judge import judge_events
 from tracking.ids import BallId, Pocket
 
 P = list(PLAYERS)

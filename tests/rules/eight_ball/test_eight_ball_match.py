@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from eight_ball_builders import ENGINE, PLAYERS, a_shot, judge, shot_events, state
-from rules.call import call_to_dict
+from rules.core.call import call_to_dict
 from rules.eight_ball.state import FULL_RACK
-from rules.judge import judge_events
-from rules.report import format_calls_table
+from rules.core.judge import judge_events
+from rules.core.report import format_calls_table
 from tracking.ids import BallId
 
 SOLIDS_RUN = ["1", "1>foot_left", "1-4", "4>foot_right", "4-5", "5>side_left", "5-6", "6>side_right", "6-7",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.judge import judge_events
+from rules.core.judge import judge_events
 from tracking.eventlog import read_events
 
 D = Path(__file__).resolve().parents[2] / "fixtures" / "pooltool_xcheck" / "eight-ball"

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from rules import engine_for
 from rules.nine_ball.variants import variant_of
-from rules.games import parse_game
+from rules.core.games import parse_game
 from tracking.shorthand import shorthand_events
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId

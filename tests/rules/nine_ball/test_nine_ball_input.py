@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rules import engine_for, judge_events
-from rules.inputs import load_game_input
+from rules.core.inputs import load_game_input
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.inputs import NineBallShotInput
 

@@ -11,7 +11,7 @@ import pytest
 
 from nine_ball_builders import BREAK_4_RAILS, a_shot, match_log, rack
 from rules import engine_for, judge_events
-from rules.call import call_to_dict
+from rules.core.call import call_to_dict
 
 NINE = rack()
 

@@ -122,7 +122,7 @@ def test_resume_after_a_foul_keeps_the_choice():
 
 
 def test_call_jsonl_keys():
-    from rules.call import call_to_dict
+    from rules.core.call import call_to_dict
     d = call_to_dict(judge(["red_1", "cue>foot_left"], start=RED_ON)[0][0])
     for k in ("shot", "game", "player", "legal", "foul", "points", "turn_over", "game_over", "reason", "score",
               "needs_review", "evidence", "penalty", "penalty_to", "ball_on", "respot", "break", "frame"):

@@ -84,3 +84,17 @@ def test_art_1_6_no_end_positions_own_spot_and_review():
 def test_art_1_6_colour_in_the_end_sequence_stays_down():
     c = judge(["yellow", "yellow>foot_left"], start={"reds": 0, "ball_on": "yellow", "score": [0, 0]})[0][0]
     assert c.details["respot"] == {}
+
+
+def test_spots_come_from_the_table_played_on():
+    """Another table size respots on its own spots (the app hands in the table spec's spots); no
+    table, or one without the six colour spots, keeps the standard 12 ft table's."""
+    from rules.core.table import TableSpots
+    from rules.snooker.spots import STANDARD, SnookerSpots
+
+    assert SnookerSpots.of_table(None) is STANDARD
+    assert SnookerSpots.of_table(TableSpots(2540.0, 1270.0, 57.0, {"foot_spot": (1905.0, 635.0)})) is STANDARD
+    small = {name: (x * 0.7, y * 0.7) for name, (x, y) in S.items()}
+    t = SnookerSpots.of_table(TableSpots(3569.0 * 0.7, 1778.0 * 0.7, 52.5, small))
+    (r,) = respot_colours([BallId.BLUE], {BallId.CUE: (100.0, 100.0)}, t)
+    assert r.spot == "blue_spot" and r.pos_mm == pytest.approx(small["blue"])

@@ -267,3 +267,14 @@ def test_004_6_a_log_that_begins_mid_rack_without_input_has_no_opening_break():
     assert not calls[0].needs_review and {b.value for b in st.balls} == {"7", "9"}
     calls, _ = judge(Table().shot(["1", "foot", "2:left", "3:right"]))
     assert calls[0].break_shot and "begins mid-rack" not in calls[0].reason
+
+
+def test_a_shot_after_the_match_is_flagged_as_in_every_game():
+    """rules/core/after_match.py: not scored, needs review, no turn to pass (the same flags as the
+    other games' after-match calls; 14.1 once had needs_review false and turn_over true)."""
+    t = spread(["5", "7", "9"]).shot(["5", "5-7", "5>foot_left", "7>side_left"]).shot(MISS)
+    calls, _ = judge(t, {"players": ["A", "B"], "match": {"target": 25},
+                         "start": start_input(["5", "7", "9"], score=[23, -3], consecutive_fouls=[0, 1])})
+    after = calls[1]
+    assert after.match_over and after.game_over and after.points == 0 and after.foul is None
+    assert after.needs_review and not after.turn_over and after.review_reason

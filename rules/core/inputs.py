@@ -13,17 +13,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.engine import GameInput, engine_for
-from rules.input_util import read_input_json
-from rules.errors import RefereeInputError
-from rules.games import Game, parse_game
+from rules.core.engine import GameInput, engine_for
+from rules.core.parsing import read_input_json
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game, parse_game
+
+__all__ = ["parse_game_input", "load_game_input"]
 
 
-def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput:
+def parse_game_input(obj: Any, game: Game | str, where: str = "referee input") -> GameInput[Any, Any]:
     """``game``'s referee input of a decoded JSON value, validated by its engine."""
     return engine_for(parse_game(game)).parse_input(obj, where)
 
 
-def load_game_input(path: str | Path, game: Game | str = Game.THREE_CUSHION) -> GameInput:
+def load_game_input(path: str | Path, game: Game | str = Game.THREE_CUSHION) -> GameInput[Any, Any]:
     """Read and validate the referee input file ``path`` for ``game`` (default three-cushion)."""
     return parse_game_input(read_input_json(path), game, Path(path).name)

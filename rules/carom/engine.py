@@ -11,7 +11,7 @@ count. Art. 5: the break must take the red first. Art. 6(a), 11: a ball off the 
 Art. 9 / 002 ART 15.8: playing into the ball the cue ball touches is a foul. Art. 15: kisses
 change nothing. Art. 6(g), 8 / 002 ART 15.11: playing a ball that is not the player's is a foul.
 A foul ends the inning with no point even if a carom was made (003 art. 14; 002 ART 7.3).
-Fouls no camera sees come from the referee input. Match management is :mod:`rules.carom_match`.
+Fouls no camera sees come from the referee input. Match management is :mod:`rules.carom.match`.
 """
 
 from __future__ import annotations
@@ -19,19 +19,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
-from rules.call import Call
-from rules.carom_match import advance, choose_balls, initial_game_state
-from rules.carom_path import CuePath, middle_events, read_cue_path
-from rules.config import JudgeConfig
-from rules.errors import ShotError
-from rules.evidence import Review, review_shot
-from rules.fouls import Foul
-from rules.games import Game
-from rules.referee import MatchSetup, RefereeInput, ShotInput, Verdict, parse_referee_input
-from rules.report import format_score_sheet, score_sheet
-from rules.state import GameState
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
+from rules.core.table import TableSpots
+from rules.carom.match import advance, choose_balls, initial_state
+from rules.carom.path import CuePath, middle_events, read_cue_path
+from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import Review, review_shot
+from rules.carom.fouls import Foul
+from rules.core.games import Game
+from rules.carom.inputs import MatchSetup, RefereeInput, ShotInput, Verdict, parse_referee_input
+from rules.carom.sheet import format_score_sheet, score_sheet
+from rules.carom.state import GameState
 from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotStart
 from tracking.ids import BallId
+
+__all__ = [
+    "Outcome", "SPOT_NAMES", "Decision", "describe_outcome", "ExtraRule", "CushionCaromEngine",
+    "make_engine",
+]
 
 Outcome = tuple[int, Foul | None]
 
@@ -123,7 +130,7 @@ class CushionCaromEngine:
     """Three-cushion (``min_cushions=3``), one-cushion (``min_cushions=1``) or a carom with no
     cushion (``min_cushions=0``: libre and the balk-line games, 002 ART 7.2, whose zone rules come
     in as ``extra_rule`` from :mod:`rules.balkline`); see the module docstring. ``config`` sets
-    when a call needs review (:mod:`rules.evidence`)."""
+    when a call needs review (:mod:`rules.core.evidence`)."""
 
     game: Game
     min_cushions: int
@@ -132,10 +139,10 @@ class CushionCaromEngine:
 
     # -- the protocol ---------------------------------------------------------------------------
     def initial_state(self, setup: MatchSetup | None = None) -> GameState:
-        return initial_game_state(self.game, setup)
+        return initial_state(self.game, setup)
 
     def parse_input(self, obj: Any, where: str = "referee input") -> RefereeInput:
-        """The carom referee input (:mod:`rules.referee`) of a decoded JSON value."""
+        """The carom referee input (:mod:`rules.carom.inputs`) of a decoded JSON value."""
         return parse_referee_input(obj, where)
 
     def score_sheet(self, state: GameState) -> dict[str, Any]:
@@ -205,7 +212,7 @@ class CushionCaromEngine:
 
     def _review(self, state: GameState, st: GameState, start: ShotStart | None, mids: list[Event], si: ShotInput,
                 cue: BallId, decision: Decision) -> Review:
-        """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.evidence`).
+        """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.core.evidence`).
         ``state`` is the state before the shot, ``st`` the same with the balls settled."""
         alternatives: list[tuple[str, Callable[[], Hashable]]] = []
         if start is not None:
@@ -416,25 +423,22 @@ class CushionCaromEngine:
 
     def _after_match(self, state: GameState, shot: Shot, si: ShotInput) -> Call:
         winner = None if state.winner is None else state.players[state.winner].name
-        return Call(
-            shot=shot.number, game=self.game, player=state.player.name, legal=True, foul=None, points=0,
-            turn_over=False, game_over=True,
-            reason=("Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)"),
-            score=state.score, needs_review=True,
-            cue_ball=shot.start.cue_ball if shot.start else None, player_ball=state.player.ball,
+        return after_match_call(
+            self.game, shot, player=state.player.name, score=state.score, winner=winner, note=si.note,
+            reason="Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)", summary=None,
+            player_ball=state.player.ball,
             innings={p.name: p.innings for p in state.players}, high_run={p.name: p.high_run for p in state.players},
             set_number=state.set_number if state.match.sets is not None else None,
             sets=({p.name: p.sets_won for p in state.players} if state.match.sets is not None else None),
-            match_over=True, winner=winner, draw=state.draw,
-            review_reason="Needs review: the log goes on after the end of the match.", note=si.note,
+            draw=state.draw,
         )
 
 
-def make_engine(game: Game, config: JudgeConfig) -> CushionCaromEngine:
-    """The engine of three-cushion (003) or one-cushion (002 ART 26); :mod:`rules.engine`'s
-    registry calls it."""
+def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None) -> CushionCaromEngine:
+    """The engine of three-cushion (003) or one-cushion (002 ART 26); :mod:`rules.core.engine`'s
+    registry calls it. ``table`` is not read: no rule of this game depends on the table's spots."""
     if game is Game.THREE_CUSHION:
         return CushionCaromEngine(game=game, min_cushions=3, config=config)
     if game is Game.ONE_CUSHION:
         return CushionCaromEngine(game=game, min_cushions=1, config=config)
-    raise ShotError(f"rules.cushion_carom judges three-cushion and one-cushion, got {game.value}")
+    raise ShotError(f"rules.carom.engine judges three-cushion and one-cushion, got {game.value}")

@@ -7,31 +7,31 @@ handed to ``on_call`` as each is made (so a caller can write it at once), and th
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Callable, Sequence
-
-from typing import Any, Mapping
-
 from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
-from rules.call import Call, CallWriter
-from rules.config import JudgeConfig
-from rules.engine import GameInput, engine_for
-from rules.errors import RefereeInputError
-from rules.games import Game, parse_game
-from rules.inputs import read_input_json
+from rules.core.call import Call, CallWriter
+from rules.core.config import JudgeConfig
+from rules.core.engine import GameInput, engine_for
+from rules.core.errors import RefereeInputError
+from rules.core.games import Game, parse_game
+from rules.core.inputs import read_input_json
+from rules.core.opening import OpeningSight, opening_input
+from rules.core.table import TableSpots
 from tracking.eventlog import read_events
-from rules.opening import OpeningSight, OpeningTable, opening_input
 from tracking.events import Event, Shot, ShotStart, group_shots
+
+__all__ = ["judge_events", "with_opening", "judge_log"]
 
 
 def judge_events(
     events: Sequence[Event],
     game: Game | str,
-    referee: GameInput | Mapping[str, Any] | str | Path | None = None,
+    referee: GameInput[Any, Any] | Mapping[str, Any] | str | Path | None = None,
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
-    table: OpeningTable | None = None,
+    table: TableSpots | None = None,
 ) -> tuple[list[Call], Any]:
     """Judge every shot of ``events`` (time-ordered, as :func:`tracking.eventlog.read_events` gives
     them) as ``game``, starting from the referee's setup (or a new game) and applying his per-shot
@@ -40,11 +40,12 @@ def judge_events(
     :class:`RefereeInputError` if the input names a shot the log does not have (a numbering
     mistake would otherwise be silently ignored).
 
-    ``table`` (the break spots of the table played on): where the referee input leaves the opening
+    ``table`` (the table played on, :class:`rules.core.table.TableSpots`; snooker respots its
+    colours on its spots): where the referee input leaves the opening
     to the default (no ``start``), the first shot is a break only if its start shows the balls in
-    the break position (:mod:`rules.opening`); the first call's reason says which was assumed."""
+    the break position (:mod:`rules.core.opening`); the first call's reason says which was assumed."""
     g = parse_game(game)
-    engine = engine_for(g, config)
+    engine = engine_for(g, config, table)
     shots = group_shots(list(events))
     sight: OpeningSight | None = None
     if isinstance(referee, (str, Path)):
@@ -88,7 +89,7 @@ def judge_log(
     referee_path: str | Path | None = None,
     calls_path: str | Path | None = None,
     config: JudgeConfig | None = None,
-    table: OpeningTable | None = None,
+    table: TableSpots | None = None,
 ) -> tuple[list[Call], Any]:
     """Read ``events.jsonl``, judge it, and write ``calls.jsonl`` line by line if ``calls_path``."""
     events = read_events(events_path)

@@ -1,35 +1,15 @@
-"""Settings of judging (how sure the evidence must be) and of the match (how it ends).
-
-:class:`JudgeConfig` belongs to the program: below what confidence an event is doubted, and the
-frame period under which two events' order is doubted (a contact time is estimated below one frame,
-but two events less than a frame apart can still swap). :class:`MatchConfig` belongs to the match
-(referee input ``"match"``): the distance, the innings limit and the number of sets, per 002 ART 12
-(distance, no innings limit), ART 13 (with an innings limit) and ART 14 (sets).
+"""How a carom match ends (referee input ``"match"``): the distance, the innings limit and the
+number of sets, per 002 ART 12 (distance, no innings limit), ART 13 (with an innings limit) and
+ART 14 (sets).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from rules.errors import RefereeInputError, RulesConfigError
+from rules.core.errors import RefereeInputError
 
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    """``confidence_threshold``: an event below it that decides a call sets ``needs_review``;
-    ``frame_period_s``: two deciding events closer than this in time may be in either order."""
-
-    confidence_threshold: float = 0.6
-    frame_period_s: float = 1.0 / 30.0
-
-    def __post_init__(self) -> None:
-        c = self.confidence_threshold
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.0 <= c <= 1.0:
-            raise RulesConfigError(f"confidence_threshold must be a number in 0..1, got {c!r}")
-        f = self.frame_period_s
-        if isinstance(f, bool) or not isinstance(f, (int, float)) or not math.isfinite(f) or f < 0:
-            raise RulesConfigError(f"frame_period_s must be a finite number of seconds >= 0, got {f!r}")
+__all__ = ["MatchConfig"]
 
 
 def _opt_positive_int(value: object, name: str) -> None:

@@ -1,15 +1,22 @@
 """Checks shared by every game's referee-input parser: objects with known keys, per-player values,
-shot numbers, and prefixing an error with where it was found. Each raises
-:class:`RefereeInputError` with one line naming what was expected and what came."""
+shot numbers, booleans and counts, and prefixing an error with where it was found. Each raises
+:class:`RefereeInputError` (or the ``error`` the caller names, a subclass such as nine-ball's)
+with one line naming what was expected and what came. One copy for every game: a family's
+``inputs.py`` calls these rather than keeping its own ``_bool`` or ``_pair``."""
 
 from __future__ import annotations
 
 import json
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar, cast
 
-from rules.errors import RefereeInputError
+from rules.core.errors import RefereeInputError
+
+__all__ = [
+    "checked_object", "per_player", "shot_number", "located", "player_names", "parse_member", "read_input_json",
+    "one_or_many", "shot_entries", "boolean", "count", "integer", "player_pair",
+]
 
 T = TypeVar("T")
 
@@ -24,17 +31,21 @@ def checked_object(v: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
     return v
 
 
-def per_player(v: Any, names: tuple[str, str], where: str) -> dict[str, Any] | None:
-    """A per-player field: an object keyed by name, or a list in player order (None stays None)."""
+def per_player(v: Any, names: tuple[str, str], where: str, keyed: str = "an object keyed by player name",
+               lists: tuple[type, ...] = (list,), objects: tuple[type, ...] = (dict,)) -> dict[str, Any] | None:
+    """A per-player field: an object keyed by name, or a list in player order (None stays None).
+    ``keyed`` words the error for anything else; ``lists`` and ``objects`` are the types taken as
+    each (the carom parser, which also reads values built in Python, takes tuples and mappings)."""
     if v is None:
         return None
-    if isinstance(v, list):
-        if len(v) != 2:
-            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(v)}")
-        return {names[0]: v[0], names[1]: v[1]}
-    if isinstance(v, dict):
-        return dict(v)
-    raise RefereeInputError(f"{where} must be an object keyed by player name or a list of 2, got {v!r}")
+    if isinstance(v, lists):
+        seq = cast(Sequence[Any], v)
+        if len(seq) != 2:
+            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(seq)}")
+        return {names[0]: seq[0], names[1]: seq[1]}
+    if isinstance(v, objects):
+        return dict(cast(Mapping[str, Any], v))
+    raise RefereeInputError(f"{where} must be {keyed} or a list of 2, got {v!r}")
 
 
 def shot_number(key: Any, where: str) -> int:
@@ -125,3 +136,43 @@ def shot_entries(shots: Any, where: str, error: type[ValueError] = RefereeInputE
         seen.add(n)
         out.append((n, key, value))
     return out
+
+
+def boolean(v: Any, where: str, error: type[ValueError] = RefereeInputError) -> bool:
+    """``v`` if it is a JSON boolean, else ``error`` (a 0 or "yes" is not taken as one)."""
+    if not isinstance(v, bool):
+        raise error(f"{where} must be true or false, got {v!r}")
+    return v
+
+
+def count(v: Any, where: str, top: int | None = None, error: type[ValueError] = RefereeInputError) -> int:
+    """``v`` if it is an integer in 0..``top`` (no upper bound when ``top`` is None; a boolean is
+    not an integer), else ``error``."""
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (top is not None and v > top):
+        span = f"0..{top}" if top is not None else "a non-negative integer"
+        raise error(f"{where} must be {span}, got {v!r}")
+    return v
+
+
+def integer(v: Any, where: str, minimum: int | None = None, error: type[ValueError] = RefereeInputError) -> int:
+    """``v`` if it is an integer of at least ``minimum`` (any integer when None), else ``error``
+    ("must be an integer >= 1")."""
+    if isinstance(v, bool) or not isinstance(v, int) or (minimum is not None and v < minimum):
+        what = "an integer" if minimum is None else f"an integer >= {minimum}"
+        raise error(f"{where} must be {what}, got {v!r}")
+    return v
+
+
+def player_pair(v: Any, names: tuple[str, str], where: str, item: Callable[[Any, str], int] = count,
+                error: type[ValueError] = RefereeInputError, **per_player_kw: Any) -> tuple[int, int] | None:
+    """A per-player number (scores, innings, racks won …) as (first player's, second's), each 0
+    where not given and checked by ``item`` (default :func:`count`: non-negative) under
+    ``where.<name>``; None stays None; a key that is not a player's name is ``error``.
+    ``per_player_kw``: how the value may be written (:func:`per_player`)."""
+    d: Mapping[str, Any] | None = per_player(v, names, where, **per_player_kw)
+    if d is None:
+        return None
+    unknown = [k for k in d if k not in names]
+    if unknown:
+        raise error(f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
+    return (item(d.get(names[0], 0), f"{where}.{names[0]}"), item(d.get(names[1], 0), f"{where}.{names[1]}"))

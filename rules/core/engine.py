@@ -21,47 +21,59 @@ from __future__ import annotations
 import importlib
 from typing import Any, Mapping, Protocol, TypeVar
 
-from rules.call import Call
-from rules.config import JudgeConfig
-from rules.games import Game, parse_game
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
+from rules.core.games import Game, parse_game
+from rules.core.table import TableSpots
 from tracking.events import Shot
 
-S = TypeVar("S")
+__all__ = ["Engine", "GameInput", "ENGINE_MODULES", "engine_for", "StateT", "InputT", "SetupT"]
+
+#: A game's state (NineBallState, GameState …).
+StateT = TypeVar("StateT")
+#: A game's referee input for one shot (NineBallShotInput, ShotInput …).
+InputT = TypeVar("InputT")
+#: A game's match setup (the referee input's players, match and start).
+SetupT = TypeVar("SetupT")
+#: The same, as :class:`GameInput` only gives them out.
+SetupT_co = TypeVar("SetupT_co", covariant=True)
+InputT_co = TypeVar("InputT_co", covariant=True)
 
 
-class GameInput(Protocol):
+class GameInput(Protocol[SetupT_co, InputT_co]):
     """A game's parsed referee input: the match setup (or None: a new game) and per-shot inputs."""
 
     @property
-    def setup(self) -> Any: ...
+    def setup(self) -> SetupT_co | None: ...
 
     @property
-    def shots(self) -> Mapping[int, Any]: ...
+    def shots(self) -> Mapping[int, InputT_co]: ...
 
-    def for_shot(self, number: int) -> Any: ...
+    def for_shot(self, number: int) -> InputT_co | None: ...
 
 
-class Engine(Protocol[S]):
-    """A game's rules: the state before the first shot, the verdict of each shot, its referee
-    input and its score sheet."""
+class Engine(Protocol[StateT, InputT]):
+    """A game's rules, generic over its state and its per-shot referee input: the state before
+    the first shot (``initial_state``: each family builds it with its one module-level
+    ``initial_state``), the verdict of each shot, its referee input and its score sheet."""
 
     game: Game
 
-    def initial_state(self, setup: Any = None) -> S: ...
+    def initial_state(self, setup: Any = None) -> StateT: ...
 
-    def judge_shot(self, state: S, shot: Shot, shot_input: Any = None) -> tuple[Call, S]: ...
+    def judge_shot(self, state: StateT, shot: Shot, shot_input: InputT | None = None) -> tuple[Call, StateT]: ...
 
-    def parse_input(self, obj: Any, where: str = "referee input") -> GameInput: ...
+    def parse_input(self, obj: Any, where: str = "referee input") -> GameInput[Any, InputT]: ...
 
-    def score_sheet(self, state: S) -> dict[str, Any]: ...
+    def score_sheet(self, state: StateT) -> dict[str, Any]: ...
 
-    def format_score_sheet(self, state: S) -> str: ...
+    def format_score_sheet(self, state: StateT) -> str: ...
 
 
-#: Where each game's engine lives: a module with ``make_engine(game, config) -> Engine``.
+#: Where each game's engine lives: a module with ``make_engine(game, config, table) -> Engine``.
 ENGINE_MODULES: dict[Game, str] = {
-    Game.THREE_CUSHION: "rules.cushion_carom",
-    Game.ONE_CUSHION: "rules.cushion_carom",
+    Game.THREE_CUSHION: "rules.carom.engine",
+    Game.ONE_CUSHION: "rules.carom.engine",
     Game.LIBRE: "rules.balkline.engine",
     Game.BALKLINE_47_2: "rules.balkline.engine",
     Game.BALKLINE_47_1: "rules.balkline.engine",
@@ -79,9 +91,11 @@ ENGINE_MODULES: dict[Game, str] = {
 }
 
 
-def engine_for(game: Game | str, config: JudgeConfig | None = None) -> Any:
+def engine_for(game: Game | str, config: JudgeConfig | None = None, table: TableSpots | None = None
+               ) -> Engine[Any, Any]:
     """The engine that officiates ``game`` (a :class:`Game` or its name), judging evidence per
-    ``config`` (defaults of :class:`JudgeConfig`)."""
+    ``config`` (defaults of :class:`JudgeConfig`). ``table``: the table played on (its spots; snooker respots its colours there); None: the
+    game's standard table."""
     g = parse_game(game)
     module = importlib.import_module(ENGINE_MODULES[g])
-    return module.make_engine(g, config or JudgeConfig())
+    return module.make_engine(g, config or JudgeConfig(), table)

@@ -24,9 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from rules.errors import ShotError
+from rules.core.errors import ShotError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import CAROM_BALLS, BallId, Cushion
+
+__all__ = ["CuePath", "middle_events", "read_cue_path"]
 
 
 @dataclass(frozen=True)

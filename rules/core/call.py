@@ -13,7 +13,7 @@ only; every game then adds its own ``details`` (JSON-ready values, e.g. the ball
 hand, the rack), merged after them, and ``summary`` (the short call a table or overlay shows;
 written in calls.jsonl for the pocket games, after ``break_shot``).
 
-``foul`` and ``fouls`` hold members of the game's own foul enum (carom :class:`rules.fouls.Foul`,
+``foul`` and ``fouls`` hold members of the game's own foul enum (carom :class:`rules.carom.fouls.Foul`,
 nine-ball's, snooker's …): anything with a string ``value``.
 
 :class:`CallWriter` flushes each line, so an interrupted run keeps every call it made.
@@ -27,9 +27,11 @@ from pathlib import Path
 from enum import Enum
 from typing import IO, Any, Mapping
 
-from rules.evidence import Evidence
-from rules.games import Family, Game
+from rules.core.evidence import Evidence
+from rules.core.games import Family, Game
 from tracking.ids import BallId
+
+__all__ = ["Call", "evidence_to_dict", "call_to_dict", "CallWriter"]
 
 
 @dataclass(frozen=True)

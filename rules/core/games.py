@@ -5,14 +5,16 @@ sheet names it the same way. The names are the ones users type (``--game three-c
 ones written in ``calls.jsonl``; a few common other spellings are accepted (``14.1``,
 ``straight-pool``, ``cuadro-47-2`` …, see :data:`ALIASES`). Each game belongs to a
 :class:`Family` (the table it is played on), which decides the ball set the vision must see.
-Every member has an engine registered in :mod:`rules.engine` (a test checks it).
+Every member has an engine registered in :mod:`rules.core.engine` (a test checks it).
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-from rules.errors import RulesError
+from rules.core.errors import RulesError
+
+__all__ = ["UnknownGameError", "Family", "Game", "ALIASES", "parse_game"]
 
 
 class UnknownGameError(RulesError):

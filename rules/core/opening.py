@@ -15,34 +15,27 @@ The camera cannot tell the head from the foot (nor left from right), so the layo
 under the table's four symmetries. Positions come from the tracker: a ball may be missed, so a
 rack needs most of its balls (``RACK_SHARE``), not all.
 
-The table is data handed in by the caller (:class:`OpeningTable`, from the table spec), so the
+The table is data handed in by the caller (:class:`TableSpots`, from the table spec), so the
 rules package still sees no more geometry than zones and spots.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from rules.errors import RefereeInputError
-from rules.games import Family, Game
+from rules.core.errors import RefereeInputError
+from rules.core.games import Family, Game
+from rules.core.table import PointMm, TableSpots
 from tracking.events import ShotStart
 from tracking.ids import BallId
 
-PointMm = tuple[float, float]
+__all__ = [
+    "OpeningSight", "RACK_SHARE", "RACK_TOUCH_D", "SPOT_TOL_D", "sight_opening", "break_left_to_default",
+    "opening_input",
+]
 
-
-@dataclass(frozen=True)
-class OpeningTable:
-    """What a break layout needs of the table: its size, the ball, and its named spots (mm, the
-    table spec's ``spots_mm``: carom ``foot``, ``head_centre``, ``head_left``, ``head_right``;
-    pool ``foot_spot``; snooker ``pink``)."""
-
-    length_mm: float
-    width_mm: float
-    ball_diameter_mm: float
-    spots_mm: Mapping[str, PointMm] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -64,7 +57,7 @@ RACK_TOUCH_D = 1.15
 SPOT_TOL_D = 1.0
 
 
-def _symmetries(t: OpeningTable, p: PointMm) -> list[PointMm]:
+def _symmetries(t: TableSpots, p: PointMm) -> list[PointMm]:
     x, y = p
     return [(x, y), (t.length_mm - x, y), (x, t.width_mm - y), (t.length_mm - x, t.width_mm - y)]
 
@@ -73,7 +66,7 @@ def _near(a: PointMm, b: PointMm, tol: float) -> bool:
     return math.dist(a, b) <= tol
 
 
-def _carom(start: ShotStart, t: OpeningTable) -> OpeningSight:
+def _carom(start: ShotStart, t: TableSpots) -> OpeningSight:
     art = "003 art. 5; 002 ART 4"
     need = ("foot", "head_centre", "head_left", "head_right")
     if any(k not in t.spots_mm for k in need):
@@ -115,7 +108,7 @@ def _clusters(points: Sequence[PointMm], touch: float) -> list[list[int]]:
     return out
 
 
-def _rack(start: ShotStart, t: OpeningTable, balls: Sequence[BallId], spot_name: str, what: str,
+def _rack(start: ShotStart, t: TableSpots, balls: Sequence[BallId], spot_name: str, what: str,
           art: str) -> OpeningSight:
     pts = [start.positions[b] for b in balls if b in start.positions]
     need = max(1, math.ceil(RACK_SHARE * len(balls)))
@@ -150,7 +143,7 @@ _POOL_ART: dict[Game, str] = {
 }
 
 
-def sight_opening(game: Game, start: ShotStart, table: OpeningTable) -> OpeningSight:
+def sight_opening(game: Game, start: ShotStart, table: TableSpots) -> OpeningSight:
     """Whether ``start`` (a log's first shot start) shows the balls where ``game``'s break puts them."""
     if game.family is Family.CAROM:
         return _carom(start, table)
@@ -172,7 +165,7 @@ def break_left_to_default(raw: Mapping | None) -> bool:
 
 
 def opening_input(raw: Mapping | None, game: Game, first: ShotStart | None,
-                  table: OpeningTable | None) -> tuple[dict | None, OpeningSight | None]:
+                  table: TableSpots | None) -> tuple[dict | None, OpeningSight | None]:
     """The referee input to judge with, and the opening sight when it changed the default: ``raw``
     with ``start.next_is_break`` false where it left the opening to the default and ``first``
     does not show the break layout; ``raw`` unchanged (and no sight) otherwise."""

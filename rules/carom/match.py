@@ -23,10 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.games import Game
-from rules.referee import MatchSetup, _starter_of_set, resolve_start
-from rules.state import Equalizing, GameState, PlayerState, SetRecord
+from rules.core.games import Game
+from rules.carom.inputs import MatchSetup, _starter_of_set, resolve_start
+from rules.carom.state import Equalizing, GameState, PlayerState, SetRecord
 from tracking.ids import BallId
+
+__all__ = ["MatchNews", "initial_state", "choose_balls", "advance"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def _balls_free(game: Game) -> bool:
     return game is Game.THREE_CUSHION
 
 
-def initial_game_state(game: Game, setup: MatchSetup | None = None) -> GameState:
+def initial_state(game: Game, setup: MatchSetup | None = None) -> GameState:
     """The state before the first shot of the log: a new game, or the referee's start."""
     setup = setup or MatchSetup()
     r = resolve_start(setup)

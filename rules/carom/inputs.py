@@ -22,7 +22,7 @@ One format, as a JSON file or as Python values::
       }
     }
 
-Per shot: ``foul`` (a name of :class:`rules.fouls.Foul`, or a list) declared by the referee;
+Per shot: ``foul`` (a name of :class:`rules.carom.fouls.Foul`, or a list) declared by the referee;
 ``verdict`` ("point" or "miss"), the referee's decision on the carom when the camera's is in doubt
 (002 ART 12.2: the referee's acceptance is final); ``detached_masse``, the referee saw a massé
 that left a touching ball without pushing it (002 ART 10.1.3: no foul); ``overrule``, fouls found
@@ -39,17 +39,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from rules.config import MatchConfig
-from rules.errors import RefereeInputError
-from rules.fouls import Foul, UnknownFoulError, parse_foul
-from rules.input_util import checked_object as _object
-from rules.input_util import one_or_many, read_input_json, shot_entries
-from rules.input_util import located as _wrap
-from rules.input_util import per_player as _per_player_json
-from rules.state import Equalizing
+from rules.carom.config import MatchConfig
+from rules.core.errors import RefereeInputError
+from rules.carom.fouls import Foul, UnknownFoulError, parse_foul
+from rules.core.parsing import checked_object as _object
+from rules.core.parsing import one_or_many, read_input_json, shot_entries
+from rules.core.parsing import located as _wrap
+from rules.core.parsing import per_player as _per_player_json
+from rules.core.parsing import player_pair
+from rules.carom.state import Equalizing
 from tracking.ids import BallId
+
+__all__ = [
+    "DEFAULT_PLAYERS", "PLAYER_BALLS", "Verdict", "ShotInput", "StartState", "ResolvedStart", "MatchSetup",
+    "RefereeInput", "resolve_start", "parse_referee_input", "load_referee_input", "referee_input_to_dict",
+]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 PLAYER_BALLS: tuple[BallId, BallId] = (BallId.WHITE, BallId.YELLOW)
@@ -190,28 +196,6 @@ def _name_index(name: str | None, names: tuple[str, str], where: str) -> int | N
     return names.index(name)
 
 
-def _pair(
-    value: Mapping[str, Any] | Sequence[Any] | None, names: tuple[str, str], where: str, default: int = 0
-) -> tuple[int, int] | None:
-    if value is None:
-        return None
-    if isinstance(value, (list, tuple)):
-        if len(value) != 2:
-            raise RefereeInputError(f"{where} as a list must have one value per player (2), got {len(value)}")
-        value = {names[0]: value[0], names[1]: value[1]}
-    if not isinstance(value, Mapping):
-        raise RefereeInputError(f"{where} must be keyed by player name or a list of 2, got {value!r}")
-    unknown = [k for k in value if k not in names]
-    if unknown:
-        raise RefereeInputError(
-            f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
-    out = []
-    for n in names:
-        v = value.get(n, default)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise RefereeInputError(f"{where}.{n} must be a non-negative integer, got {v!r}")
-        out.append(v)
-    return (out[0], out[1])
 
 
 def _starter_of_set(first_starter: int, set_number: int, sets: int | None) -> int:
@@ -219,6 +203,11 @@ def _starter_of_set(first_starter: int, set_number: int, sets: int | None) -> in
     if sets is not None and set_number == sets:
         return first_starter
     return first_starter if set_number % 2 == 1 else 1 - first_starter
+
+
+#: How a carom start's per-player numbers may be written (they are also built in Python: tuples and
+#: mappings are taken).
+_CAROM_PAIR: dict[str, Any] = {"keyed": "keyed by player name", "lists": (list, tuple), "objects": (Mapping,)}
 
 
 def resolve_start(setup: MatchSetup) -> ResolvedStart:
@@ -230,7 +219,7 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
     ``balls`` the starter white, the opponent yellow (002 ART 5.8); ``next_is_break`` true only for
     a game with nothing played yet, or an equalizing inning after the distance; ``set`` one more
     than the sets won; ``first_set_starter`` from alternation (002 ART 14.1.3-4).
-    Checked: innings are those of the player at the table (see :mod:`rules.state`), scores below
+    Checked: innings are those of the player at the table (see :mod:`rules.carom.state`), scores below
     the distance, innings within the limit, sets won below the sets needed.
     """
     names, match, s = setup.players, setup.match, setup.start or StartState()
@@ -240,10 +229,10 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
     at_table = _name_index(s.at_table, names, f"{w}.at_table")
     starter = _name_index(s.starter, names, f"{w}.starter")
     first_given = _name_index(s.first_set_starter, names, f"{w}.first_set_starter")
-    score = _pair(s.score, names, f"{w}.score")
-    innings = _pair(s.innings, names, f"{w}.innings")
-    high_run = _pair(s.high_run, names, f"{w}.high_run")
-    sets_won = _pair(s.sets_won, names, f"{w}.sets_won")
+    score = player_pair(s.score, names, f"{w}.score", **_CAROM_PAIR)
+    innings = player_pair(s.innings, names, f"{w}.innings", **_CAROM_PAIR)
+    high_run = player_pair(s.high_run, names, f"{w}.high_run", **_CAROM_PAIR)
+    sets_won = player_pair(s.sets_won, names, f"{w}.sets_won", **_CAROM_PAIR)
     series = s.series
     if isinstance(series, bool) or not isinstance(series, int) or series < 0:
         raise RefereeInputError(f"{w}.series must be a non-negative integer, got {series!r}")

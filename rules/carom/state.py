@@ -16,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.config import MatchConfig
-from rules.games import Game
+from rules.carom.config import MatchConfig
+from rules.core.games import Game
 from tracking.ids import BallId
+
+__all__ = ["Equalizing", "PlayerState", "SetRecord", "GameState"]
 
 
 class Equalizing(Enum):
@@ -79,7 +81,7 @@ class GameState:
     ``balls_chosen``: each player's ball is settled; False when nobody gave the balls and the next
     shot settles them: at the break of a three-cushion game the starter plays the ball he breaks
     with (003 art. 4(c)); in a log that starts mid-game, the player at the table plays the ball he
-    strikes (see :func:`rules.carom_match.choose_balls`).
+    strikes (see :func:`rules.carom.match.choose_balls`).
     ``equalizing``: set while the second player plays his equalizing inning. ``match_over``,
     ``winner`` (index or None) and ``draw`` once the match has ended. ``shots`` counts shots judged.
     """

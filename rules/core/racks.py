@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import RefereeInputError
-from rules.input_util import parse_member
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import parse_member
+
+__all__ = ["BreakRule", "RaceConfig", "RackRecord"]
 
 
 class BreakRule(Enum):

@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
-from rules.config import JudgeConfig
+from rules.core.config import JudgeConfig
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
+
+__all__ = ["Evidence", "Review", "describe_event", "review_shot"]
 
 
 @dataclass(frozen=True)

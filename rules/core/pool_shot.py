@@ -23,6 +23,11 @@ from typing import Mapping
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Pocket
 
+__all__ = [
+    "PointMm", "PocketedBall", "PoolShotFacts", "read_pool_shot", "struck_object_ball", "not_struck_call",
+    "placement_call",
+]
+
 PointMm = tuple[float, float]
 _SAME_INSTANT_S = 1e-4
 
@@ -210,7 +215,7 @@ def _not_a_stroke(shot: Shot, game, player: str, score: Mapping[str, int], cue_b
                   details: Mapping | None, summary: str, reason: str, review_reason: str | None = None):
     """A call that judges nothing: legal, no points, the inning and the game go on; it needs
     review where ``review_reason`` is given."""
-    from rules.call import Call
+    from rules.core.call import Call
 
     return Call(
         shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,

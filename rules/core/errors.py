@@ -3,13 +3,15 @@ what was expected and what came, so the CLI can print it without a traceback."""
 
 from __future__ import annotations
 
+__all__ = ["RulesError", "RulesConfigError", "RefereeInputError", "ShotError"]
+
 
 class RulesError(ValueError):
     """Base of every error raised by :mod:`rules`."""
 
 
 class RulesConfigError(RulesError):
-    """A judging setting (:class:`rules.config.JudgeConfig`) out of its range."""
+    """A judging setting (:class:`rules.core.config.JudgeConfig`) out of its range."""
 
 
 class RefereeInputError(RulesError):
