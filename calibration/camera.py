@@ -18,9 +18,10 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats3
+from common.errors import TabletrackError
 
 
-class CameraModelError(ValueError):
+class CameraModelError(TabletrackError):
     """A calibration file is missing, malformed, or for another table / image size."""
 
 

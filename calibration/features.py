@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 
 SIDES: tuple[str, ...] = ("head", "foot", "right", "left")
 NOSE = "nose"
@@ -70,7 +71,7 @@ def side_frame(table: TableSpec, side: str) -> SideFrame:
     try:
         return frames[side]
     except KeyError:
-        raise ValueError(f"unknown table side {side!r}: expected one of {', '.join(SIDES)}") from None
+        raise TabletrackError(f"unknown table side {side!r}: expected one of {', '.join(SIDES)}") from None
 
 
 def edge_height_mm(table: TableSpec, kind: str) -> float:

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 
 
-class CalibrationError(ValueError):
+class CalibrationError(TabletrackError):
     """The frame, the corners or the calibration file cannot give a usable camera model."""
 
 

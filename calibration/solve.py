@@ -45,6 +45,7 @@ from calibration import lens
 from calibration._vec import floats4
 from calibration.features import OPPOSITE_SIDE, SIDES, side_frame
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 
 DEFAULT_HEIGHT_MM = 3600.0
 DEFAULT_HEIGHT_REL_SIGMA = 0.20
@@ -440,7 +441,7 @@ def init_from_corners(
     cx, cy = image_w_px / 2.0, image_h_px / 2.0
     z0 = float(obj[:, 2].mean())
     if np.ptp(obj[:, 2]) > 1e-9:
-        raise ValueError("the four corners must lie on one horizontal plane")
+        raise TabletrackError("the four corners must lie on one horizontal plane")
     # the plane's homography once (world x, y → pixels), then the pose for each focal length from it
     Hp = cv2.getPerspectiveTransform(obj[:, :2].astype(np.float32), img.astype(np.float32)).astype(np.float64)
 
@@ -475,7 +476,7 @@ def init_from_corners(
             if r is not None and r[0] < best[0]:
                 best = r
     if best is None:
-        raise ValueError("no camera above the table can see these four corners")
+        raise TabletrackError("no camera above the table can see these four corners")
     _, f, R, t, err = best
     state = CameraState(
         f=float(f),

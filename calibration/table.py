@@ -14,11 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from common.errors import TabletrackError
+
 _TABLES_DIR = Path(__file__).with_name("tables")
 _ALIASES = {"carom": "carom_match", "pool": "pool_9ft"}
 
 
-class TableSpecError(ValueError):
+class TableSpecError(TabletrackError):
     """A table name or table file is not usable."""
 
 

@@ -11,6 +11,7 @@ white and a pool cue ball) never compete.
 
 from __future__ import annotations
 
+from common.errors import TabletrackError
 from tracking.ids import BallId
 
 GAMES: tuple[str, ...] = ("carom", "pool", "snooker")
@@ -26,7 +27,7 @@ NONE_CLASS = "none"
 CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{lab}" for g in GAMES for lab in GAME_LABELS[g]) + (NONE_CLASS,)
 
 
-class GameError(ValueError):
+class GameError(TabletrackError):
     """A game name the detector has no labels for."""
 
 

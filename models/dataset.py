@@ -34,6 +34,7 @@ from typing import cast
 
 import numpy as np
 
+from common.errors import TabletrackError
 from models.classes import GAMES, class_index
 from models.scenes import SceneError, View, render_view, sample_scene
 
@@ -45,7 +46,7 @@ HARD_NONE_R = 1.4
 SPLIT_SEEDS = {"train": 1000, "val": 2000, "heldout": 3000}
 
 
-class DatasetError(ValueError):
+class DatasetError(TabletrackError):
     """A dataset request that cannot be met."""
 
 

@@ -27,8 +27,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from common.errors import TabletrackError
 
-class OfflineSetupError(ValueError):
+
+class OfflineSetupError(TabletrackError):
     """The offline ultralytics environment could not be prepared."""
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from calibration.table import TableSpec, load_table
+from common.errors import TabletrackError
 from models.classes import label_of
 from tracking.ids import BallId
 from vision.rectify import RectifiedGeometry, Rectifier
@@ -51,7 +52,7 @@ GAME_TABLES: dict[str, tuple[str, ...]] = {
 }
 
 
-class SceneError(ValueError):
+class SceneError(TabletrackError):
     """A scene that cannot be rendered (a game the renderer has no balls or table for)."""
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from common.errors import TabletrackError
 from models.classes import CLASSIFIER_CLASSES, GAMES, game_mask
 from models.offline import default_cache_dir, prepare_ultralytics
 
@@ -42,7 +43,7 @@ DETECTOR_ONNX = MODELS_DIR / "ball_detector.onnx"
 CLASSIFIER_ONNX = MODELS_DIR / "ball_classifier.onnx"
 
 
-class TrainError(ValueError):
+class TrainError(TabletrackError):
     """A training request that cannot be run (missing data, bad sizes)."""
 
 

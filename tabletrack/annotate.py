@@ -17,6 +17,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
 
@@ -68,7 +69,7 @@ def write_annotated_video(
     ok, frame = cap.read()
     if not ok:
         cap.release()
-        raise ValueError(f"{video_path}: cannot be read again for the annotated video")
+        raise TabletrackError(f"{video_path}: cannot be read again for the annotated video")
     h0, w0 = frame.shape[:2]
     scale = min(1.0, max_width_px / w0)
     size = (int(round(w0 * scale)) // 2 * 2, int(round(h0 * scale)) // 2 * 2)

@@ -2,20 +2,33 @@
 
 Every user mistake (a missing or undecodable video, a frame with no table, an unknown game or
 table, a malformed event log, tracks file, calibration or referee input) is reported as one line
-``tabletrack: error: …`` on stderr with exit status 2, never a traceback. All project errors are
-``ValueError`` subclasses carrying that line; ``TABLETRACK_DEBUG=1`` shows the traceback instead.
+``tabletrack: error: …`` on stderr with exit status 2, never a traceback. What a user can get wrong
+raises a :class:`common.errors.TabletrackError` carrying that line (or the operating system's
+``OSError`` for a file, or a JSON / text decoding error of a file the user gave); anything else is
+a bug in tabletrack and is reported as one: its traceback and a line asking for a report, exit
+status 1 (``EXIT_BUG``), so a bug never looks like a user's mistake. ``TABLETRACK_DEBUG=1`` shows
+the traceback of a user error too.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Callable, Sequence
 
+from common.errors import TabletrackError, shorten
+
+EXIT_BUG = 1
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
+
+#: what a user can get wrong: the project's errors, files the OS cannot give, and files that are
+#: not the JSON or text they should be (decoding fails before any reader of ours sees them)
+USER_ERRORS: tuple[type[BaseException], ...] = (OSError, json.JSONDecodeError, UnicodeError)
 
 
 def _repo_root() -> Path:
@@ -157,7 +170,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     video = Path(args.video) if args.video else default_sample_video()
     if args.key_every < 1:
-        raise ValueError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
+        raise TabletrackError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
     opts = AnalyzeOptions(
         game=args.game, table=table_from_args(args), calibration=args.calibration, corners=args.corners,
         referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
@@ -209,14 +222,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tabletrack: interrupted; what was found so far is in the output files", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (ValueError, OSError) as e:
+    except (TabletrackError, *USER_ERRORS) as e:
         if os.environ.get("TABLETRACK_DEBUG"):
             raise
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         if isinstance(e, OSError) and e.filename and str(e.filename) not in msg:
             msg = f"{e.filename}: {msg}"
-        print(f"tabletrack: error: {msg}", file=sys.stderr)
+        print(f"tabletrack: error: {shorten(msg, 500)}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except Exception:
+        traceback.print_exc()
+        print("tabletrack: internal error: this is a bug in tabletrack, not a problem with your input; "
+              "please report it with the command line and the traceback above", file=sys.stderr)
+        return EXIT_BUG
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from rules import format_calls_table, judge_events, load_game_input, parse_game
+from tabletrack.judge_cmd import opening_table
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, ShotStart
-from tabletrack.judge_cmd import opening_table
 from tracking.infer import InferenceConfig, infer_events
 from tracking.sampling import detect_sampling
 from tracking.tracks_csv import read_tracks_csv
@@ -24,7 +25,7 @@ def run_events(tracks_path: Path, table: TableSpec, output: str | None, game: st
     if referee_path and g is not None:
         load_game_input(referee_path, g)  # a bad file fails before the tracks are read
     if not tracks_path.exists():
-        raise ValueError(f"{tracks_path}: no such file; expected a CSV with columns t,ball,x_mm,y_mm")
+        raise TabletrackError(f"{tracks_path}: no such file; expected a CSV with columns t,ball,x_mm,y_mm")
     trajectories = read_tracks_csv(tracks_path)
     sampling = detect_sampling(trajectories)
     events = infer_events(trajectories, table, InferenceConfig(sampling=sampling.kind))

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
 from rules.core.table import TableSpots
 from tracking.eventlog import read_events
@@ -30,7 +31,7 @@ def run_judge(events_path: Path, game: str, referee_path: str | None, output: st
     ref = referee_path or None
     ot = opening_table(table) if table is not None else None
     if not events_path.exists():
-        raise ValueError(f"{events_path}: no such file; expected an events.jsonl event log")
+        raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
     events = read_events(events_path)
     engine = engine_for(g)
     if output:

@@ -18,7 +18,6 @@ The order of work, and why:
 from __future__ import annotations
 
 import json
-
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,23 +28,24 @@ import numpy as np
 from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
+from common.errors import TabletrackError
 from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
 from rules.core.call import Call
-from rules.core.parsing import read_input_json
 from rules.core.judge import with_opening
 from rules.core.opening import OpeningSight, opening_input
-from tabletrack.judge_cmd import opening_table
-from tracking.eventlog import EventLogWriter
-from tracking.infer import EventStream
-from tracking.events import Event, Shot, ShotEnd, group_shots
-from tracking.detections import in_play
-from tracking.tracker import BallState, Tracker
-from tracking.tracks_csv import TracksCsvWriter
-from tracking.identity import balls_for, detector_class
-from tracking.ids import BallId
+from rules.core.parsing import read_input_json
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
+from tabletrack.judge_cmd import opening_table
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
+from tracking.detections import in_play
+from tracking.eventlog import EventLogWriter
+from tracking.events import Event, Shot, ShotEnd, group_shots
+from tracking.identity import balls_for, detector_class
+from tracking.ids import BallId
+from tracking.infer import EventStream
+from tracking.tracker import BallState, Tracker
+from tracking.tracks_csv import TracksCsvWriter
 from vision.classical import ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
@@ -117,7 +117,7 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
     if table.kind != game.family.value:
-        raise ValueError(f"{game.value} is played on a {game.family.value} table, but the table is "
+        raise TabletrackError(f"{game.value} is played on a {game.family.value} table, but the table is "
                          f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game")
     balls = balls_for(table.kind)
     n = _RACK_SIZE.get(game)
@@ -138,19 +138,18 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
     image instead (:mod:`vision.frame_yolo`). Whichever it is, the pipeline calls only the
     :class:`vision.detect.Detector` protocol on it."""
     if choice not in DETECTORS:
-        raise ValueError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
+        raise TabletrackError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
     if not use_yolo:
         if table.kind != "carom":
-            raise ValueError(f"the classical detector knows the carom balls only, but the table is {table.kind}: "
+            raise TabletrackError(f"the classical detector knows the carom balls only, but the table is {table.kind}: "
                              "use --detector yolo (or auto)")
         det = ClassicalDetector(rect.geometry, table.ball_radius_mm, rectifier=rect)
         det.set_background(rect(first_frame))
         return det
-    from vision.yolo import YoloDetector
-
     from vision.frame_yolo import FrameYoloDetector, oblique
     from vision.guided import GuidedConfig, GuidedDetector
+    from vision.yolo import YoloDetector
 
     yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind)
     if oblique(rect.camera, table):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-
 __all__ = ["StillGate"]
 
 

@@ -13,13 +13,17 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-STAGES = ("vision", "calibration", "tracking", "rules", "models", "tabletrack", "synth")
+STAGES = ("vision", "calibration", "tracking", "rules", "models", "tabletrack", "synth", "common")
 #: the packages the officiating program runs on; none of them may import ``synth`` (the synthetic
 #: world is test, tool and training-data tooling: truth that footage cannot give).
 RUNTIME = ("vision", "calibration", "tracking", "rules", "tabletrack")
 
-# stage -> project modules it may import (prefix match on dotted names)
+#: what every stage may import: the project's error root (``common/``), which imports nothing
+SHARED = ("common",)
+
+# stage -> project modules it may import (prefix match on dotted names), besides SHARED
 ALLOWED = {
+    "common": ("common",),
     "calibration": ("calibration",),
     # the detectors' output and the tracker's motion state are one vocabulary with the tracker
     # (tracking/detections.py, which the tracker takes), and ball ids the shared names
@@ -34,6 +38,7 @@ ALLOWED = {
               "tracking.trajectory"),
 }
 FORBIDDEN_THIRD_PARTY = {
+    "common": ("cv2", "numpy", "scipy", "torch", "ultralytics", "onnxruntime"),
     "tracking": ("cv2", "torch", "ultralytics"),
     "rules": ("cv2", "numpy", "scipy", "torch", "ultralytics"),
     "calibration": ("torch", "ultralytics"),
@@ -60,7 +65,7 @@ def _cases():
 @pytest.mark.parametrize("stage,path", list(_cases()))
 def test_stage_imports_only_what_design_allows(stage: str, path: Path) -> None:
     rel = path.relative_to(REPO).as_posix()
-    allowed = ALLOWED[stage]
+    allowed = ALLOWED[stage] + SHARED
     for name in _imports(path):
         top = name.split(".")[0]
         if stage in RUNTIME:
@@ -81,7 +86,7 @@ def test_vision_holds_no_synthetic_world() -> None:
     assert not stray, f"synthetic-world code back under vision/: {stray}"
 
 
-@pytest.mark.parametrize("module", ["rules", "tracking.eventlog", "tracking.events", "tracking.detections"])
+@pytest.mark.parametrize("module", ["common", "rules", "tracking.eventlog", "tracking.events", "tracking.detections"])
 def test_light_modules_do_not_load_heavy_libraries(module: str) -> None:
     code = (
         f"import sys, importlib, pkgutil; import {module} as m\n"

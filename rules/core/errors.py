@@ -3,10 +3,12 @@ what was expected and what came, so the CLI can print it without a traceback."""
 
 from __future__ import annotations
 
+from common.errors import TabletrackError
+
 __all__ = ["RulesError", "RulesConfigError", "RefereeInputError", "ShotError"]
 
 
-class RulesError(ValueError):
+class RulesError(TabletrackError):
     """Base of every error raised by :mod:`rules`."""
 
 

@@ -1,0 +1,75 @@
+"""The CLI's error contract (issue 9): what a user can get wrong (``TabletrackError``, an OS error
+on a file, a file that is not JSON / text) is one line and exit 2; anything else is a bug, shown
+as one with its traceback, exit 1, never dressed as bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from calibration.table import TableSpecError
+from common.errors import TabletrackError, shorten
+from rules.core.errors import RefereeInputError
+from tabletrack import cli
+
+
+def _run_raising(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> int:
+    def boom(args: argparse.Namespace) -> int:
+        raise exc
+
+    real = cli.build_parser
+
+    def parser_with_boom() -> argparse.ArgumentParser:
+        p = real()
+        p.set_defaults(func=boom)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser_with_boom)
+    monkeypatch.delenv("TABLETRACK_DEBUG", raising=False)
+    return cli.main([])
+
+
+@pytest.mark.parametrize(
+    "exc, expected",
+    [
+        (TabletrackError("events.jsonl line 3: expected a kind, got 'foo'"), "events.jsonl line 3"),
+        (TableSpecError("--table-size: expected LENGTHxWIDTH"), "--table-size"),
+        (RefereeInputError("referee.json: shot 4 given twice"), "shot 4 given twice"),
+        (FileNotFoundError(2, "No such file or directory", "clip.mp4"), "clip.mp4"),
+        (json.JSONDecodeError("Expecting value", "x", 0), "Expecting value"),
+        (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "invalid start byte"),
+    ],
+)
+def test_user_errors_are_one_line_exit_2(monkeypatch, capsys, exc, expected) -> None:
+    assert _run_raising(monkeypatch, exc) == cli.EXIT_USER_ERROR
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tabletrack: error: ") and expected in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("exc", [ValueError("operands could not be broadcast"), ZeroDivisionError("division by zero"),
+                                 KeyError("white"), AttributeError("'NoneType' object has no attribute 'x_mm'")])
+def test_a_bug_is_reported_as_a_bug(monkeypatch, capsys, exc) -> None:
+    assert _run_raising(monkeypatch, exc) == cli.EXIT_BUG
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "this is a bug in tabletrack" in err
+    assert "tabletrack: error:" not in err
+
+
+def test_every_project_error_class_is_a_tabletrack_error() -> None:
+    """Each stage's user-facing error derives from the one root (and stays a ValueError)."""
+    from calibration.camera import CameraModelError
+    from calibration.result import CalibrationError
+    from models.classes import GameError
+    from rules.core.errors import RulesError
+
+    for cls in (CameraModelError, CalibrationError, TableSpecError, GameError, RulesError):
+        assert issubclass(cls, TabletrackError) and issubclass(cls, ValueError), cls
+
+
+def test_shorten_escapes_control_characters_and_cuts() -> None:
+    assert shorten("a\x1b[31mb") == "a\\x1b[31mb"
+    assert shorten("x" * 1000, 50) == "x" * 49 + "…"
+    assert "\n" not in shorten("line one\nline two")
