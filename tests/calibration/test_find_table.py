@@ -55,6 +55,7 @@ def test_a_small_blue_patch_is_not_a_table() -> None:
         find_table(img)
 
 
+@pytest.mark.slow  # about 50 s (74 images; the default run's heaviest test): real footage stays in .ci/run via test_real_dev.py
 @pytest.mark.skipif(not (COCO / "_annotations.coco.json").is_file(), reason="billiard-pool COCO images not present")
 def test_real_footage_outline_holds_the_balls_or_fails_cleanly() -> None:
     """Every image gives either one clear line of error or an outline that holds every annotated ball

@@ -1,25 +1,39 @@
-"""Golden tests: every bundled sample clip, analyzed from its pixels, gives the calls and the
-cushion counts of its physics truth (003 art. 2-3, 10; 002 ART 27), and ball centres within the
-issue's bar (median <= 3 mm)."""
+"""Golden tests: every bundled carom sample clip, analyzed from its pixels, gives its committed
+expected outputs (tests/golden/expected/<clip>.json, written on purpose by
+``python tests/golden/regenerate.py``): the calls, the cue ball's cushion counts and the events in
+order, exactly, their times within a few ms. And against the clip's physics truth: the calls and
+the cushion counts of the true events (003 art. 2-3, 10; 002 ART 27), ball centres within the
+issue's bar (median <= 3 mm).
 
-from pathlib import Path
+Tier ``golden``; the clips outside regenerate.DEFAULT_TIER are also ``slow`` (``pytest -m golden``
+runs them all)."""
+
+import json
 
 import numpy as np
 import pytest
 
-from tabletrack.pipeline import AnalyzeOptions, analyze_video
+from regenerate import CAROM_CLIPS, DEFAULT_TIER, analyze, differences, expected_path, outputs, truth_path
 from tabletrack.truth_eval import ClipTruth, call_key, cue_cushion_key, position_errors_mm
 
-REPO = Path(__file__).resolve().parents[2]
-CLIPS = sorted((REPO / "sample_videos").glob("*.mp4"))
+pytestmark = pytest.mark.golden
 
 
-@pytest.fixture(scope="module", params=CLIPS, ids=[c.stem for c in CLIPS])
+@pytest.fixture(scope="module", params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow)
+                                        for v in CAROM_CLIPS])
 def analyzed(request, tmp_path_factory):
-    video: Path = request.param
-    out = tmp_path_factory.mktemp(video.stem)
-    result = analyze_video(video, AnalyzeOptions(out_dir=out, annotated_video=False, progress=False))
-    return video, result, ClipTruth.load(video.with_name(video.stem + ".truth.json"))
+    video = request.param
+    result = analyze(video, tmp_path_factory.mktemp(video.stem))
+    return video, result, ClipTruth.load(truth_path(video))
+
+
+def test_outputs_as_committed(analyzed) -> None:
+    """Calls, cushion counts, events in order: as in the committed expected output."""
+    video, result, _ = analyzed
+    expected = json.loads(expected_path(video).read_text(encoding="utf-8"))
+    diffs = differences(outputs(video, result.events, result.calls), expected)
+    assert not diffs, (f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
+                       f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}")
 
 
 def test_calls_equal_truth(analyzed) -> None:

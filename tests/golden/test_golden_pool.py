@@ -2,22 +2,22 @@
 pixels with the shipped YOLO model, every pocketing (which ball, which pocket) and every first
 contact of the cue ball is found, and nothing is pocketed that did not drop (the 6 rattling in
 the jaws stays out); the calls are those of the physics truth under each clip's game (nine-ball
-000 2.5, 6.1-6.3; seven-ball; snooker 002 snooker ART 1.6, 2.2)."""
+000 2.5, 6.1-6.3; seven-ball; snooker 002 snooker ART 1.6, 2.2). And the committed expected outputs
+(tests/golden/expected/<clip>.json, written on purpose by ``python tests/golden/regenerate.py``):
+calls, pocketings, first contacts and events in order exactly, their times within a few ms.
 
-from pathlib import Path
+Tier ``golden``; the clips outside regenerate.DEFAULT_TIER are also ``slow`` (``pytest -m golden``
+runs them all). The trained model missing from models/ fails (test_expected_outputs.py), no skip."""
+
+import json
 
 import numpy as np
 import pytest
 
-from calibration.table import load_table
-from tabletrack.pipeline import AnalyzeOptions, analyze_video
+from regenerate import DEFAULT_TIER, POOL_CLIPS, analyze, differences, expected_path, outputs, truth_path
 from tabletrack.truth_eval import ClipTruth, first_contacts, off_table, pocketings, pool_call_key, position_errors_mm
-from vision.yolo import DEFAULT_CLASSIFIER, DEFAULT_DETECTOR
 
-REPO = Path(__file__).resolve().parents[2]
-CLIPS = sorted((REPO / "sample_videos" / "pool").glob("*.mp4"))
-pytestmark = pytest.mark.skipif(not (DEFAULT_DETECTOR.is_file() and DEFAULT_CLASSIFIER.is_file()),
-                                reason="the trained model is not in models/")
+pytestmark = pytest.mark.golden
 
 
 #: Known gaps, each a measured failure of the shipped model (strict: the test fails when it is fixed,
@@ -31,14 +31,21 @@ def _known(request, what: str, stem: str) -> None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=f"{stem}: the 15-red pack is mostly not found"))
 
 
-@pytest.fixture(scope="module", params=CLIPS, ids=[c.stem for c in CLIPS])
+@pytest.fixture(scope="module", params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow)
+                                        for v in POOL_CLIPS])
 def analyzed(request, tmp_path_factory):
-    video: Path = request.param
-    truth = ClipTruth.load(video.with_name(video.stem + ".truth.json"))
-    out = tmp_path_factory.mktemp(video.stem)
-    opts = AnalyzeOptions(game=truth.game, table=load_table(truth.table), out_dir=out, annotated_video=False,
-                          progress=False)
-    return video, analyze_video(video, opts), truth
+    video = request.param
+    result = analyze(video, tmp_path_factory.mktemp(video.stem))
+    return video, result, ClipTruth.load(truth_path(video))
+
+
+def test_outputs_as_committed(analyzed) -> None:
+    """Calls, pocketings, first contacts, events in order: as in the committed expected output."""
+    video, result, _ = analyzed
+    expected = json.loads(expected_path(video).read_text(encoding="utf-8"))
+    diffs = differences(outputs(video, result.events, result.calls), expected)
+    assert not diffs, (f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
+                       f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}")
 
 
 def test_every_pocketing_found(analyzed) -> None:

@@ -13,7 +13,9 @@ import pytest
 
 from real_tracks import DATA, EXPECTED, shot_rows
 
-pytestmark = pytest.mark.skipif(not (DATA / "labels.json").is_file(), reason=f"real data absent: {DATA}")
+# Tier golden; the real data lives outside the repository (../shared/data): skipped where absent.
+pytestmark = [pytest.mark.golden,
+              pytest.mark.skipif(not (DATA / "labels.json").is_file(), reason=f"real data absent: {DATA}")]
 
 
 @pytest.fixture(scope="module")

@@ -57,7 +57,6 @@ def _shot(name: str):
     return SimShot.load(SHOTS / f"{name}.npz")
 
 
-@pytest.mark.skipif(not SHOTS.is_dir(), reason="no pool shots")
 @pytest.mark.parametrize("name, fps", [("pot", 60.0), ("snooker_pot", 30.0), ("scratch", 30.0)])
 def test_tracked_pool_shot_finds_every_pocketing_and_the_first_contact(name: str, fps: float) -> None:
     shot = _shot(name)
@@ -72,8 +71,7 @@ def test_tracked_pool_shot_finds_every_pocketing_and_the_first_contact(name: str
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHOTS.is_dir(), reason="no pool shots")
-@pytest.mark.parametrize("path", sorted(SHOTS.glob("*.npz")) if SHOTS.is_dir() else [], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(SHOTS.glob("*.npz")), ids=lambda p: p.stem)
 @pytest.mark.parametrize("fps", [30.0, 60.0])
 def test_every_pool_shot_tracked(path: Path, fps: float) -> None:
     shot = _shot(path.stem)
@@ -96,7 +94,6 @@ def _rest_frames(t0: float, t1: float, fps: float, layout: dict[BallId, tuple[fl
     return out
 
 
-@pytest.mark.skipif(not SHOTS.is_dir(), reason="no pool shots")
 def test_respot_and_ball_in_hand_between_shots_are_no_shot_and_show_in_the_next_start() -> None:
     """The 3 is potted; then it is put back on the foot spot, the cue ball is picked up (hidden by
     the hand for a second, nothing moving) and placed elsewhere, and the cue ball is struck

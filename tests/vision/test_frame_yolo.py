@@ -57,7 +57,6 @@ def test_crop_holds_the_table_and_ball_size_follows_distance() -> None:
 
 
 def test_the_shipped_model_finds_a_rendered_ball_in_the_image_where_it_is() -> None:
-    pytest.importorskip("onnxruntime")
     import cv2
 
     from vision.rectify import Rectifier
