@@ -21,15 +21,29 @@ from common.errors import TabletrackError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
 
-_POOL_BGR = {1: (40, 210, 250), 2: (200, 80, 30), 3: (40, 40, 230), 4: (160, 50, 120), 5: (30, 130, 250),
-             6: (60, 160, 40), 7: (40, 30, 140), 8: (90, 90, 90)}
+_POOL_BGR = {
+    1: (40, 210, 250),
+    2: (200, 80, 30),
+    3: (40, 40, 230),
+    4: (160, 50, 120),
+    5: (30, 130, 250),
+    6: (60, 160, 40),
+    7: (40, 30, 140),
+    8: (90, 90, 90),
+}
 #: Trail and label colours by ball id (pool: the ball's colour, stripes like their solid; black
 #: drawn grey so it shows on the cloth).
 BALL_BGR: Mapping[str, tuple[int, int, int]] = {
-    "white": (240, 240, 240), "yellow": (40, 220, 250), "red": (40, 40, 230), "cue": (240, 240, 240),
+    "white": (240, 240, 240),
+    "yellow": (40, 220, 250),
+    "red": (40, 40, 230),
+    "cue": (240, 240, 240),
     **{str(k): _POOL_BGR[k if k <= 8 else k - 8] for k in range(1, 16)},
     **{f"red_{k}": (40, 40, 230) for k in range(1, 16)},
-    "green": (60, 160, 40), "brown": (40, 80, 140), "blue": (200, 80, 30), "pink": (180, 140, 250),
+    "green": (60, 160, 40),
+    "brown": (40, 80, 140),
+    "blue": (200, 80, 30),
+    "pink": (180, 140, 250),
     "black": (90, 90, 90),
 }
 
@@ -53,7 +67,9 @@ class CallOverlay:
     point: bool
 
 
-def _shot_timeline(events: Sequence[Event]) -> tuple[list[tuple[int, int, BallId | None]], list[tuple[int, int, BallId]]]:
+def _shot_timeline(
+    events: Sequence[Event],
+) -> tuple[list[tuple[int, int, BallId | None]], list[tuple[int, int, BallId]]]:
     """(shot spans (start_frame, shot, cue_ball), cushion hits (frame, shot, ball))."""
     spans = [(e.frame, e.shot, e.cue_ball) for e in events if isinstance(e, ShotStart)]
     hits = [(e.frame, e.shot, e.ball) for e in events if isinstance(e, CushionHit)]
@@ -61,8 +77,15 @@ def _shot_timeline(events: Sequence[Event]) -> tuple[list[tuple[int, int, BallId
 
 
 def write_annotated_video(
-    video_path: Path, out_path: Path, camera: CameraModel, table: TableSpec, tracks: Sequence[BallTrack],
-    events: Sequence[Event], calls: Sequence[CallOverlay], max_width_px: int = 1280, trail_frames: int = 90,
+    video_path: Path,
+    out_path: Path,
+    camera: CameraModel,
+    table: TableSpec,
+    tracks: Sequence[BallTrack],
+    events: Sequence[Event],
+    calls: Sequence[CallOverlay],
+    max_width_px: int = 1280,
+    trail_frames: int = 90,
 ) -> Path:
     cap = cv2.VideoCapture(str(video_path))
     fps = float(cap.get(cv2.CAP_PROP_FPS) or 30.0)
@@ -123,8 +146,16 @@ def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_
             u, v = px[j - 1]
             thick = 2 if observed[j - 1] else 1
             cv2.circle(img, (int(round(u)), int(round(v))), r_px, colour, thick, cv2.LINE_AA)
-            cv2.putText(img, ball.value, (int(u) + r_px + 2, int(v) - r_px), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                        colour, 1, cv2.LINE_AA)
+            cv2.putText(
+                img,
+                ball.value,
+                (int(u) + r_px + 2, int(v) - r_px),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.5,
+                colour,
+                1,
+                cv2.LINE_AA,
+            )
     lines = []
     if current is not None:
         shot, cue = current

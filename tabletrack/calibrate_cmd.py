@@ -14,8 +14,9 @@ from calibration.table import TableSpec
 from vision.source import read_image_or_first_frame
 
 
-def run_calibrate(source: Path, output: Path, table: TableSpec, corners: str | None, flip: bool,
-                  camera_height_mm: float | None = None) -> str:
+def run_calibrate(
+    source: Path, output: Path, table: TableSpec, corners: str | None, flip: bool, camera_height_mm: float | None = None
+) -> str:
     """Calibrate from ``source`` (an image, or a video's first frame), write ``output`` (JSON) and
     ``<output>.png`` (the check image); return the report."""
     image = read_image_or_first_frame(source)

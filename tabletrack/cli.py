@@ -40,15 +40,23 @@ def default_sample_video() -> Path:
     return _repo_root() / "sample_videos" / "point_2a_1080p60.mp4"
 
 
-GAMES_HELP = ("three-cushion, one-cushion, libre, balkline-47-2, balkline-47-1, balkline-71-2, pentathlon, "
-              "triathlon, nine-ball, ten-ball, seven-ball, six-ball, rotation, eight-ball, straight-pool (14.1), "
-              "snooker")
+GAMES_HELP = (
+    "three-cushion, one-cushion, libre, balkline-47-2, balkline-47-1, balkline-71-2, pentathlon, "
+    "triathlon, nine-ball, ten-ball, seven-ball, six-ball, rotation, eight-ball, straight-pool (14.1), "
+    "snooker"
+)
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--table", default=None, help="table spec name (carom, pool, pool_8ft, pool_7ft, snooker) or JSON "
-                   "file (default: the table of --game: carom match table, pool 9 ft or snooker)")
-    p.add_argument("--table-size", metavar="LxW", help="playing surface in mm, e.g. 2840x1420, if it differs from the spec")
+    p.add_argument(
+        "--table",
+        default=None,
+        help="table spec name (carom, pool, pool_8ft, pool_7ft, snooker) or JSON "
+        "file (default: the table of --game: carom match table, pool 9 ft or snooker)",
+    )
+    p.add_argument(
+        "--table-size", metavar="LxW", help="playing surface in mm, e.g. 2840x1420, if it differs from the spec"
+    )
     p.add_argument("--ball-mm", type=float, metavar="D", help="ball diameter in mm, if it differs from the spec")
 
 
@@ -68,7 +76,9 @@ def table_from_args(args: argparse.Namespace):
         try:
             length, width = (float(v) for v in args.table_size.lower().split("x"))
         except ValueError:
-            raise TableSpecError(f"--table-size: expected LENGTHxWIDTH in mm such as 2840x1420, got {args.table_size!r}") from None
+            raise TableSpecError(
+                f"--table-size: expected LENGTHxWIDTH in mm such as 2840x1420, got {args.table_size!r}"
+            ) from None
         if not (length > 0 and width > 0):
             raise TableSpecError(f"--table-size: expected positive sizes, got {args.table_size!r}")
     ball = getattr(args, "ball_mm", None)
@@ -80,41 +90,67 @@ def table_from_args(args: argparse.Namespace):
 def _add_camera_options(p: argparse.ArgumentParser) -> None:
     """The table and what the user knows of the camera: shared by analyze and calibrate."""
     _add_table_options(p)
-    p.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="manual calibration: the four playing-surface corners "
-                   "in px (head-right, foot-right, foot-left, head-left), or a JSON file holding them")
+    p.add_argument(
+        "--corners",
+        metavar="X1,Y1,...,X4,Y4",
+        help="manual calibration: the four playing-surface corners "
+        "in px (head-right, foot-right, foot-left, head-left), or a JSON file holding them",
+    )
     p.add_argument("--flip", action="store_true", help="take the other end of the table as the head")
-    p.add_argument("--camera-height", type=float, metavar="MM", help="measured height of the lens above the cloth "
-                   "(sharpens the calibration of a camera straight over the table)")
+    p.add_argument(
+        "--camera-height",
+        type=float,
+        metavar="MM",
+        help="measured height of the lens above the cloth "
+        "(sharpens the calibration of a camera straight over the table)",
+    )
 
 
 def _add_analyze(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "analyze", help="analyze a video: events, calls, tracks and an annotated video",
+        "analyze",
+        help="analyze a video: events, calls, tracks and an annotated video",
         description="Analyze a video of a table: writes events.jsonl, calls.jsonl and tracks.csv as they are "
-                    "found, then an annotated MP4, and prints a summary of the shots. Without VIDEO, analyzes "
-                    "the bundled sample clip.")
+        "found, then an annotated MP4, and prints a summary of the shots. Without VIDEO, analyzes "
+        "the bundled sample clip.",
+    )
     p.add_argument("video", nargs="?", help="video file (default: the bundled sample clip)")
     p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
-    p.add_argument("--calibration", metavar="FILE", help="calibration JSON from `tabletrack calibrate` (default: calibrate from the video)")
+    p.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="calibration JSON from `tabletrack calibrate` (default: calibrate from the video)",
+    )
     _add_camera_options(p)
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: ./out)")
     p.add_argument("--no-video", action="store_true", help="do not write the annotated MP4")
-    p.add_argument("--detector", default="auto", choices=("auto", "yolo", "classical"),
-                   help="ball detector: the trained YOLO model (models/; default on pool and snooker tables) or the "
-                        "classical colour detector (carom only; default there)")
-    p.add_argument("--key-every", type=int, default=6, metavar="N",
-                   help="the YOLO model runs whole on every Nth frame and wherever the balls do not move as "
-                        "predicted; its classifier follows them in between (default 6; 1: whole on every frame)")
+    p.add_argument(
+        "--detector",
+        default="auto",
+        choices=("auto", "yolo", "classical"),
+        help="ball detector: the trained YOLO model (models/; default on pool and snooker tables) or the "
+        "classical colour detector (carom only; default there)",
+    )
+    p.add_argument(
+        "--key-every",
+        type=int,
+        default=6,
+        metavar="N",
+        help="the YOLO model runs whole on every Nth frame and wherever the balls do not move as "
+        "predicted; its classifier follows them in between (default 6; 1: whole on every frame)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_analyze)
 
 
 def _add_calibrate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "calibrate", help="solve the camera model from an image or a video's first frame",
+        "calibrate",
+        help="solve the camera model from an image or a video's first frame",
         description="Find the table in a frame (cloth, cushion lines, diamonds), solve the camera model and "
-                    "write it as JSON, with an image of the fitted table beside it.")
+        "write it as JSON, with an image of the fitted table beside it.",
+    )
     p.add_argument("source", help="image or video file")
     p.add_argument("-o", "--output", default="calib.json", help="calibration JSON to write (default calib.json)")
     _add_camera_options(p)
@@ -123,9 +159,11 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
 
 def _add_judge(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "judge", help="make the calls of any event log",
+        "judge",
+        help="make the calls of any event log",
         description="Judge an events.jsonl (from video analysis, a simulator or written by hand) and write one "
-                    "call per shot.")
+        "call per shot.",
+    )
     p.add_argument("events", help="events.jsonl")
     p.add_argument("--game", default="three-cushion", help=f"game ({GAMES_HELP}); default three-cushion")
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
@@ -137,9 +175,11 @@ def _add_judge(sub: argparse._SubParsersAction) -> None:
 
 def _add_events(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "events", help="infer the event log from trajectories of another tracking system",
+        "events",
+        help="infer the event log from trajectories of another tracking system",
         description="Read TRACKS.csv (columns t,ball,x_mm,y_mm; any sampling rate) and write the event log, "
-                    "so three-cushion counts can be verified without video.")
+        "so three-cushion counts can be verified without video.",
+    )
     p.add_argument("tracks", help="tracks CSV with columns t,ball,x_mm,y_mm")
     _add_table_options(p)
     p.add_argument("-o", "--output", metavar="EVENTS.jsonl", help="write the events here (default: print them)")
@@ -152,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletrack",
         description="Officiate billiards from an overhead camera: ball paths, contacts, cushions and the call of "
-                    "every shot.")
+        "every shot.",
+    )
     from tabletrack import __version__
 
     parser.add_argument("--version", action="version", version=f"tabletrack {__version__}")
@@ -172,9 +213,17 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.key_every < 1:
         raise TabletrackError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
     opts = AnalyzeOptions(
-        game=args.game, table=table_from_args(args), calibration=args.calibration, corners=args.corners,
-        referee_input=args.input, out_dir=Path(args.out), annotated_video=not args.no_video,
-        progress=not args.quiet, camera_height_mm=args.camera_height, flip=args.flip, detector=args.detector,
+        game=args.game,
+        table=table_from_args(args),
+        calibration=args.calibration,
+        corners=args.corners,
+        referee_input=args.input,
+        out_dir=Path(args.out),
+        annotated_video=not args.no_video,
+        progress=not args.quiet,
+        camera_height_mm=args.camera_height,
+        flip=args.flip,
+        detector=args.detector,
         yolo_key_every=args.key_every,
     )
     result = analyze_video(video, opts)
@@ -185,8 +234,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from tabletrack.calibrate_cmd import run_calibrate
 
-    print(run_calibrate(Path(args.source), Path(args.output), table_from_args(args), args.corners, args.flip,
-                        args.camera_height))
+    print(
+        run_calibrate(
+            Path(args.source), Path(args.output), table_from_args(args), args.corners, args.flip, args.camera_height
+        )
+    )
     return 0
 
 
@@ -232,8 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER_ERROR
     except Exception:
         traceback.print_exc()
-        print("tabletrack: internal error: this is a bug in tabletrack, not a problem with your input; "
-              "please report it with the command line and the traceback above", file=sys.stderr)
+        print(
+            "tabletrack: internal error: this is a bug in tabletrack, not a problem with your input; "
+            "please report it with the command line and the traceback above",
+            file=sys.stderr,
+        )
         return EXIT_BUG
 
 

@@ -16,8 +16,9 @@ from tracking.sampling import detect_sampling
 from tracking.tracks_csv import read_tracks_csv
 
 
-def run_events(tracks_path: Path, table: TableSpec, output: str | None, game: str | None,
-               referee_path: str | None = None) -> str:
+def run_events(
+    tracks_path: Path, table: TableSpec, output: str | None, game: str | None, referee_path: str | None = None
+) -> str:
     """Infer events from ``tracks_path``; write them to ``output`` (JSONL) or return them, with the
     sampling assumed (video frames, or a sparse recorder whose silences are rests), a per-shot
     cushion count of each shot's cue ball, and the calls when ``game`` is given."""
@@ -41,8 +42,13 @@ def run_events(tracks_path: Path, table: TableSpec, output: str | None, game: st
     for shot, ball in cue.items():
         n = sum(1 for e in events if isinstance(e, CushionHit) and e.shot == shot and e.ball == ball)
         summary.append(f"shot {shot}: cue ball {ball.value}, {n} cushion contacts")
-    lines += ["", f"sampling: {sampling.why}", *summary, f"{len(events)} events from {sum(len(t) for t in trajectories.values())} samples"
-              + (f", written to {output}" if output else "")]
+    lines += [
+        "",
+        f"sampling: {sampling.why}",
+        *summary,
+        f"{len(events)} events from {sum(len(t) for t in trajectories.values())} samples"
+        + (f", written to {output}" if output else ""),
+    ]
     if g is not None:
         calls, _ = judge_events(events, g, referee_path or None, table=opening_table(table))
         lines += ["", format_calls_table(calls)]

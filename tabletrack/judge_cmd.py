@@ -18,8 +18,14 @@ def opening_table(table: TableSpec) -> TableSpots:
     return TableSpots(table.length_mm, table.width_mm, table.ball_diameter_mm, dict(table.spots_mm))
 
 
-def run_judge(events_path: Path, game: str, referee_path: str | None, output: str | None,
-              sheet_path: str | None = None, table: TableSpec | None = None) -> str:
+def run_judge(
+    events_path: Path,
+    game: str,
+    referee_path: str | None,
+    output: str | None,
+    sheet_path: str | None = None,
+    table: TableSpec | None = None,
+) -> str:
     """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line) or return
     them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
@@ -43,7 +49,8 @@ def run_judge(events_path: Path, game: str, referee_path: str | None, output: st
         lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls] + ["", format_calls_table(calls)]
     lines += ["", engine.format_score_sheet(state)]
     if sheet_path:
-        Path(sheet_path).write_text(json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n",
-                                    encoding="utf-8")
+        Path(sheet_path).write_text(
+            json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         lines.append(f"score sheet written to {sheet_path}")
     return "\n".join(lines)

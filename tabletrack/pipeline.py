@@ -117,8 +117,10 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
     if table.kind != game.family.value:
-        raise TabletrackError(f"{game.value} is played on a {game.family.value} table, but the table is "
-                         f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game")
+        raise TabletrackError(
+            f"{game.value} is played on a {game.family.value} table, but the table is "
+            f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game"
+        )
     balls = balls_for(table.kind)
     n = _RACK_SIZE.get(game)
     if n is not None:
@@ -126,8 +128,9 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     return balls
 
 
-def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray,
-                  key_every: int = 6) -> Detector:
+def make_detector(
+    table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray, key_every: int = 6
+) -> Detector:
     """The detector ``choice`` (auto, yolo, classical) for ``table``: ``auto`` is the classical
     detector on carom tables (its colour model knows the three carom balls; measured 0.58 mm median
     on the sample clips) and the trained YOLO model (models/) on pool and snooker tables, whose
@@ -142,8 +145,10 @@ def make_detector(table: TableSpec, rect: Rectifier, choice: str, first_frame: n
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
     if not use_yolo:
         if table.kind != "carom":
-            raise TabletrackError(f"the classical detector knows the carom balls only, but the table is {table.kind}: "
-                             "use --detector yolo (or auto)")
+            raise TabletrackError(
+                f"the classical detector knows the carom balls only, but the table is {table.kind}: "
+                "use --detector yolo (or auto)"
+            )
         det = ClassicalDetector(rect.geometry, table.ball_radius_mm, rectifier=rect)
         det.set_background(rect(first_frame))
         return det
@@ -188,15 +193,17 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
         tries += 1
         if tries >= opts.calibration_tries:
             break
-    raise CalibrationError(f"{src.info.path}: {first_error}" if first_error else
-                           f"{src.info.path}: no frame to calibrate from")
+    raise CalibrationError(
+        f"{src.info.path}: {first_error}" if first_error else f"{src.info.path}: no frame to calibrate from"
+    )
 
 
 class _Judge:
     """Judges each finished shot as it comes and writes its call."""
 
-    def __init__(self, game: str, referee_path: str | None, fps: float, calls_path: Path,
-                 table: TableSpec | None = None) -> None:
+    def __init__(
+        self, game: str, referee_path: str | None, fps: float, calls_path: Path, table: TableSpec | None = None
+    ) -> None:
         g = parse_game(game)
         self.game = g
         self.raw_ref = read_input_json(referee_path) if referee_path else None
@@ -229,8 +236,9 @@ class _Judge:
             call = with_opening(call, self.sight)
         self.writer.write(call)
         self.calls.append(call)
-        self.sheet_path.write_text(json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n",
-                                   encoding="utf-8")
+        self.sheet_path.write_text(
+            json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         end = shot.end
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
@@ -352,22 +360,41 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     frames = src.frames_read
     src.close()
     track_list = tuple(
-        BallTrack(b, np.array([s[0] for s in v], np.int64), np.array([s[1] for s in v]), np.array([s[2] for s in v]),
-                  np.array([s[3] for s in v], bool))
-        for b, v in samples.items())
+        BallTrack(
+            b,
+            np.array([s[0] for s in v], np.int64),
+            np.array([s[1] for s in v]),
+            np.array([s[2] for s in v]),
+            np.array([s[3] for s in v], bool),
+        )
+        for b, v in samples.items()
+    )
     t_ann = 0.0
     if opts.annotated_video:
         t2 = time.perf_counter()
-        write_annotated_video(Path(video), out / "annotated.mp4", camera, table, track_list, all_events,
-                              judge.overlays())
+        write_annotated_video(
+            Path(video), out / "annotated.mp4", camera, table, track_list, all_events, judge.overlays()
+        )
         t_ann = time.perf_counter() - t2
-    stats = AnalyzeStats(frames, analysed, t_an, t_cal, t_ann, fps, timing["moving"][0], timing["moving"][1],
-                         timing["rest"][0], timing["rest"][1])
+    stats = AnalyzeStats(
+        frames,
+        analysed,
+        t_an,
+        t_cal,
+        t_ann,
+        fps,
+        timing["moving"][0],
+        timing["moving"][1],
+        timing["rest"][0],
+        timing["rest"][1],
+    )
     summary = _summary(judge.calls, out, stats, camera)
     claimed = src.info.frame_count
     if frames < claimed - 1:
-        summary += (f"\nwarning: the video ended after {frames} of the {claimed} frames its header announces "
-                    "(truncated file?); everything up to there was analyzed")
+        summary += (
+            f"\nwarning: the video ended after {frames} of the {claimed} frames its header announces "
+            "(truncated file?); everything up to there was analyzed"
+        )
     if referee_path and not opts.referee_input:
         summary += f"\nreferee input: {referee_path} (found beside the video)"
     return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
@@ -378,9 +405,13 @@ def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraMo
     err = camera.reprojection_error_mm
     lines.append(f"calibration: {camera.method}" + (f", reprojection error {err:.2f} mm" if err is not None else ""))
     rate = stats.frames / stats.analysis_s if stats.analysis_s > 0 else float("nan")
-    lines.append(f"frames: {stats.frames} ({stats.frames_analysed} analysed, the rest still), "
-                 f"{rate:.1f} frames/s = {rate / stats.video_fps:.2f}x real time "
-                 f"({stats.moving_fps:.0f} frames/s while balls move, {stats.resting_fps:.0f} while they rest)")
-    lines.append(f"written: {out / 'events.jsonl'}, {out / 'calls.jsonl'}, {out / 'tracks.csv'}"
-                 + (f", {out / 'annotated.mp4'}" if stats.annotate_s > 0 else ""))
+    lines.append(
+        f"frames: {stats.frames} ({stats.frames_analysed} analysed, the rest still), "
+        f"{rate:.1f} frames/s = {rate / stats.video_fps:.2f}x real time "
+        f"({stats.moving_fps:.0f} frames/s while balls move, {stats.resting_fps:.0f} while they rest)"
+    )
+    lines.append(
+        f"written: {out / 'events.jsonl'}, {out / 'calls.jsonl'}, {out / 'tracks.csv'}"
+        + (f", {out / 'annotated.mp4'}" if stats.annotate_s > 0 else "")
+    )
     return "\n".join(lines)

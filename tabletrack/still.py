@@ -35,7 +35,7 @@ class StillGate:
 
     def _thumb(self, frame_bgr: np.ndarray) -> np.ndarray:
         # every scale-th pixel (a strided view costs nothing), then a blur against the sensor noise
-        g = cv2.cvtColor(np.ascontiguousarray(frame_bgr[::self.scale, ::self.scale]), cv2.COLOR_BGR2GRAY)
+        g = cv2.cvtColor(np.ascontiguousarray(frame_bgr[:: self.scale, :: self.scale]), cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(g, (5, 5), 0).astype(np.int16)
 
     def analyse(self, frame_bgr: np.ndarray, t_s: float, table_at_rest: bool) -> bool:

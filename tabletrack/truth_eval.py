@@ -37,8 +37,15 @@ class ClipTruth:
         events = tuple(event_from_dict(e, f"{truth_path.name}: event") for e in d["events"])
         ref_path = referee_path_for(truth_path.with_name(d["video"]))
         referee = json.loads(ref_path.read_text(encoding="utf-8")) if ref_path.exists() else None
-        return ClipTruth(d["clip"], float(d["fps"]), events, d["frames"], referee, d.get("game", "three-cushion"),
-                         d.get("table", "carom"))
+        return ClipTruth(
+            d["clip"],
+            float(d["fps"]),
+            events,
+            d["frames"],
+            referee,
+            d.get("game", "three-cushion"),
+            d.get("table", "carom"),
+        )
 
     def calls(self) -> list[Call]:
         """The calls of the true events, judged as the clip's game with its referee input."""
@@ -81,7 +88,9 @@ def _contact_key(e: Event) -> tuple | None:
     return None
 
 
-def contact_time_errors_ms(found: Sequence[Event], truth: Sequence[Event], window_s: float = 0.1) -> tuple[list[float], int, int]:
+def contact_time_errors_ms(
+    found: Sequence[Event], truth: Sequence[Event], window_s: float = 0.1
+) -> tuple[list[float], int, int]:
     """For each true contact, the time error of the nearest found contact of the same kind and
     balls within ``window_s``; and the counts of true contacts missed and found contacts extra."""
     errs: list[float] = []
@@ -118,8 +127,9 @@ def position_errors_mm(tracks: Sequence[Any], truth: ClipTruth) -> list[float]:
             if not obs or f >= len(truth.frames):
                 continue
             balls = truth.frames[int(f)]["balls"]
-            cands = ([b for k, b in balls.items() if k.startswith("red_")] if red else
-                     [balls[name]] if name in balls else [])
+            cands = (
+                [b for k, b in balls.items() if k.startswith("red_")] if red else [balls[name]] if name in balls else []
+            )
             cands = [b for b in cands if b.get("on_table", True)]
             if not cands:
                 continue
@@ -148,8 +158,11 @@ def pocket_time_errors_ms(found: Sequence[Event], truth: Sequence[Event]) -> lis
     for t in truth:
         if not isinstance(t, Pocketed):
             continue
-        m = [f for f in found if isinstance(f, Pocketed)
-             and (f.shot, _class(f.ball), f.pocket) == (t.shot, _class(t.ball), t.pocket)]
+        m = [
+            f
+            for f in found
+            if isinstance(f, Pocketed) and (f.shot, _class(f.ball), f.pocket) == (t.shot, _class(t.ball), t.pocket)
+        ]
         if m:
             out.append(1000.0 * min(abs(f.t_s - t.t_s) for f in m))
     return out

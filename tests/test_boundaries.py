@@ -34,8 +34,15 @@ ALLOWED = {
     "tabletrack": tuple(s for s in STAGES if s != "synth"),
     # The synthetic world writes truth in event-log form (the event types) and samples it as
     # trajectories (tracking.trajectory); it renders with the cameras and tables of calibration.
-    "synth": ("synth", "vision", "calibration", "tracking.ids", "tracking.events", "tracking.eventlog",
-              "tracking.trajectory"),
+    "synth": (
+        "synth",
+        "vision",
+        "calibration",
+        "tracking.ids",
+        "tracking.events",
+        "tracking.eventlog",
+        "tracking.trajectory",
+    ),
 }
 FORBIDDEN_THIRD_PARTY = {
     "common": ("cv2", "numpy", "scipy", "torch", "ultralytics", "onnxruntime"),
@@ -82,7 +89,9 @@ def test_stage_imports_only_what_design_allows(stage: str, path: Path) -> None:
 def test_vision_holds_no_synthetic_world() -> None:
     """The renderer and the physics truth live in ``synth/``; ``vision/`` keeps the runtime's frames,
     rectification and detectors."""
-    stray = sorted(p.relative_to(REPO).as_posix() for sub in ("render", "synth") for p in (REPO / "vision" / sub).rglob("*.py"))
+    stray = sorted(
+        p.relative_to(REPO).as_posix() for sub in ("render", "synth") for p in (REPO / "vision" / sub).rglob("*.py")
+    )
     assert not stray, f"synthetic-world code back under vision/: {stray}"
 
 

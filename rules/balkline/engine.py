@@ -47,8 +47,17 @@ from tracking.events import CushionHit, Event, Shot, ShotStart
 from tracking.ids import CAROM_BALLS, BallId
 
 __all__ = [
-    "PointMm", "REVIEW_NEAR_LINE_MM", "ASTRIDE_NEAR_MM", "ZONE_GAMES", "BalklineSetup", "BalklineInput",
-    "BalklineState", "table_from_match", "split_match_keys", "BalklineEngine", "make_engine",
+    "PointMm",
+    "REVIEW_NEAR_LINE_MM",
+    "ASTRIDE_NEAR_MM",
+    "ZONE_GAMES",
+    "BalklineSetup",
+    "BalklineInput",
+    "BalklineState",
+    "table_from_match",
+    "split_match_keys",
+    "BalklineEngine",
+    "make_engine",
 ]
 
 PointMm = tuple[float, float]
@@ -106,11 +115,13 @@ def table_from_match(m: Any, where: str) -> tuple[float, float]:
     """``match.table_mm`` ([length, width], positive, length > width) or the match table."""
     if m is None:
         return MATCH_TABLE_MM
-    ok = (isinstance(m, (list, tuple)) and len(m) == 2
-          and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in m))
+    ok = (
+        isinstance(m, (list, tuple))
+        and len(m) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in m)
+    )
     if not ok or m[0] <= m[1]:
-        raise RefereeInputError(f"{where}: match.table_mm must be [length, width] in mm with length > width, "
-                                f"got {m!r}")
+        raise RefereeInputError(f"{where}: match.table_mm must be [length, width] in mm with length > width, got {m!r}")
     return (float(m[0]), float(m[1]))
 
 
@@ -149,8 +160,12 @@ class _ZoneReading:
     near_line: tuple[str, ...]
 
 
-def _read_zones(zones: tuple[Zone, ...], start: ShotStart | None, mids: Sequence[Event],
-                end_positions: Mapping[BallId, PointMm] | None) -> _ZoneReading:
+def _read_zones(
+    zones: tuple[Zone, ...],
+    start: ShotStart | None,
+    mids: Sequence[Event],
+    end_positions: Mapping[BallId, PointMm] | None,
+) -> _ZoneReading:
     if start is None:
         return _ZoneReading((), (), (), ())
     objs = _object_balls(start)
@@ -219,7 +234,9 @@ class BalklineEngine:
     def format_score_sheet(self, state: BalklineState) -> str:
         return format_score_sheet(state.carom)
 
-    def judge_shot(self, state: BalklineState, shot: Shot, shot_input: ShotInput | None = None) -> tuple[Call, BalklineState]:
+    def judge_shot(
+        self, state: BalklineState, shot: Shot, shot_input: ShotInput | None = None
+    ) -> tuple[Call, BalklineState]:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} game state")
         made = dict(state.made) if state.carom.in_inning else {}
@@ -237,11 +254,19 @@ class BalklineEngine:
                 if n + 1 >= z.caroms_allowed:
                     basis: tuple[tuple[Event, str], ...] = (
                         ((start, f"shot start: both object balls in {z.name} ({_position_word(z, n)})"),)
-                        if start is not None else ())
-                    out.append((Foul.BALK_ZONE,
-                                f"a carom was made from the position 'dentro' in the {z.kind} zone {z.name} "
-                                f"({n} carom{'s' if n != 1 else ''} already made in it, {z.caroms_allowed} allowed) "
-                                "and neither object ball left it", articles, basis))
+                        if start is not None
+                        else ()
+                    )
+                    out.append(
+                        (
+                            Foul.BALK_ZONE,
+                            f"a carom was made from the position 'dentro' in the {z.kind} zone {z.name} "
+                            f"({n} carom{'s' if n != 1 else ''} already made in it, {z.caroms_allowed} allowed) "
+                            "and neither object ball left it",
+                            articles,
+                            basis,
+                        )
+                    )
                     break
             return out
 
@@ -254,8 +279,13 @@ class BalklineEngine:
             for z in reading.at_end:
                 new_made[z.name] = made.get(z.name, 0) + 1 if z.name in stayed else 0
         positions = [
-            {"zone": z.name, "kind": z.kind, "position": _position_word(z, new_made.get(z.name, 0)),
-             "caroms_made": new_made.get(z.name, 0), "caroms_allowed": z.caroms_allowed}
+            {
+                "zone": z.name,
+                "kind": z.kind,
+                "position": _position_word(z, new_made.get(z.name, 0)),
+                "caroms_made": new_made.get(z.name, 0),
+                "caroms_allowed": z.caroms_allowed,
+            }
             for z in reading.at_end
         ]
         objs = _object_balls(shot.start)
@@ -265,8 +295,11 @@ class BalklineEngine:
         reason = call.reason
         if positions and not call.turn_over:
             words = "; ".join(f"'{p['position']}' in {p['zone']}" for p in positions)
-            reason += (f" Both object balls rest in a limited zone: {words} (002 ART 19.2, 20.1"
-                       + (", 23.2" if self.game is Game.BALKLINE_47_1 else "") + ").")
+            reason += (
+                f" Both object balls rest in a limited zone: {words} (002 ART 19.2, 20.1"
+                + (", 23.2" if self.game is Game.BALKLINE_47_1 else "")
+                + ")."
+            )
         elif caballo and not call.turn_over:
             reason += " The object balls rest 'a caballo', in different zones by a line (002 ART 20.2)."
         decisive = (call.points > 0 or call.foul is Foul.BALK_ZONE) and (reading.at_start or reading.at_end)
@@ -276,7 +309,8 @@ class BalklineEngine:
             needs = True
             review = ((review + " ") if review else "") + (
                 "Needs review: " + "; ".join(reading.near_line) + " (a ball on a line counts against the player, "
-                "002 ART 20.3).")
+                "002 ART 20.3)."
+            )
         details = {"zones": positions, "a_caballo": caballo}
         call = replace(call, reason=reason, needs_review=needs, review_reason=review, details=details)
         return call, BalklineState(carom=carom_state, zones=zones, made=new_made)
@@ -291,5 +325,6 @@ def make_engine(game: Game, config: JudgeConfig, table: TableSpots | None = None
 
     if game in SEQUENCES:
         return MultiCaromEngine(game=game, config=config)
-    raise ShotError(f"rules.balkline judges {', '.join(g.value for g in ZONE_GAMES)}, pentathlon and triathlon, "
-                    f"got {game.value}")
+    raise ShotError(
+        f"rules.balkline judges {', '.join(g.value for g in ZONE_GAMES)}, pentathlon and triathlon, got {game.value}"
+    )

@@ -109,8 +109,10 @@ class MultiCaromEngine:
             modality_name = start.pop("modality")
             rest["start"] = start
         if isinstance(rest.get("match"), dict) and rest["match"].get("distance") is not None:
-            raise RefereeInputError(f"{where}: match.distance: give each modality's distance in match.distances "
-                                    f"({self.game.value}, 002 ART 28.1), got distance {rest['match']['distance']!r}")
+            raise RefereeInputError(
+                f"{where}: match.distance: give each modality's distance in match.distances "
+                f"({self.game.value}, 002 ART 28.1), got distance {rest['match']['distance']!r}"
+            )
         ref = parse_referee_input(rest, where)
         seq = SEQUENCES[self.game]
         distances: dict[Game, int] = {}
@@ -120,17 +122,25 @@ class MultiCaromEngine:
         for k, v in raw.items():
             g = parse_game(k)
             if g not in seq:
-                raise RefereeInputError(f"{where}: match.distances: {g.value} is not a modality of {self.game.value} "
-                                        f"({', '.join(x.value for x in seq)})")
+                raise RefereeInputError(
+                    f"{where}: match.distances: {g.value} is not a modality of {self.game.value} "
+                    f"({', '.join(x.value for x in seq)})"
+                )
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise RefereeInputError(f"{where}: match.distances.{k} must be a positive integer, got {v!r}")
             distances[g] = v
         modality = seq[0] if modality_name is None else parse_game(modality_name)
         if modality not in seq:
-            raise RefereeInputError(f"{where}: start.modality must be one of {', '.join(x.value for x in seq)}, "
-                                    f"got {modality.value}")
-        setup = MultiSetup(players=ref.setup.players, distances=distances,
-                           innings_limit=ref.setup.match.innings_limit, modality=modality, start=ref.setup.start)
+            raise RefereeInputError(
+                f"{where}: start.modality must be one of {', '.join(x.value for x in seq)}, got {modality.value}"
+            )
+        setup = MultiSetup(
+            players=ref.setup.players,
+            distances=distances,
+            innings_limit=ref.setup.match.innings_limit,
+            modality=modality,
+            start=ref.setup.start,
+        )
         return MultiInput(setup, ref.shots)
 
     def _modality_state(self, setup: MultiSetup, g: Game, start: StartState | None) -> Any:
@@ -139,8 +149,9 @@ class MultiCaromEngine:
 
     def initial_state(self, setup: MultiSetup | None = None) -> MultiState:
         seq = SEQUENCES[self.game]
-        setup = setup or MultiSetup(players=MatchSetup().players, distances={}, innings_limit=None,
-                                    modality=seq[0], start=None)
+        setup = setup or MultiSetup(
+            players=MatchSetup().players, distances={}, innings_limit=None, modality=seq[0], start=None
+        )
         index = seq.index(setup.modality)
         return MultiState(self.game, setup, index, self._modality_state(setup, setup.modality, setup.start))
 
@@ -152,26 +163,44 @@ class MultiCaromEngine:
         call, sub_state = self._sub(g).judge_shot(state.current, shot, shot_input)
         details = {"modality": g.value, "modality_number": state.index + 1, **call.details}
         if state.match_over or not call.match_over:
-            return (replace(call, game=self.game, details=details, match_over=state.match_over),
-                    replace(state, current=sub_state))
+            return (
+                replace(call, game=self.game, details=details, match_over=state.match_over),
+                replace(state, current=sub_state),
+            )
         cs = _carom_state(sub_state)
-        result = ModalityResult(g, (cs.players[0].points, cs.players[1].points),
-                                (cs.players[0].innings, cs.players[1].innings), cs.winner)
+        result = ModalityResult(
+            g, (cs.players[0].points, cs.players[1].points), (cs.players[0].innings, cs.players[1].innings), cs.winner
+        )
         results = state.results + (result,)
         names = state.setup.players
         if state.index + 1 < len(seq):
             nxt = seq[state.index + 1]
             starter = 1 - _carom_state(state.current).starter
-            new_sub = self._modality_state(state.setup, nxt, StartState(at_table=names[starter], starter=names[starter]))
-            reason = (call.reason + f" {g.value} is over; next modality: {nxt.value}, {names[starter]} starts "
-                      f"(002 ART {'29' if self.game is Game.PENTATHLON else '30'}).")
-            return (replace(call, game=self.game, reason=reason, details=details, match_over=False, winner=None),
-                    MultiState(self.game, state.setup, state.index + 1, new_sub, results))
+            new_sub = self._modality_state(
+                state.setup, nxt, StartState(at_table=names[starter], starter=names[starter])
+            )
+            reason = (
+                call.reason + f" {g.value} is over; next modality: {nxt.value}, {names[starter]} starts "
+                f"(002 ART {'29' if self.game is Game.PENTATHLON else '30'})."
+            )
+            return (
+                replace(call, game=self.game, reason=reason, details=details, match_over=False, winner=None),
+                MultiState(self.game, state.setup, state.index + 1, new_sub, results),
+            )
         winner, how = self._winner(results)
         reason = call.reason + f" {self.game.value} is over: {how}."
-        return (replace(call, game=self.game, reason=reason, details=details, match_over=True,
-                        winner=None if winner is None else names[winner], draw=winner is None),
-                MultiState(self.game, state.setup, state.index, sub_state, results, match_over=True))
+        return (
+            replace(
+                call,
+                game=self.game,
+                reason=reason,
+                details=details,
+                match_over=True,
+                winner=None if winner is None else names[winner],
+                draw=winner is None,
+            ),
+            MultiState(self.game, state.setup, state.index, sub_state, results, match_over=True),
+        )
 
     def _winner(self, results: tuple[ModalityResult, ...]) -> tuple[int | None, str]:
         mp = [0, 0]
@@ -200,11 +229,18 @@ class MultiCaromEngine:
         return {
             "game": self.game.value,
             "modalities": [g.value for g in SEQUENCES[self.game]],
-            "results": [{"modality": r.game.value, "points": {names[i]: r.points[i] for i in (0, 1)},
-                         "innings": {names[i]: r.innings[i] for i in (0, 1)},
-                         "winner": None if r.winner is None else names[r.winner]} for r in state.results],
-            "current": None if state.match_over else {
-                "modality": state.modality.value, "sheet": self._sub(state.modality).score_sheet(state.current)},
+            "results": [
+                {
+                    "modality": r.game.value,
+                    "points": {names[i]: r.points[i] for i in (0, 1)},
+                    "innings": {names[i]: r.innings[i] for i in (0, 1)},
+                    "winner": None if r.winner is None else names[r.winner],
+                }
+                for r in state.results
+            ],
+            "current": None
+            if state.match_over
+            else {"modality": state.modality.value, "sheet": self._sub(state.modality).score_sheet(state.current)},
             "match_over": state.match_over,
             "winner": None if winner is None else names[winner],
             "result": how,
@@ -215,8 +251,10 @@ class MultiCaromEngine:
         lines = [f"{self.game.value} score sheet"]
         for r in state.results:
             won = "draw" if r.winner is None else f"{names[r.winner]} wins"
-            lines.append(f"{r.game.value}: {names[0]} {r.points[0]} ({r.innings[0]} inn.) - {names[1]} {r.points[1]} "
-                         f"({r.innings[1]} inn.), {won}")
+            lines.append(
+                f"{r.game.value}: {names[0]} {r.points[0]} ({r.innings[0]} inn.) - {names[1]} {r.points[1]} "
+                f"({r.innings[1]} inn.), {won}"
+            )
         if state.match_over:
             lines.append(self.score_sheet(state)["result"])
         else:

@@ -27,8 +27,15 @@ from dataclasses import dataclass
 from rules.core.games import Game
 
 __all__ = [
-    "PointMm", "LINE_TOLERANCE_MM", "MATCH_TABLE_MM", "ANCHOR_SIDE_MM", "Zone", "zones_for", "zones_holding",
-    "nearest_line_mm", "astride",
+    "PointMm",
+    "LINE_TOLERANCE_MM",
+    "MATCH_TABLE_MM",
+    "ANCHOR_SIDE_MM",
+    "Zone",
+    "zones_for",
+    "zones_holding",
+    "nearest_line_mm",
+    "astride",
 ]
 
 PointMm = tuple[float, float]
@@ -112,8 +119,7 @@ def zones_for(game: Game, table_mm: tuple[float, float] = MATCH_TABLE_MM) -> tup
         d = 470.0
         allowed = 1 if game is Game.BALKLINE_47_1 else 2
         xs_l, ys_l = [d, length - d], [d, width - d]
-        return tuple(_grid([0.0, *xs_l, length], [0.0, *ys_l, width], allowed)
-                     + _anchors(xs_l, ys_l, length, width, 2))
+        return tuple(_grid([0.0, *xs_l, length], [0.0, *ys_l, width], allowed) + _anchors(xs_l, ys_l, length, width, 2))
     if game is Game.BALKLINE_71_2:
         d = 710.0
         xs_l, ys_l = [d, length - d], [d]
@@ -140,4 +146,3 @@ def astride(zones: tuple[Zone, ...], a: PointMm, b: PointMm, near_mm: float) -> 
     za = [z for z in zones if z.holds(a) and z.kind != "anchor"]
     zb = [z for z in zones if z.holds(b) and z.kind != "anchor"]
     return bool(za and zb) and nearest_line_mm(zones, a) <= near_mm and nearest_line_mm(zones, b) <= near_mm
-

@@ -41,15 +41,17 @@ class MatchConfig:
         _opt_positive_int(self.sets, "sets")
         if self.sets is not None:
             if self.sets % 2 == 0:
-                raise RefereeInputError(
-                    f"match.sets must be odd (best of 3 or 5, 002 ART 14.1.2), got {self.sets}")
+                raise RefereeInputError(f"match.sets must be odd (best of 3 or 5, 002 ART 14.1.2), got {self.sets}")
             if self.distance is None:
-                raise RefereeInputError("match.sets needs match.distance: each set is a game to the distance "
-                                        "(002 ART 14.1.1), got distance null")
+                raise RefereeInputError(
+                    "match.sets needs match.distance: each set is a game to the distance "
+                    "(002 ART 14.1.1), got distance null"
+                )
             if self.innings_limit is not None:
                 raise RefereeInputError(
                     "match.innings_limit must be null with match.sets: a set goes to whoever first reaches the "
-                    f"distance (002 ART 14.1.1), got innings_limit {self.innings_limit}")
+                    f"distance (002 ART 14.1.1), got innings_limit {self.innings_limit}"
+                )
 
     @property
     def sets_to_win(self) -> int | None:

@@ -36,14 +36,23 @@ from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotSta
 from tracking.ids import BallId
 
 __all__ = [
-    "Outcome", "SPOT_NAMES", "Decision", "describe_outcome", "ExtraRule", "CushionCaromEngine",
+    "Outcome",
+    "SPOT_NAMES",
+    "Decision",
+    "describe_outcome",
+    "ExtraRule",
+    "CushionCaromEngine",
     "make_engine",
 ]
 
 Outcome = tuple[int, Foul | None]
 
-SPOT_NAMES = {"foot_spot": "foot spot", "head_spot": "head spot", "centre_spot": "centre spot",
-              "break_position": "break position"}
+SPOT_NAMES = {
+    "foot_spot": "foot spot",
+    "head_spot": "head spot",
+    "centre_spot": "centre spot",
+    "break_position": "break position",
+}
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,8 @@ def _swap_white_yellow(b: BallId) -> BallId:
 def _relabel_start(ev: ShotStart) -> ShotStart:
     """The shot start with white and yellow swapped (the other reading of an uncertain identity)."""
     return replace(
-        ev, cue_ball=_swap_white_yellow(ev.cue_ball),
+        ev,
+        cue_ball=_swap_white_yellow(ev.cue_ball),
         positions={_swap_white_yellow(b): p for b, p in ev.positions.items()},
         frozen_to_cushion={_swap_white_yellow(b): c for b, c in ev.frozen_to_cushion.items()},
         balls_in_contact=tuple((_swap_white_yellow(a), _swap_white_yellow(b)) for a, b in ev.balls_in_contact),
@@ -121,8 +131,10 @@ def _relabel(ev: Event) -> Event:
 #: state, the shot start, the shot's middle events and whether a carom was made, the fouls it
 #: finds as (foul, text, articles, basis) tuples. Called inside the pure decision, so the evidence
 #: review re-evaluates it with the events perturbed.
-ExtraRule = Callable[[GameState, "ShotStart | None", Sequence[Event], bool],
-                     Sequence[tuple[Foul, str, str, tuple[tuple[Event, str], ...]]]]
+ExtraRule = Callable[
+    [GameState, "ShotStart | None", Sequence[Event], bool],
+    Sequence[tuple[Foul, str, str, tuple[tuple[Event, str], ...]]],
+]
 
 
 @dataclass(frozen=True)
@@ -162,8 +174,10 @@ class CushionCaromEngine:
         doubts: list[str] = []
         if start is None:
             cue = state.player.ball
-            doubts.append(f"the log has no shot_start for this shot; the cue ball is taken to be "
-                          f"{state.player.name}'s ({cue.value})")
+            doubts.append(
+                f"the log has no shot_start for this shot; the cue ball is taken to be "
+                f"{state.player.name}'s ({cue.value})"
+            )
         else:
             cue = start.cue_ball
         if shot.end is None:
@@ -183,39 +197,69 @@ class CushionCaromEngine:
             innings = {p.name: p.innings for p in new_state.players}
         reason = decision.reason + "."
         if not state.balls_chosen and st.balls_chosen:
-            why = ("the starter chooses, 003 art. 4(c)" if state.next_is_break and self.game is Game.THREE_CUSHION
-                   else "no referee input gave the balls")
+            why = (
+                "the starter chooses, 003 art. 4(c)"
+                if state.next_is_break and self.game is Game.THREE_CUSHION
+                else "no referee input gave the balls"
+            )
             reason += f" {st.player.name} plays the {st.player.ball.value} ({why})."
         if news.sentences:
             reason += " " + ". ".join(s[0].upper() + s[1:] for s in news.sentences) + "."
-        review_parts = ([review.summary] if review.summary else []) + (
-            [f"Needs review: {d}." for d in doubts])
+        review_parts = ([review.summary] if review.summary else []) + ([f"Needs review: {d}." for d in doubts])
         call = Call(
-            shot=shot.number, game=self.game, player=st.player.name, legal=not decision.fouls,
-            foul=decision.outcome[1], points=decision.points, turn_over=news.turn_over, game_over=news.game_over,
-            reason=reason, score=score, needs_review=review.needs_review or bool(doubts), evidence=review.evidence,
-            cue_ball=cue, player_ball=decision.player_ball, break_shot=st.next_is_break,
+            shot=shot.number,
+            game=self.game,
+            player=st.player.name,
+            legal=not decision.fouls,
+            foul=decision.outcome[1],
+            points=decision.points,
+            turn_over=news.turn_over,
+            game_over=news.game_over,
+            reason=reason,
+            score=score,
+            needs_review=review.needs_review or bool(doubts),
+            evidence=review.evidence,
+            cue_ball=cue,
+            player_ball=decision.player_ball,
+            break_shot=st.next_is_break,
             equalizing_inning=st.equalizing is not None,
-            first_ball=decision.path.first_ball, second_ball=decision.path.second_ball,
+            first_ball=decision.path.first_ball,
+            second_ball=decision.path.second_ball,
             cushions_before_first_ball=decision.path.cushions_before_first,
             cushions_before_second_ball=decision.path.cushions_before_second,
-            cushions_total=len(decision.path.cushions), carom_case=decision.carom_case, kisses=decision.path.kisses,
-            fouls=tuple(f.foul for f in decision.fouls), respot=decision.respot, series=news.series,
-            innings=innings, high_run={p.name: p.high_run for p in new_state.players},
+            cushions_total=len(decision.path.cushions),
+            carom_case=decision.carom_case,
+            kisses=decision.path.kisses,
+            fouls=tuple(f.foul for f in decision.fouls),
+            respot=decision.respot,
+            series=news.series,
+            innings=innings,
+            high_run={p.name: p.high_run for p in new_state.players},
             set_number=st.set_number if st.match.sets is not None else None,
             sets=({p.name: p.sets_won for p in new_state.players} if st.match.sets is not None else None),
-            match_over=news.match_over, winner=None if news.winner is None else names[news.winner],
-            draw=news.draw, review_reason=" ".join(review_parts) or None, note=si.note,
+            match_over=news.match_over,
+            winner=None if news.winner is None else names[news.winner],
+            draw=news.draw,
+            review_reason=" ".join(review_parts) or None,
+            note=si.note,
         )
         return call, new_state
 
-
-    def _review(self, state: GameState, st: GameState, start: ShotStart | None, mids: list[Event], si: ShotInput,
-                cue: BallId, decision: Decision) -> Review:
+    def _review(
+        self,
+        state: GameState,
+        st: GameState,
+        start: ShotStart | None,
+        mids: list[Event],
+        si: ShotInput,
+        cue: BallId,
+        decision: Decision,
+    ) -> Review:
         """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.core.evidence`).
         ``state`` is the state before the shot, ``st`` the same with the balls settled."""
         alternatives: list[tuple[str, Callable[[], Hashable]]] = []
         if start is not None:
+
             def other_ball() -> Outcome:
                 alt_start = _relabel_start(start)
                 alt_state = choose_balls(state, alt_start.cue_ball)
@@ -229,23 +273,32 @@ class CushionCaromEngine:
                 def alt() -> Outcome:
                     alt_start = replace(start, cue_ball=ball)
                     return self._decide(choose_balls(state, ball), alt_start, mids, si, ball).outcome
+
                 return alt
 
             alternatives = [("if the struck ball was the other one", other_ball)]
             if start.cue_ball not in (BallId.WHITE, BallId.YELLOW):
                 # the tracker doubts which ball moved first and named the red: either player's
                 # ball read as the one struck
-                alternatives += [(f"if the struck ball was the {b.value}", struck(b)) for b in (BallId.WHITE, BallId.YELLOW)]
+                alternatives += [
+                    (f"if the struck ball was the {b.value}", struck(b)) for b in (BallId.WHITE, BallId.YELLOW)
+                ]
             if start.frozen_to_cushion or start.balls_in_contact:
                 alternatives.append(("if no ball was frozen or touching", no_resting_contacts))
         return review_shot(
-            lambda evs: self._decide(st, start, evs, si, cue).outcome, mids, decision.basis, self.config,
-            describe_outcome, start=start, start_alternatives=alternatives,
+            lambda evs: self._decide(st, start, evs, si, cue).outcome,
+            mids,
+            decision.basis,
+            self.config,
+            describe_outcome,
+            start=start,
+            start_alternatives=alternatives,
         )
 
     # -- the verdict ----------------------------------------------------------------------------
-    def _decide(self, state: GameState, start: ShotStart | None, mids: Sequence[Event], si: ShotInput,
-                cue: BallId) -> Decision:
+    def _decide(
+        self, state: GameState, start: ShotStart | None, mids: Sequence[Event], si: ShotInput, cue: BallId
+    ) -> Decision:
         """The pure verdict of one shot from its events; the evidence review calls it again with
         perturbed events."""
         three = self.game is Game.THREE_CUSHION
@@ -254,8 +307,9 @@ class CushionCaromEngine:
         path = read_cue_path(cue, start, mids, si.detached_masse)
         camera = self._camera_fouls(state, start, path, cue)
         camera = [f for f in camera if f.foul not in si.overrule]
-        referee = [_FoulFound(f, f"{f.info.description}, declared by the referee", f.articles(self.game))
-                   for f in si.fouls]
+        referee = [
+            _FoulFound(f, f"{f.info.description}, declared by the referee", f.articles(self.game)) for f in si.fouls
+        ]
         fouls: list[_FoulFound] = []
         for f in referee + camera:
             if all(g.foul is not f.foul for g in fouls):
@@ -277,8 +331,10 @@ class CushionCaromEngine:
             if carom == by_path:
                 carom_text += " (so ruled by the referee)"
             else:
-                carom_text = (f"{word} by the referee's decision (002 ART 7.3, 12.2); from the log: "
-                              f"{carom_text[0].lower()}{carom_text[1:]}")
+                carom_text = (
+                    f"{word} by the referee's decision (002 ART 7.3, 12.2); from the log: "
+                    f"{carom_text[0].lower()}{carom_text[1:]}"
+                )
 
         respot: dict[BallId, str] = {}
         restart = False
@@ -289,7 +345,9 @@ class CushionCaromEngine:
                 text += f"; also {f.text} ({f.articles})"
             text += "; inning over, no point"
             if carom:
-                text += ", the carom made does not count (" + ("003 art. 14; 002 ART 7.3" if three else "002 ART 7.3") + ")"
+                text += (
+                    ", the carom made does not count (" + ("003 art. 14; 002 ART 7.3" if three else "002 ART 7.3") + ")"
+                )
             if any(f.foul is Foul.BALL_OFF_TABLE for f in camera):
                 respot, restart, where = self._respot(path, opponent.ball)
                 text += where
@@ -301,11 +359,25 @@ class CushionCaromEngine:
             basis = self._carom_basis(path, by_path)
             points = 1 if carom else 0
         if path.frozen_contact is not None and three:
-            basis = basis + ((path.frozen_contact,
-                              f"first contact with the {path.frozen_contact.cushion.value} cushion it was frozen to, "
-                              "not counted (003 art. 10)"),)
-        return Decision(points=points, carom=carom, fouls=tuple(fouls), path=path, player_ball=player_ball,
-                        carom_case=case, basis=basis, reason=reason, respot=respot, restart_from_break=restart)
+            basis = basis + (
+                (
+                    path.frozen_contact,
+                    f"first contact with the {path.frozen_contact.cushion.value} cushion it was frozen to, "
+                    "not counted (003 art. 10)",
+                ),
+            )
+        return Decision(
+            points=points,
+            carom=carom,
+            fouls=tuple(fouls),
+            path=path,
+            player_ball=player_ball,
+            carom_case=case,
+            basis=basis,
+            reason=reason,
+            respot=respot,
+            restart_from_break=restart,
+        )
 
     def _camera_fouls(self, state: GameState, start: ShotStart | None, path: CuePath, cue: BallId) -> list[_FoulFound]:
         """The fouls the event log shows, in order of precedence: the wrong ball (003 art. 6(g), 8),
@@ -317,51 +389,86 @@ class CushionCaromEngine:
         o1 = path.first_ball
         camera: list[_FoulFound] = []
         if cue is not player_ball:
-            whose = (f"the ball of {opponent.name}" if cue is opponent.ball else "which is no player's ball")
+            whose = f"the ball of {opponent.name}" if cue is opponent.ball else "which is no player's ball"
             basis = ((start, f"shot start: the struck ball ({cue.value})"),) if start is not None else ()
-            camera.append(_FoulFound(
-                Foul.WRONG_BALL, f"{player.name} played the {cue.value}, {whose}; his ball is the {player_ball.value}",
-                Foul.WRONG_BALL.articles(self.game), basis))
+            camera.append(
+                _FoulFound(
+                    Foul.WRONG_BALL,
+                    f"{player.name} played the {cue.value}, {whose}; his ball is the {player_ball.value}",
+                    Foul.WRONG_BALL.articles(self.game),
+                    basis,
+                )
+            )
         if path.into_contact is not None and path.into_contact_event is not None:
-            camera.append(_FoulFound(
-                Foul.PLAYED_INTO_CONTACT,
-                f"the cue ball ({cue.value}) was played directly into the {path.into_contact.value} it was touching",
-                "003 art. 9(a); 002 ART 10.1, 15.8" if three else "002 ART 10.1, 15.8",
-                ((path.into_contact_event, f"contact with the touching {path.into_contact.value}"),)))
+            camera.append(
+                _FoulFound(
+                    Foul.PLAYED_INTO_CONTACT,
+                    f"the cue ball ({cue.value}) was played directly into the {path.into_contact.value} it was touching",
+                    "003 art. 9(a); 002 ART 10.1, 15.8" if three else "002 ART 10.1, 15.8",
+                    ((path.into_contact_event, f"contact with the touching {path.into_contact.value}"),),
+                )
+            )
         elif not three and path.frozen_contact is not None:
-            camera.append(_FoulFound(
-                Foul.PLAYED_INTO_CONTACT,
-                f"the cue ball ({cue.value}) was played directly into the {path.frozen_contact.cushion.value} "
-                "cushion it was frozen to", "002 ART 10.2, 15.8",
-                ((path.frozen_contact, f"contact with the {path.frozen_contact.cushion.value} cushion it was frozen to"),)))
+            camera.append(
+                _FoulFound(
+                    Foul.PLAYED_INTO_CONTACT,
+                    f"the cue ball ({cue.value}) was played directly into the {path.frozen_contact.cushion.value} "
+                    "cushion it was frozen to",
+                    "002 ART 10.2, 15.8",
+                    (
+                        (
+                            path.frozen_contact,
+                            f"contact with the {path.frozen_contact.cushion.value} cushion it was frozen to",
+                        ),
+                    ),
+                )
+            )
         if state.next_is_break and o1 is not None and o1 is not BallId.RED and path.first_contact is not None:
-            camera.append(_FoulFound(
-                Foul.BREAK_NOT_RED_FIRST,
-                f"on the break the cue ball ({cue.value}) hit the {o1.value} before the red",
-                Foul.BREAK_NOT_RED_FIRST.articles(self.game),
-                ((path.first_contact, f"first object ball ({o1.value}), on the break"),)))
+            camera.append(
+                _FoulFound(
+                    Foul.BREAK_NOT_RED_FIRST,
+                    f"on the break the cue ball ({cue.value}) hit the {o1.value} before the red",
+                    Foul.BREAK_NOT_RED_FIRST.articles(self.game),
+                    ((path.first_contact, f"first object ball ({o1.value}), on the break"),),
+                )
+            )
         if path.off_table:
             left = list(dict.fromkeys(e.ball for e in path.off_table))
             names = " and the ".join(b.value for b in left)
-            camera.append(_FoulFound(
-                Foul.BALL_OFF_TABLE, f"the {names} left the table", Foul.BALL_OFF_TABLE.articles(self.game),
-                tuple((e, f"{e.ball.value} off the table") for e in path.off_table)))
+            camera.append(
+                _FoulFound(
+                    Foul.BALL_OFF_TABLE,
+                    f"the {names} left the table",
+                    Foul.BALL_OFF_TABLE.articles(self.game),
+                    tuple((e, f"{e.ball.value} off the table") for e in path.off_table),
+                )
+            )
         return camera
 
     def _respot(self, path: CuePath, incoming_ball: BallId) -> tuple[dict[BallId, str], bool, str]:
         """Where balls off the table go: (spots by ball, next shot from the break?, reason clause)."""
         left = list(dict.fromkeys(e.ball for e in path.off_table))
         if self.game is not Game.THREE_CUSHION:
-            return ({b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)}, True,
-                    "; the three balls go to the break position (002 ART 11.1.1)")
+            return (
+                {b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)},
+                True,
+                "; the three balls go to the break position (002 ART 11.1.1)",
+            )
         # 002 ART 11.1.2 -> ART 10.3.2: the red on the foot spot, the ball of the player who now has
         # the table (the opponent, after the foul) on the head spot, the other on the centre spot
-        respot = {b: ("foot_spot" if b is BallId.RED else "head_spot" if b is incoming_ball else "centre_spot")
-                  for b in left}
+        respot = {
+            b: ("foot_spot" if b is BallId.RED else "head_spot" if b is incoming_ball else "centre_spot") for b in left
+        }
         where = ", ".join(f"the {b.value} on the {SPOT_NAMES[s]}" for b, s in respot.items())
         many = len(left) > 1
-        return respot, False, (f"; only the ball{'s' if many else ''} that left the table {'are' if many else 'is'} "
-                               f"respotted: {where} (002 ART 11.1.2, 10.3.2)")
+        return (
+            respot,
+            False,
+            (
+                f"; only the ball{'s' if many else ''} that left the table {'are' if many else 'is'} "
+                f"respotted: {where} (002 ART 11.1.2, 10.3.2)"
+            ),
+        )
 
     def _carom_text(self, path: CuePath, made: bool, case: str | None) -> str:
         c = path.cue_ball.value
@@ -375,36 +482,53 @@ class CushionCaromEngine:
             text = f"Point: the cue ball ({c}) touched both object balls, the {o1} then the {o2} ({arts})"
         elif made and three:
             if case == "2(a)":
-                text = f"Point: the cue ball ({c}) hit the {o1} first, then made {_impacts(k2)} before reaching the {o2}"
+                text = (
+                    f"Point: the cue ball ({c}) hit the {o1} first, then made {_impacts(k2)} before reaching the {o2}"
+                )
             elif case == "2(b)":
                 text = f"Point: the cue ball ({c}) made {_impacts(k1)} before hitting the {o1}, then reached the {o2}"
             else:
-                text = (f"Point: the cue ball ({c}) made {_impacts(k1)}, hit the {o1}, then made {k2} more before "
-                        f"reaching the {o2}")
+                text = (
+                    f"Point: the cue ball ({c}) made {_impacts(k1)}, hit the {o1}, then made {k2} more before "
+                    f"reaching the {o2}"
+                )
             text += f" (003 art. {case}, 3; {arts})"
         elif made:
-            text = f"Point: the cue ball ({c}) made {_impacts(ks)} before reaching the second object ball ({o2}) ({arts})"
+            text = (
+                f"Point: the cue ball ({c}) made {_impacts(ks)} before reaching the second object ball ({o2}) ({arts})"
+            )
         elif path.first_ball is None:
             text = f"No point: the cue ball ({c}) touched neither object ball (002 ART 7.2)"
         elif path.second_ball is None:
             text = f"No point: the cue ball ({c}) touched only the {o1} (002 ART 7.2)"
         elif three:
-            text = (f"No point: the cue ball ({c}) made only {_impacts(ks)} before reaching the second object ball "
-                    f"({o2}); three are required (003 art. 2, 3; {arts})")
+            text = (
+                f"No point: the cue ball ({c}) made only {_impacts(ks)} before reaching the second object ball "
+                f"({o2}); three are required (003 art. 2, 3; {arts})"
+            )
         else:
-            text = (f"No point: the cue ball ({c}) reached the second object ball ({o2}) before any cushion; one is "
-                    f"required ({arts})")
+            text = (
+                f"No point: the cue ball ({c}) reached the second object ball ({o2}) before any cushion; one is "
+                f"required ({arts})"
+            )
         extras = []
         again = path.repeated_cushions if made else ()
         if again and three:
             extras.append(f"the {' and '.join(x.value for x in again)} cushion counted again (003 art. 3)")
         if path.frozen_contact is not None and three:
-            extras.append(f"its first contact with the {path.frozen_contact.cushion.value} cushion it was frozen to "
-                          "did not count (003 art. 10)")
+            extras.append(
+                f"its first contact with the {path.frozen_contact.cushion.value} cushion it was frozen to "
+                "did not count (003 art. 10)"
+            )
         if path.kisses:
-            extras.append(f"{path.kisses} kiss{'es' if path.kisses > 1 else ''} ("
-                          + ("valid either way, 003 art. 15)" if three
-                             else "a contact counts whichever ball was moving, 002 ART 7.2)"))
+            extras.append(
+                f"{path.kisses} kiss{'es' if path.kisses > 1 else ''} ("
+                + (
+                    "valid either way, 003 art. 15)"
+                    if three
+                    else "a contact counts whichever ball was moving, 002 ART 7.2)"
+                )
+            )
         return "; ".join([text] + extras)
 
     def _carom_basis(self, path: CuePath, made: bool) -> tuple[tuple[Event, str], ...]:
@@ -417,17 +541,28 @@ class CushionCaromEngine:
             out.append((path.second_contact, f"second object ball ({path.second_ball.value})"))
             if not made and path.late_cushion is not None:
                 n = path.cushions_before_second + 1
-                out.append((path.late_cushion, f"cushion impact {n} ({path.late_cushion.cushion.value}, just after "
-                                               "the second object ball)"))
+                out.append(
+                    (
+                        path.late_cushion,
+                        f"cushion impact {n} ({path.late_cushion.cushion.value}, just after the second object ball)",
+                    )
+                )
         return tuple(out)
 
     def _after_match(self, state: GameState, shot: Shot, si: ShotInput) -> Call:
         winner = None if state.winner is None else state.players[state.winner].name
         return after_match_call(
-            self.game, shot, player=state.player.name, score=state.score, winner=winner, note=si.note,
-            reason="Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)", summary=None,
+            self.game,
+            shot,
+            player=state.player.name,
+            score=state.score,
+            winner=winner,
+            note=si.note,
+            reason="Not scored: the match was over before this shot (002 ART 12.2, 14.1.5)",
+            summary=None,
             player_ball=state.player.ball,
-            innings={p.name: p.innings for p in state.players}, high_run={p.name: p.high_run for p in state.players},
+            innings={p.name: p.innings for p in state.players},
+            high_run={p.name: p.high_run for p in state.players},
             set_number=state.set_number if state.match.sets is not None else None,
             sets=({p.name: p.sets_won for p in state.players} if state.match.sets is not None else None),
             draw=state.draw,

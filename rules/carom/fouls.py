@@ -69,23 +69,28 @@ def _carom(description: str, art_003: str | None, art_002: str, camera: bool = F
 _TABLE: dict[Foul, tuple[FoulInfo, str | None]] = {
     Foul.BALL_OFF_TABLE: _carom("a ball left the table", "6(a), 11", "ART 11, 15.1", camera=True),
     Foul.BREAK_NOT_RED_FIRST: _carom(
-        "on the break the cue ball did not take the red first", "5", "ART 6.2", camera=True),
+        "on the break the cue ball did not take the red first", "5", "ART 6.2", camera=True
+    ),
     Foul.PLAYED_INTO_CONTACT: _carom(
-        "the cue ball was played directly into the ball (or cushion) it was touching", "9(a)",
-        "ART 10.1, 10.2, 15.8", camera=True),
+        "the cue ball was played directly into the ball (or cushion) it was touching",
+        "9(a)",
+        "ART 10.1, 10.2, 15.8",
+        camera=True,
+    ),
     Foul.WRONG_BALL: _carom("the player played a ball that is not his", "6(g), 8(a)", "ART 15.11", camera=True),
     Foul.BALLS_MOVING: _carom("the stroke began while balls were still moving or spinning", "6(b), 13", "ART 15.2"),
     Foul.TOUCHED_BALL: _carom(
-        "a ball was touched with the hand, clothing, cue, chalk or another object", "6(c)", "ART 15.4"),
+        "a ball was touched with the hand, clothing, cue, chalk or another object", "6(c)", "ART 15.4"
+    ),
     Foul.CUE_NOT_TIP: _carom("the ball was struck with a part of the cue other than the tip", None, "ART 15.3"),
-    Foul.CLEANED_BALL: _carom(
-        "the player moved a ball to clean it instead of asking the referee", None, "ART 15.5"),
+    Foul.CLEANED_BALL: _carom("the player moved a ball to clean it instead of asking the referee", None, "ART 15.5"),
     Foul.MOVED_BALL: _carom("a ball was moved other than by the stroke", "6(c)", "ART 15.6"),
     Foul.PUSH_SHOT: _carom("push shot (the tip stayed on the cue ball)", "6(d), 14", "ART 15.7.2, 15.7.3"),
     Foul.DOUBLE_HIT: _carom("double hit (the tip struck the cue ball twice)", "6(e), 14", "ART 15.7.1"),
     Foul.NO_FOOT_ON_FLOOR: _carom("the player had no foot on the floor at the stroke", "6(f)", "ART 15.9"),
     Foul.TOUCHED_CUE_BALL_AIMING: _carom(
-        "the player touched the cue ball with the cue while aiming", "6(h), 17", "ART 15.12"),
+        "the player touched the cue ball with the cue while aiming", "6(h), 17", "ART 15.12"
+    ),
     Foul.AIMING_MARK: _carom("the player placed a visible aiming mark on the table or rail", None, "ART 15.10"),
     Foul.STOPPED_ON_RAIL: _carom("the cue ball jumped and stopped on top of the rail", "12", "ART 15.12"),
     Foul.TOUCHED_FRAME: _carom("a ball touched the wooden rail frame", "12", "ART 11.2, 15.1"),
@@ -93,8 +98,11 @@ _TABLE: dict[Foul, tuple[FoulInfo, str | None]] = {
     Foul.INTENTIONAL_SAFETY: _carom("intentional defensive shot", "24", "ART 15.12"),
     Foul.RULE_VIOLATION: _carom("the player did not respect the rules of the game", None, "ART 15.12"),
     Foul.BALK_ZONE: _carom(
-        "a carom was made from the position 'dentro' with neither object ball leaving its zone", None,
-        "ART 19.2, 20.5", camera=True),
+        "a carom was made from the position 'dentro' with neither object ball leaving its zone",
+        None,
+        "ART 19.2, 20.5",
+        camera=True,
+    ),
 }
 
 _INFO: dict[Foul, FoulInfo] = {f: info for f, (info, _) in _TABLE.items()}

@@ -53,8 +53,18 @@ from rules.carom.state import Equalizing
 from tracking.ids import BallId
 
 __all__ = [
-    "DEFAULT_PLAYERS", "PLAYER_BALLS", "Verdict", "ShotInput", "StartState", "ResolvedStart", "MatchSetup",
-    "RefereeInput", "resolve_start", "parse_referee_input", "load_referee_input", "referee_input_to_dict",
+    "DEFAULT_PLAYERS",
+    "PLAYER_BALLS",
+    "Verdict",
+    "ShotInput",
+    "StartState",
+    "ResolvedStart",
+    "MatchSetup",
+    "RefereeInput",
+    "resolve_start",
+    "parse_referee_input",
+    "load_referee_input",
+    "referee_input_to_dict",
 ]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
@@ -159,7 +169,8 @@ class MatchSetup:
     def __post_init__(self) -> None:
         names = self.players
         if (
-            not isinstance(names, (list, tuple)) or len(names) != 2
+            not isinstance(names, (list, tuple))
+            or len(names) != 2
             or not all(isinstance(n, str) and n.strip() for n in names)
         ):
             raise RefereeInputError(f"players must be two non-empty names, got {names!r}")
@@ -194,8 +205,6 @@ def _name_index(name: str | None, names: tuple[str, str], where: str) -> int | N
     if name not in names:
         raise RefereeInputError(f"{where} must be one of the players {', '.join(map(repr, names))}, got {name!r}")
     return names.index(name)
-
-
 
 
 def _starter_of_set(first_starter: int, set_number: int, sets: int | None) -> int:
@@ -245,7 +254,8 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
     score = score or (0, 0)
     if series > score[at_table]:
         raise RefereeInputError(
-            f"{w}.series ({series}) cannot exceed the score of {names[at_table]!r} ({score[at_table]})")
+            f"{w}.series ({series}) cannot exceed the score of {names[at_table]!r} ({score[at_table]})"
+        )
     if starter is None:
         if innings is not None and innings[0] != innings[1]:
             starter = 0 if innings[0] > innings[1] else 1
@@ -264,46 +274,55 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
         raise RefereeInputError(
             f"{w}.innings: with {names[at_table]!r} at the table {doing}, {names[starter]!r} (who started the game) "
             f"must have {'one more inning than' if expect_diff else 'as many innings as'} {names[second]!r} "
-            f"(002 ART 12.3), got {innings[starter]} and {innings[second]}")
+            f"(002 ART 12.3), got {innings[starter]} and {innings[second]}"
+        )
     equalizing: Equalizing | None = None
     if match.distance is not None and score[starter] >= match.distance:
         equalizing = Equalizing.DISTANCE
-    elif match.innings_limit is not None and innings[starter] >= match.innings_limit and not (
-        at_table == starter and in_inning
+    elif (
+        match.innings_limit is not None
+        and innings[starter] >= match.innings_limit
+        and not (at_table == starter and in_inning)
     ):
         equalizing = Equalizing.INNINGS_LIMIT
     if s.equalizing is False and equalizing is not None:
         raise RefereeInputError(
             f"{w}.equalizing is false, but {names[starter]!r} (who started) has "
             f"{score[starter]} points in {innings[starter]} innings: the opponent's inning is the equalizing one "
-            "(002 ART 12.3, 13.3)")
+            "(002 ART 12.3, 13.3)"
+        )
     if s.equalizing and equalizing is None:
         raise RefereeInputError(
             f"{w}.equalizing: the starter {names[starter]!r} must have reached the distance or the innings "
-            f"limit (002 ART 12.3, 13.3), got {score[starter]} points in {innings[starter]} innings")
+            f"limit (002 ART 12.3, 13.3), got {score[starter]} points in {innings[starter]} innings"
+        )
     if equalizing is not None:
         reached = "distance" if equalizing is Equalizing.DISTANCE else "innings limit"
         if match.sets is not None:
             raise RefereeInputError(
                 f"{w}: {names[starter]!r} has reached the distance, which ends the set (002 ART 14.1.1); "
-                "a set in play has both scores below it")
+                "a set in play has both scores below it"
+            )
         if at_table != second:
             raise RefereeInputError(
                 f"{w}: {names[starter]!r} (who started) has reached the {reached}, so the equalizing inning is "
-                f"{names[second]!r}'s (002 ART 12.3, 13.3), but at_table is {names[at_table]!r}")
+                f"{names[second]!r}'s (002 ART 12.3, 13.3), but at_table is {names[at_table]!r}"
+            )
     if match.distance is not None:
         for i in (0, 1):
             limit_ok = equalizing is Equalizing.DISTANCE and i == starter and score[i] == match.distance
             if score[i] >= match.distance and not limit_ok:
                 raise RefereeInputError(
                     f"{w}.score.{names[i]}: a game still in play has fewer than the distance ({match.distance}) "
-                    f"points, got {score[i]}")
+                    f"points, got {score[i]}"
+                )
     if match.innings_limit is not None:
         for i in (0, 1):
             if innings[i] > match.innings_limit:
                 raise RefereeInputError(
                     f"{w}.innings.{names[i]} must be at most the innings limit ({match.innings_limit}), "
-                    f"got {innings[i]}")
+                    f"got {innings[i]}"
+                )
 
     sets_won = sets_won or (0, 0)
     set_number = s.set_number
@@ -316,19 +335,20 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
         for i in (0, 1):
             if sets_won[i] >= need:
                 raise RefereeInputError(
-                    f"{w}.sets_won.{names[i]}: a match still in play has fewer than {need} sets won, got {sets_won[i]}")
+                    f"{w}.sets_won.{names[i]}: a match still in play has fewer than {need} sets won, got {sets_won[i]}"
+                )
         played = sets_won[0] + sets_won[1] + 1
         if set_number is None:
             set_number = played
         if isinstance(set_number, bool) or not isinstance(set_number, int) or set_number != played:
-            raise RefereeInputError(
-                f"{w}.set must be one more than the sets won ({played}), got {set_number!r}")
+            raise RefereeInputError(f"{w}.set must be one more than the sets won ({played}), got {set_number!r}")
         derived_first = starter if _starter_of_set(0, set_number, match.sets) == 0 else 1 - starter
         if first_given is not None and _starter_of_set(first_given, set_number, match.sets) != starter:
             due = names[_starter_of_set(first_given, set_number, match.sets)]
             raise RefereeInputError(
                 f"{w}.first_set_starter: sets are started alternately and the last by who started the first "
-                f"(002 ART 14.1.3-4), so set {set_number} is started by {due!r}, but the starter is {names[starter]!r}")
+                f"(002 ART 14.1.3-4), so set {set_number} is started by {due!r}, but the starter is {names[starter]!r}"
+            )
         first_starter = first_given if first_given is not None else derived_first
 
     balls_given = s.balls is not None
@@ -338,7 +358,8 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
             given = {names[0]: given[0], names[1]: given[1]}
         if not isinstance(given, Mapping) or len(given) != 2 or any(k not in names for k in given):
             raise RefereeInputError(
-                f"{w}.balls must give the ball of each player ({', '.join(map(repr, names))}), got {given!r}")
+                f"{w}.balls must give the ball of each player ({', '.join(map(repr, names))}), got {given!r}"
+            )
         bs = []
         for n in names:
             b = given[n]
@@ -365,9 +386,20 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
     hr = list(high_run or (0, 0))
     hr[at_table] = max(hr[at_table], series)
     return ResolvedStart(
-        at_table=at_table, starter=starter, first_starter=first_starter, balls=balls, balls_given=balls_given,
-        score=score, innings=innings, series=series, in_inning=in_inning, high_run=(hr[0], hr[1]),
-        next_is_break=bool(next_is_break), equalizing=equalizing, set_number=set_number, sets_won=sets_won,
+        at_table=at_table,
+        starter=starter,
+        first_starter=first_starter,
+        balls=balls,
+        balls_given=balls_given,
+        score=score,
+        innings=innings,
+        series=series,
+        in_inning=in_inning,
+        high_run=(hr[0], hr[1]),
+        next_is_break=bool(next_is_break),
+        equalizing=equalizing,
+        set_number=set_number,
+        sets_won=sets_won,
         fresh=fresh,
     )
 
@@ -375,8 +407,20 @@ def resolve_start(setup: MatchSetup) -> ResolvedStart:
 # -- JSON -----------------------------------------------------------------------------------------
 _TOP_KEYS = ("players", "match", "start", "shots")
 _MATCH_KEYS = ("distance", "innings_limit", "sets")
-_START_KEYS = ("at_table", "starter", "balls", "score", "innings", "series", "high_run", "next_is_break",
-               "equalizing", "set", "sets_won", "first_set_starter")
+_START_KEYS = (
+    "at_table",
+    "starter",
+    "balls",
+    "score",
+    "innings",
+    "series",
+    "high_run",
+    "next_is_break",
+    "equalizing",
+    "set",
+    "sets_won",
+    "first_set_starter",
+)
 _SHOT_KEYS = ("foul", "verdict", "detached_masse", "overrule", "note")
 
 
@@ -393,18 +437,27 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
     if top.get("start") is not None:
         sj = _object(top["start"], f"{where}: start", _START_KEYS)
         if len(names) == 2:
-            per = {k: _per_player_json(sj.get(k), names, f"{where}: start.{k}")  # type: ignore[arg-type]
-                   for k in ("balls", "score", "innings", "high_run", "sets_won")}
+            per = {
+                k: _per_player_json(sj.get(k), names, f"{where}: start.{k}")  # type: ignore[arg-type]
+                for k in ("balls", "score", "innings", "high_run", "sets_won")
+            }
         else:
             per = {}
         for k in ("at_table", "starter", "first_set_starter"):
             if sj.get(k) is not None and not isinstance(sj[k], str):
                 raise RefereeInputError(f"{where}: start.{k} must be a player name, got {sj[k]!r}")
         start = StartState(
-            at_table=sj.get("at_table"), starter=sj.get("starter"), balls=per.get("balls"),
-            score=per.get("score"), innings=per.get("innings"), series=sj.get("series", 0),
-            high_run=per.get("high_run"), next_is_break=sj.get("next_is_break"),
-            equalizing=sj.get("equalizing"), set_number=sj.get("set"), sets_won=per.get("sets_won"),
+            at_table=sj.get("at_table"),
+            starter=sj.get("starter"),
+            balls=per.get("balls"),
+            score=per.get("score"),
+            innings=per.get("innings"),
+            series=sj.get("series", 0),
+            high_run=per.get("high_run"),
+            next_is_break=sj.get("next_is_break"),
+            equalizing=sj.get("equalizing"),
+            set_number=sj.get("set"),
+            sets_won=per.get("sets_won"),
             first_set_starter=sj.get("first_set_starter"),
         )
     setup = _wrap(where, MatchSetup, players=names, match=match, start=start)  # type: ignore[arg-type]
@@ -412,8 +465,13 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
     for n, key, v in shot_entries(top.get("shots"), where):
         sv = _object(v, f"{where}: shots.{key}", _SHOT_KEYS)
         shots[n] = _wrap(
-            f"{where}: shots.{key}", ShotInput, fouls=sv.get("foul"), verdict=sv.get("verdict"),
-            detached_masse=sv.get("detached_masse", False), overrule=sv.get("overrule") or (), note=sv.get("note"),
+            f"{where}: shots.{key}",
+            ShotInput,
+            fouls=sv.get("foul"),
+            verdict=sv.get("verdict"),
+            detached_masse=sv.get("detached_masse", False),
+            overrule=sv.get("overrule") or (),
+            note=sv.get("note"),
         )
     return RefereeInput(setup=setup, shots=shots)
 
@@ -428,15 +486,26 @@ def referee_input_to_dict(ref: RefereeInput) -> dict[str, Any]:
     setup = ref.setup
     d: dict[str, Any] = {
         "players": list(setup.players),
-        "match": {"distance": setup.match.distance, "innings_limit": setup.match.innings_limit,
-                  "sets": setup.match.sets},
+        "match": {
+            "distance": setup.match.distance,
+            "innings_limit": setup.match.innings_limit,
+            "sets": setup.match.sets,
+        },
     }
     if setup.start is not None:
         s = setup.start
         sd: dict[str, Any] = {}
-        for key, v in (("at_table", s.at_table), ("starter", s.starter), ("score", s.score),
-                       ("innings", s.innings), ("high_run", s.high_run), ("next_is_break", s.next_is_break),
-                       ("set", s.set_number), ("sets_won", s.sets_won), ("first_set_starter", s.first_set_starter)):
+        for key, v in (
+            ("at_table", s.at_table),
+            ("starter", s.starter),
+            ("score", s.score),
+            ("innings", s.innings),
+            ("high_run", s.high_run),
+            ("next_is_break", s.next_is_break),
+            ("set", s.set_number),
+            ("sets_won", s.sets_won),
+            ("first_set_starter", s.first_set_starter),
+        ):
             if v is not None:
                 sd[key] = dict(v) if isinstance(v, Mapping) else v
         if s.balls is not None:

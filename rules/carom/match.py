@@ -63,8 +63,14 @@ def initial_state(game: Game, setup: MatchSetup | None = None) -> GameState:
     r = resolve_start(setup)
     players = tuple(
         PlayerState(
-            name=setup.players[i], ball=r.balls[i], points=r.score[i], innings=r.innings[i],
-            high_run=r.high_run[i], sets_won=r.sets_won[i], total_points=r.score[i], total_innings=r.innings[i],
+            name=setup.players[i],
+            ball=r.balls[i],
+            points=r.score[i],
+            innings=r.innings[i],
+            high_run=r.high_run[i],
+            sets_won=r.sets_won[i],
+            total_points=r.score[i],
+            total_innings=r.innings[i],
         )
         for i in (0, 1)
     )
@@ -73,9 +79,18 @@ def initial_state(game: Game, setup: MatchSetup | None = None) -> GameState:
     # balls given: each player plays the ball he is first seen playing (nothing else can tell)
     balls_chosen = r.balls_given or (not _balls_free(game) and r.fresh and r.next_is_break)
     return GameState(
-        game=game, match=setup.match, players=(players[0], players[1]), at_table=r.at_table, starter=r.starter,
-        first_starter=r.first_starter, series=r.series, in_inning=r.in_inning, next_is_break=r.next_is_break,
-        balls_chosen=balls_chosen, equalizing=r.equalizing, set_number=r.set_number,
+        game=game,
+        match=setup.match,
+        players=(players[0], players[1]),
+        at_table=r.at_table,
+        starter=r.starter,
+        first_starter=r.first_starter,
+        series=r.series,
+        in_inning=r.in_inning,
+        next_is_break=r.next_is_break,
+        balls_chosen=balls_chosen,
+        equalizing=r.equalizing,
+        set_number=r.set_number,
     )
 
 
@@ -112,15 +127,22 @@ def advance(state: GameState, scored: bool, restart_from_break: bool = False) ->
     p = state.at_table
     me = state.players[p]
     if not state.in_inning:  # the inning begins with its first shot
-        state = replace(state, players=_set_player(state, p, innings=me.innings + 1, total_innings=me.total_innings + 1),
-                        series=0, in_inning=True)
+        state = replace(
+            state,
+            players=_set_player(state, p, innings=me.innings + 1, total_innings=me.total_innings + 1),
+            series=0,
+            in_inning=True,
+        )
         me = state.players[p]
     if scored:
         series = state.series + 1
         state = replace(
-            state, series=series, next_is_break=False,
-            players=_set_player(state, p, points=me.points + 1, total_points=me.total_points + 1,
-                                high_run=max(me.high_run, series)),
+            state,
+            series=series,
+            next_is_break=False,
+            players=_set_player(
+                state, p, points=me.points + 1, total_points=me.total_points + 1, high_run=max(me.high_run, series)
+            ),
         )
         distance = state.match.distance
         if distance is not None and state.players[p].points >= distance:
@@ -131,8 +153,16 @@ def advance(state: GameState, scored: bool, restart_from_break: bool = False) ->
 
 def _finish(state: GameState, series: int, winner: int | None, sentences: list[str]) -> tuple[GameState, MatchNews]:
     draw = winner is None
-    end = replace(state, match_over=True, winner=winner, draw=draw, in_inning=False, series=0,
-                  equalizing=None, shots=state.shots + 1)
+    end = replace(
+        state,
+        match_over=True,
+        winner=winner,
+        draw=draw,
+        in_inning=False,
+        series=0,
+        equalizing=None,
+        shots=state.shots + 1,
+    )
     return end, MatchNews(series, True, True, True, winner, draw, tuple(sentences))
 
 
@@ -143,25 +173,54 @@ def _distance_reached(state: GameState, series: int) -> tuple[GameState, MatchNe
     if state.match.sets is not None:
         return _set_won(state, series, p)
     if state.equalizing is Equalizing.DISTANCE:
-        return _finish(state, series, None, [
-            f"{me.name} also reaches the distance ({d}) in the equalizing inning: the game is a draw "
-            f"{_score_text(state)} (002 ART 12.4)"])
+        return _finish(
+            state,
+            series,
+            None,
+            [
+                f"{me.name} also reaches the distance ({d}) in the equalizing inning: the game is a draw "
+                f"{_score_text(state)} (002 ART 12.4)"
+            ],
+        )
     if me.innings > opp.innings:  # the starter: his opponent equalizes the innings
         art = "002 ART 12.3, 13.3" if state.match.innings_limit is not None else "002 ART 12.3"
-        nxt = replace(state, at_table=o, in_inning=False, series=0, next_is_break=True,
-                      equalizing=Equalizing.DISTANCE, shots=state.shots + 1)
-        return nxt, MatchNews(series, True, False, False, None, False, (
-            f"{me.name} reaches the distance ({d}) in {me.innings} innings; {opp.name} plays the equalizing "
-            f"inning from the break position ({art})",))
-    return _finish(state, series, p, [
-        f"{me.name} reaches the distance ({d}) and wins {_score_text(state)} in {me.innings} innings (002 ART 12.4)"])
+        nxt = replace(
+            state,
+            at_table=o,
+            in_inning=False,
+            series=0,
+            next_is_break=True,
+            equalizing=Equalizing.DISTANCE,
+            shots=state.shots + 1,
+        )
+        return nxt, MatchNews(
+            series,
+            True,
+            False,
+            False,
+            None,
+            False,
+            (
+                f"{me.name} reaches the distance ({d}) in {me.innings} innings; {opp.name} plays the equalizing "
+                f"inning from the break position ({art})",
+            ),
+        )
+    return _finish(
+        state,
+        series,
+        p,
+        [f"{me.name} reaches the distance ({d}) and wins {_score_text(state)} in {me.innings} innings (002 ART 12.4)"],
+    )
 
 
 def _by_points(state: GameState, series: int, lead: str) -> tuple[GameState, MatchNews]:
     a, b = state.players
     winner = None if a.points == b.points else (0 if a.points > b.points else 1)
-    tail = (f"the game is a draw {_score_text(state)}" if winner is None
-            else f"{state.players[winner].name} wins on points {_score_text(state)}")
+    tail = (
+        f"the game is a draw {_score_text(state)}"
+        if winner is None
+        else f"{state.players[winner].name} wins on points {_score_text(state)}"
+    )
     return _finish(state, series, winner, [f"{lead}: {tail} (002 ART 13.4)"])
 
 
@@ -171,48 +230,100 @@ def _inning_over(state: GameState, series: int, restart_from_break: bool) -> tup
     limit = state.match.innings_limit
     if state.equalizing is Equalizing.DISTANCE:
         starter = state.players[state.starter]
-        return _finish(state, series, state.starter, [
-            f"{me.name}'s equalizing inning ends short of the distance: {starter.name} wins {_score_text(state)} "
-            "(002 ART 12.4)"])
-    if state.equalizing is Equalizing.INNINGS_LIMIT or (limit is not None and me.innings >= limit and opp.innings >= limit):
+        return _finish(
+            state,
+            series,
+            state.starter,
+            [
+                f"{me.name}'s equalizing inning ends short of the distance: {starter.name} wins {_score_text(state)} "
+                "(002 ART 12.4)"
+            ],
+        )
+    if state.equalizing is Equalizing.INNINGS_LIMIT or (
+        limit is not None and me.innings >= limit and opp.innings >= limit
+    ):
         return _by_points(state, series, f"both players have played the innings limit ({limit})")
     if limit is not None and me.innings >= limit:  # the starter's last inning: the opponent plays his
-        nxt = replace(state, at_table=o, in_inning=False, series=0, next_is_break=restart_from_break,
-                      equalizing=Equalizing.INNINGS_LIMIT, shots=state.shots + 1)
-        return nxt, MatchNews(series, True, False, False, None, False, (
-            f"{me.name} has played the innings limit ({limit}); {opp.name} plays his last inning (002 ART 13.3)",))
-    nxt = replace(state, at_table=o, in_inning=False, series=0, next_is_break=restart_from_break,
-                  shots=state.shots + 1)
+        nxt = replace(
+            state,
+            at_table=o,
+            in_inning=False,
+            series=0,
+            next_is_break=restart_from_break,
+            equalizing=Equalizing.INNINGS_LIMIT,
+            shots=state.shots + 1,
+        )
+        return nxt, MatchNews(
+            series,
+            True,
+            False,
+            False,
+            None,
+            False,
+            (f"{me.name} has played the innings limit ({limit}); {opp.name} plays his last inning (002 ART 13.3)",),
+        )
+    nxt = replace(state, at_table=o, in_inning=False, series=0, next_is_break=restart_from_break, shots=state.shots + 1)
     return nxt, MatchNews(series, True, False, False, None, False, ())
 
 
 def _set_won(state: GameState, series: int, p: int) -> tuple[GameState, MatchNews]:
     me = state.players[p]
     rec = SetRecord(
-        number=state.set_number, starter=state.starter,
+        number=state.set_number,
+        starter=state.starter,
         points=(state.players[0].points, state.players[1].points),
-        innings=(state.players[0].innings, state.players[1].innings), winner=p,
+        innings=(state.players[0].innings, state.players[1].innings),
+        winner=p,
     )
     won = me.sets_won + 1
     state = replace(state, players=_set_player(state, p, sets_won=won), sets=state.sets + (rec,))
     sets_text = f"{state.players[0].sets_won}-{state.players[1].sets_won}"
-    first = (f"{me.name} reaches the distance ({state.match.distance}) and wins set {rec.number} "
-             f"{rec.points[0]}-{rec.points[1]}, sets {sets_text} (002 ART 14.1.1)")
+    first = (
+        f"{me.name} reaches the distance ({state.match.distance}) and wins set {rec.number} "
+        f"{rec.points[0]}-{rec.points[1]}, sets {sets_text} (002 ART 14.1.1)"
+    )
     assert state.match.sets_to_win is not None and state.match.sets is not None
     if won >= state.match.sets_to_win:
         end = replace(state, match_over=True, winner=p, draw=False, in_inning=False, series=0, shots=state.shots + 1)
-        return end, MatchNews(series, True, True, True, p, False, (
-            first, f"{me.name} wins the match {sets_text} in sets (002 ART 14.1.5)"), rec)
+        return end, MatchNews(
+            series,
+            True,
+            True,
+            True,
+            p,
+            False,
+            (first, f"{me.name} wins the match {sets_text} in sets (002 ART 14.1.5)"),
+            rec,
+        )
     n = state.set_number + 1
     starter = _starter_of_set(state.first_starter, n, state.match.sets)
     balls = _balls_for(starter)
     players = tuple(replace(pl, points=0, innings=0, ball=balls[i]) for i, pl in enumerate(state.players))
-    why = ("the deciding set, by who started the first, 002 ART 14.1.4" if n == state.match.sets
-           else "sets are started alternately, 002 ART 14.1.3")
-    nxt = replace(
-        state, players=(players[0], players[1]), set_number=n, starter=starter, at_table=starter,
-        in_inning=False, series=0, next_is_break=True, balls_chosen=not _balls_free(state.game),
-        equalizing=None, shots=state.shots + 1,
+    why = (
+        "the deciding set, by who started the first, 002 ART 14.1.4"
+        if n == state.match.sets
+        else "sets are started alternately, 002 ART 14.1.3"
     )
-    return nxt, MatchNews(series, True, True, False, None, False, (
-        first, f"set {n} is started by {state.players[starter].name} ({why})"), rec)
+    nxt = replace(
+        state,
+        players=(players[0], players[1]),
+        set_number=n,
+        starter=starter,
+        at_table=starter,
+        in_inning=False,
+        series=0,
+        next_is_break=True,
+        balls_chosen=not _balls_free(state.game),
+        equalizing=None,
+        shots=state.shots + 1,
+    )
+    return nxt, MatchNews(
+        series,
+        True,
+        True,
+        False,
+        None,
+        False,
+        (first, f"set {n} is started by {state.players[starter].name} ({why})"),
+        rec,
+    )

@@ -81,7 +81,8 @@ def _check_ball(b: BallId, ev: Event) -> None:
     if b not in CAROM_BALLS:
         raise ShotError(
             f"shot {ev.shot}: {ev.kind.value} event at t={ev.t_s:.3f} s names ball {b.value!r}; a carom game has "
-            f"{', '.join(x.value for x in CAROM_BALLS)}")
+            f"{', '.join(x.value for x in CAROM_BALLS)}"
+        )
 
 
 def middle_events(events: Iterable[Event]) -> list[Event]:
@@ -99,8 +100,10 @@ def read_cue_path(
     """Read the cue ball's path from ``events`` (the shot's middle events, in time order).
     :class:`ShotError` for a ball that is not a carom ball or a pocket event (carom tables have none)."""
     if cue_ball not in CAROM_BALLS:
-        raise ShotError(f"cue ball {cue_ball.value!r} is not a carom ball; expected one of "
-                        f"{', '.join(x.value for x in CAROM_BALLS)}")
+        raise ShotError(
+            f"cue ball {cue_ball.value!r} is not a carom ball; expected one of "
+            f"{', '.join(x.value for x in CAROM_BALLS)}"
+        )
     objects = tuple(b for b in CAROM_BALLS if b is not cue_ball)
     frozen = start.frozen_to_cushion.get(cue_ball) if start is not None else None
     touching = set()

@@ -43,14 +43,22 @@ def score_sheet(state: GameState) -> dict[str, Any]:
     names = [p.name for p in state.players]
     sheet: dict[str, Any] = {
         "game": state.game.value,
-        "match": {"distance": state.match.distance, "innings_limit": state.match.innings_limit,
-                  "sets": state.match.sets},
+        "match": {
+            "distance": state.match.distance,
+            "innings_limit": state.match.innings_limit,
+            "sets": state.match.sets,
+        },
         "players": [
             {
-                "name": p.name, "ball": p.ball.value, "points": p.points, "innings": p.innings,
-                "average": round(p.average, 3), "high_run": p.high_run,
+                "name": p.name,
+                "ball": p.ball.value,
+                "points": p.points,
+                "innings": p.innings,
+                "average": round(p.average, 3),
+                "high_run": p.high_run,
                 "sets_won": p.sets_won if state.match.sets is not None else None,
-                "total_points": p.total_points, "total_innings": p.total_innings,
+                "total_points": p.total_points,
+                "total_innings": p.total_innings,
                 "general_average": round(p.match_average, 3),
             }
             for p in state.players
@@ -59,12 +67,18 @@ def score_sheet(state: GameState) -> dict[str, Any]:
         "series": state.series if state.in_inning else 0,
         "starter": names[state.starter],
         "next_is_break": state.next_is_break,
-        "equalizing_inning": None if state.equalizing is None else (
-            "after the distance" if state.equalizing is Equalizing.DISTANCE else "after the innings limit"),
+        "equalizing_inning": None
+        if state.equalizing is None
+        else ("after the distance" if state.equalizing is Equalizing.DISTANCE else "after the innings limit"),
         "set": state.set_number if state.match.sets is not None else None,
         "sets": [
-            {"set": r.number, "starter": names[r.starter], "points": {names[i]: r.points[i] for i in (0, 1)},
-             "innings": {names[i]: r.innings[i] for i in (0, 1)}, "winner": names[r.winner]}
+            {
+                "set": r.number,
+                "starter": names[r.starter],
+                "points": {names[i]: r.points[i] for i in (0, 1)},
+                "innings": {names[i]: r.innings[i] for i in (0, 1)},
+                "winner": names[r.winner],
+            }
             for r in state.sets
         ],
         "match_over": state.match_over,
@@ -84,8 +98,11 @@ def format_score_sheet(state: GameState) -> str:
     with_sets = state.match.sets is not None
     if with_sets:
         header.append("sets")
-    rows = [[p["name"], p["ball"], str(p["points"]), str(p["innings"]), f"{p['average']:.3f}", str(p["high_run"])]
-            + ([str(p["sets_won"])] if with_sets else []) for p in sheet["players"]]
+    rows = [
+        [p["name"], p["ball"], str(p["points"]), str(p["innings"]), f"{p['average']:.3f}", str(p["high_run"])]
+        + ([str(p["sets_won"])] if with_sets else [])
+        for p in sheet["players"]
+    ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in [header, *rows]]
     if sheet["match_over"]:

@@ -23,17 +23,45 @@ __all__ = ["after_match_call", "AFTER_MATCH_REVIEW"]
 AFTER_MATCH_REVIEW = "Needs review: the log goes on after the end of the match."
 
 
-def after_match_call(game: Game, shot: Shot, *, player: str, score: Mapping[str, int], winner: str | None,
-                     reason: str, note: str | None, cue_ball: BallId | None = None,
-                     summary: str | None = "after the match", review_reason: str = AFTER_MATCH_REVIEW,
-                     details: Mapping[str, Any] | None = None, **extras: Any) -> Call:
+def after_match_call(
+    game: Game,
+    shot: Shot,
+    *,
+    player: str,
+    score: Mapping[str, int],
+    winner: str | None,
+    reason: str,
+    note: str | None,
+    cue_ball: BallId | None = None,
+    summary: str | None = "after the match",
+    review_reason: str = AFTER_MATCH_REVIEW,
+    details: Mapping[str, Any] | None = None,
+    **extras: Any,
+) -> Call:
     """The call of ``shot``, played after the match ended: no points, no foul, ``game_over`` and
     ``match_over``, ``needs_review``. ``reason``: the engine's sentence (with its article);
     ``cue_ball``: the shot start's where not given; ``extras``: further :class:`Call` fields of
     the game (carom: innings, high runs, sets)."""
     if cue_ball is None and shot.start is not None:
         cue_ball = shot.start.cue_ball
-    return Call(shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
-                game_over=True, reason=reason, score=score, needs_review=True, cue_ball=cue_ball,
-                match_over=True, winner=winner, review_reason=review_reason, note=note, summary=summary,
-                details={} if details is None else details, **extras)
+    return Call(
+        shot=shot.number,
+        game=game,
+        player=player,
+        legal=True,
+        foul=None,
+        points=0,
+        turn_over=False,
+        game_over=True,
+        reason=reason,
+        score=score,
+        needs_review=True,
+        cue_ball=cue_ball,
+        match_over=True,
+        winner=winner,
+        review_reason=review_reason,
+        note=note,
+        summary=summary,
+        details={} if details is None else details,
+        **extras,
+    )

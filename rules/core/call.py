@@ -86,8 +86,14 @@ def _ball(b: BallId | None) -> str | None:
 
 
 def evidence_to_dict(e: Evidence) -> dict[str, Any]:
-    return {"kind": e.kind, "t": round(e.t_s, 5), "frame": e.frame, "confidence": round(e.confidence, 3),
-            "role": e.role, "doubt": e.doubt}
+    return {
+        "kind": e.kind,
+        "t": round(e.t_s, 5),
+        "frame": e.frame,
+        "confidence": round(e.confidence, 3),
+        "role": e.role,
+        "doubt": e.doubt,
+    }
 
 
 def call_to_dict(c: Call) -> dict[str, Any]:
@@ -107,36 +113,44 @@ def call_to_dict(c: Call) -> dict[str, Any]:
         "evidence": [evidence_to_dict(e) for e in c.evidence],
     }
     if c.game.family is not Family.CAROM:
-        d.update({"cue_ball": _ball(c.cue_ball), "break_shot": c.break_shot, "summary": c.summary,
-                  "fouls": [f.value for f in c.fouls]})
+        d.update(
+            {
+                "cue_ball": _ball(c.cue_ball),
+                "break_shot": c.break_shot,
+                "summary": c.summary,
+                "fouls": [f.value for f in c.fouls],
+            }
+        )
         d.update(c.details)
         d.update({"match_over": c.match_over, "winner": c.winner, "review_reason": c.review_reason, "note": c.note})
         return d
-    d.update({
-        "cue_ball": _ball(c.cue_ball),
-        "player_ball": _ball(c.player_ball),
-        "break_shot": c.break_shot,
-        "equalizing_inning": c.equalizing_inning,
-        "first_ball": _ball(c.first_ball),
-        "second_ball": _ball(c.second_ball),
-        "cushions_before_first_ball": c.cushions_before_first_ball,
-        "cushions_before_second_ball": c.cushions_before_second_ball,
-        "cushions_total": c.cushions_total,
-        "carom_case": c.carom_case,
-        "kisses": c.kisses,
-        "fouls": [f.value for f in c.fouls],
-        "respot": {b.value: s for b, s in c.respot.items()},
-        "series": c.series,
-        "innings": dict(c.innings),
-        "high_run": dict(c.high_run),
-        "set": c.set_number,
-        "sets": None if c.sets is None else dict(c.sets),
-        "match_over": c.match_over,
-        "winner": c.winner,
-        "draw": c.draw,
-        "review_reason": c.review_reason,
-        "note": c.note,
-    })
+    d.update(
+        {
+            "cue_ball": _ball(c.cue_ball),
+            "player_ball": _ball(c.player_ball),
+            "break_shot": c.break_shot,
+            "equalizing_inning": c.equalizing_inning,
+            "first_ball": _ball(c.first_ball),
+            "second_ball": _ball(c.second_ball),
+            "cushions_before_first_ball": c.cushions_before_first_ball,
+            "cushions_before_second_ball": c.cushions_before_second_ball,
+            "cushions_total": c.cushions_total,
+            "carom_case": c.carom_case,
+            "kisses": c.kisses,
+            "fouls": [f.value for f in c.fouls],
+            "respot": {b.value: s for b, s in c.respot.items()},
+            "series": c.series,
+            "innings": dict(c.innings),
+            "high_run": dict(c.high_run),
+            "set": c.set_number,
+            "sets": None if c.sets is None else dict(c.sets),
+            "match_over": c.match_over,
+            "winner": c.winner,
+            "draw": c.draw,
+            "review_reason": c.review_reason,
+            "note": c.note,
+        }
+    )
     d.update(c.details)
     return d
 

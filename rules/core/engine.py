@@ -91,8 +91,9 @@ ENGINE_MODULES: dict[Game, str] = {
 }
 
 
-def engine_for(game: Game | str, config: JudgeConfig | None = None, table: TableSpots | None = None
-               ) -> Engine[Any, Any]:
+def engine_for(
+    game: Game | str, config: JudgeConfig | None = None, table: TableSpots | None = None
+) -> Engine[Any, Any]:
     """The engine that officiates ``game`` (a :class:`Game` or its name), judging evidence per
     ``config`` (defaults of :class:`JudgeConfig`). ``table``: the table played on (its spots; snooker respots its colours there); None: the
     game's standard table."""

@@ -90,14 +90,17 @@ def review_shot(
     for ev in low:
         alt = decide([e for e in events if e is not ev])
         if alt != base:
-            doubts[id(ev)] = (f"confidence {ev.confidence:.2f} below {thr:.2f}; without it the call would be "
-                              f"{describe_outcome(alt)}")
+            doubts[id(ev)] = (
+                f"confidence {ev.confidence:.2f} below {thr:.2f}; without it the call would be {describe_outcome(alt)}"
+            )
     if len(low) > 1 and not any(id(e) in doubts for e in low):
         alt = decide([e for e in events if e.confidence >= thr])
         if alt != base:
             for ev in low:
-                doubts[id(ev)] = (f"confidence {ev.confidence:.2f} below {thr:.2f}; without the "
-                                  f"{len(low)} such events the call would be {describe_outcome(alt)}")
+                doubts[id(ev)] = (
+                    f"confidence {ev.confidence:.2f} below {thr:.2f}; without the "
+                    f"{len(low)} such events the call would be {describe_outcome(alt)}"
+                )
     for ev in low:
         if id(ev) in doubts:
             summaries.append(f"the call rests on the {role(ev)} (confidence {ev.confidence:.2f}, below {thr:.2f})")
@@ -114,27 +117,44 @@ def review_shot(
             alt = decide(swapped)
             if alt != base:
                 for ev, other in ((a, b), (b, a)):
-                    doubts.setdefault(id(ev), (
-                        f"{gap * 1000:.1f} ms from the {role(other)}, under one frame "
-                        f"({frame_s * 1000:.1f} ms); in the other order the call would be {describe_outcome(alt)}"))
-                summaries.append(f"the {role(a)} and the {role(b)} are {gap * 1000:.1f} ms apart, under one "
-                                 f"frame ({frame_s * 1000:.1f} ms), and their order decides the call")
+                    doubts.setdefault(
+                        id(ev),
+                        (
+                            f"{gap * 1000:.1f} ms from the {role(other)}, under one frame "
+                            f"({frame_s * 1000:.1f} ms); in the other order the call would be {describe_outcome(alt)}"
+                        ),
+                    )
+                summaries.append(
+                    f"the {role(a)} and the {role(b)} are {gap * 1000:.1f} ms apart, under one "
+                    f"frame ({frame_s * 1000:.1f} ms), and their order decides the call"
+                )
 
     if start is not None and start.confidence < thr:
         for condition, alternative in start_alternatives:
             alt = alternative()
             if alt != base:
-                doubts.setdefault(id(start), (f"confidence {start.confidence:.2f} below {thr:.2f}: {condition} the "
-                                              f"call would be {describe_outcome(alt)}"))
-                summaries.append(f"the call rests on the shot start (confidence {start.confidence:.2f}): {condition} "
-                                 f"it would be {describe_outcome(alt)}")
+                doubts.setdefault(
+                    id(start),
+                    (
+                        f"confidence {start.confidence:.2f} below {thr:.2f}: {condition} the "
+                        f"call would be {describe_outcome(alt)}"
+                    ),
+                )
+                summaries.append(
+                    f"the call rests on the shot start (confidence {start.confidence:.2f}): {condition} "
+                    f"it would be {describe_outcome(alt)}"
+                )
 
     rows: dict[int, Evidence] = {}
     for key in list(roles) + [k for k in doubts if k not in roles]:
         ev = by_id.get(key) or next(e for e, _ in basis if id(e) == key)
         rows[key] = Evidence(
-            kind=ev.kind.value, t_s=ev.t_s, frame=ev.frame, confidence=ev.confidence,
-            role=role(ev), doubt=doubts.get(key),
+            kind=ev.kind.value,
+            t_s=ev.t_s,
+            frame=ev.frame,
+            confidence=ev.confidence,
+            role=role(ev),
+            doubt=doubts.get(key),
         )
     evidence = tuple(sorted(rows.values(), key=lambda r: (r.kind != "shot_start", r.t_s)))
     summary = None
@@ -142,4 +162,3 @@ def review_shot(
         uniq = list(dict.fromkeys(summaries))
         summary = "Needs review: " + "; ".join(uniq) + "."
     return Review(needs_review=bool(doubts), evidence=evidence, summary=summary)
-

@@ -64,23 +64,41 @@ class Game(Enum):
         return Family.CAROM
 
 
-_POOL = frozenset({Game.NINE_BALL, Game.TEN_BALL, Game.SEVEN_BALL, Game.SIX_BALL, Game.ROTATION,
-                   Game.EIGHT_BALL, Game.STRAIGHT_POOL})
+_POOL = frozenset(
+    {Game.NINE_BALL, Game.TEN_BALL, Game.SEVEN_BALL, Game.SIX_BALL, Game.ROTATION, Game.EIGHT_BALL, Game.STRAIGHT_POOL}
+)
 
 #: Other spellings users type, normalized (lower case, ``-`` for ``_`` and spaces).
 ALIASES: dict[str, Game] = {
-    "3-cushion": Game.THREE_CUSHION, "tres-bandas": Game.THREE_CUSHION,
-    "1-cushion": Game.ONE_CUSHION, "una-banda": Game.ONE_CUSHION,
+    "3-cushion": Game.THREE_CUSHION,
+    "tres-bandas": Game.THREE_CUSHION,
+    "1-cushion": Game.ONE_CUSHION,
+    "una-banda": Game.ONE_CUSHION,
     "straight-rail": Game.LIBRE,
-    "cuadro-47-2": Game.BALKLINE_47_2, "cuadro-47/2": Game.BALKLINE_47_2, "47-2": Game.BALKLINE_47_2,
-    "47/2": Game.BALKLINE_47_2, "cuadro-47/1": Game.BALKLINE_47_1, "cuadro-71/2": Game.BALKLINE_71_2,
-    "cuadro-47-1": Game.BALKLINE_47_1, "47-1": Game.BALKLINE_47_1, "47/1": Game.BALKLINE_47_1,
-    "cuadro-71-2": Game.BALKLINE_71_2, "71-2": Game.BALKLINE_71_2, "71/2": Game.BALKLINE_71_2,
-    "pentatlon": Game.PENTATHLON, "triatlon": Game.TRIATHLON,
-    "9-ball": Game.NINE_BALL, "bola-9": Game.NINE_BALL, "10-ball": Game.TEN_BALL,
-    "7-ball": Game.SEVEN_BALL, "6-ball": Game.SIX_BALL,
-    "8-ball": Game.EIGHT_BALL, "bola-8": Game.EIGHT_BALL,
-    "14.1": Game.STRAIGHT_POOL, "14-1": Game.STRAIGHT_POOL, "14.1-continuous": Game.STRAIGHT_POOL,
+    "cuadro-47-2": Game.BALKLINE_47_2,
+    "cuadro-47/2": Game.BALKLINE_47_2,
+    "47-2": Game.BALKLINE_47_2,
+    "47/2": Game.BALKLINE_47_2,
+    "cuadro-47/1": Game.BALKLINE_47_1,
+    "cuadro-71/2": Game.BALKLINE_71_2,
+    "cuadro-47-1": Game.BALKLINE_47_1,
+    "47-1": Game.BALKLINE_47_1,
+    "47/1": Game.BALKLINE_47_1,
+    "cuadro-71-2": Game.BALKLINE_71_2,
+    "71-2": Game.BALKLINE_71_2,
+    "71/2": Game.BALKLINE_71_2,
+    "pentatlon": Game.PENTATHLON,
+    "triatlon": Game.TRIATHLON,
+    "9-ball": Game.NINE_BALL,
+    "bola-9": Game.NINE_BALL,
+    "10-ball": Game.TEN_BALL,
+    "7-ball": Game.SEVEN_BALL,
+    "6-ball": Game.SIX_BALL,
+    "8-ball": Game.EIGHT_BALL,
+    "bola-8": Game.EIGHT_BALL,
+    "14.1": Game.STRAIGHT_POOL,
+    "14-1": Game.STRAIGHT_POOL,
+    "14.1-continuous": Game.STRAIGHT_POOL,
 }
 
 

@@ -60,8 +60,7 @@ def judge_events(
     missing = sorted(n for n in ref.shots if n not in numbers)
     if missing:
         have = f"shots {min(numbers)}..{max(numbers)}" if numbers else "no shots"
-        raise RefereeInputError(
-            f"referee input gives shot {missing[0]}, but the event log has {have}")
+        raise RefereeInputError(f"referee input gives shot {missing[0]}, but the event log has {have}")
     state = engine.initial_state(ref.setup)
     calls: list[Call] = []
     for shot in shots:

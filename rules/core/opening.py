@@ -32,10 +32,14 @@ from tracking.events import ShotStart
 from tracking.ids import BallId
 
 __all__ = [
-    "OpeningSight", "RACK_SHARE", "RACK_TOUCH_D", "SPOT_TOL_D", "sight_opening", "break_left_to_default",
+    "OpeningSight",
+    "RACK_SHARE",
+    "RACK_TOUCH_D",
+    "SPOT_TOL_D",
+    "sight_opening",
+    "break_left_to_default",
     "opening_input",
 ]
-
 
 
 @dataclass(frozen=True)
@@ -83,9 +87,12 @@ def _carom(start: ShotStart, t: TableSpots) -> OpeningSight:
                 r, c, o = (_symmetries(t, pos[b])[k] for b in (BallId.RED, beside, on_spot))
                 if _near(r, foot, tol) and _near(o, head, tol) and any(_near(c, s, tol) for s in sides):
                     return OpeningSight(True, f"the balls stand in the break position ({art})")
-    return OpeningSight(False, f"the balls do not stand in the break position ({art}: red on the foot spot, "
-                               f"the opponent's ball on the head spot, the cue ball beside it), so the first "
-                               f"shot is taken as a shot in play, not a break")
+    return OpeningSight(
+        False,
+        f"the balls do not stand in the break position ({art}: red on the foot spot, "
+        f"the opponent's ball on the head spot, the cue ball beside it), so the first "
+        f"shot is taken as a shot in play, not a break",
+    )
 
 
 def _clusters(points: Sequence[PointMm], touch: float) -> list[list[int]]:
@@ -108,8 +115,9 @@ def _clusters(points: Sequence[PointMm], touch: float) -> list[list[int]]:
     return out
 
 
-def _rack(start: ShotStart, t: TableSpots, balls: Sequence[BallId], spot_name: str, what: str,
-          art: str) -> OpeningSight:
+def _rack(
+    start: ShotStart, t: TableSpots, balls: Sequence[BallId], spot_name: str, what: str, art: str
+) -> OpeningSight:
     pts = [start.positions[b] for b in balls if b in start.positions]
     need = max(1, math.ceil(RACK_SHARE * len(balls)))
     spot = t.spots_mm.get(spot_name)
@@ -124,8 +132,9 @@ def _rack(start: ShotStart, t: TableSpots, balls: Sequence[BallId], spot_name: s
             near = [i for i in best if any(_near(q, spot, reach) for q in _symmetries(t, pts[i]))]
             if len(near) >= need:
                 return OpeningSight(True, f"the {what} stand racked ({art})")
-    return OpeningSight(False, f"the {what} are not racked ({art}), so the first shot is taken as a shot in "
-                               f"play, not a break")
+    return OpeningSight(
+        False, f"the {what} are not racked ({art}), so the first shot is taken as a shot in play, not a break"
+    )
 
 
 _POOL_RACK: dict[Game, tuple[str, ...]] = {
@@ -164,14 +173,16 @@ def break_left_to_default(raw: Mapping | None) -> bool:
     return not isinstance(start, Mapping) or not start
 
 
-def opening_input(raw: Mapping | None, game: Game, first: ShotStart | None,
-                  table: TableSpots | None) -> tuple[dict | None, OpeningSight | None]:
+def opening_input(
+    raw: Mapping | None, game: Game, first: ShotStart | None, table: TableSpots | None
+) -> tuple[dict | None, OpeningSight | None]:
     """The referee input to judge with, and the opening sight when it changed the default: ``raw``
     with ``start.next_is_break`` false where it left the opening to the default and ``first``
     does not show the break layout; ``raw`` unchanged (and no sight) otherwise."""
     if raw is not None and not isinstance(raw, Mapping):
-        raise RefereeInputError(f"referee input: expected a JSON object with players, match, start, shots; "
-                                f"got {type(raw).__name__}")
+        raise RefereeInputError(
+            f"referee input: expected a JSON object with players, match, start, shots; got {type(raw).__name__}"
+        )
     if table is None or first is None or not break_left_to_default(raw):
         return (dict(raw) if raw is not None else None), None
     sight = sight_opening(game, first, table)

@@ -14,8 +14,19 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar, cast
 from rules.core.errors import RefereeInputError
 
 __all__ = [
-    "checked_object", "per_player", "shot_number", "located", "player_names", "parse_member", "read_input_json",
-    "one_or_many", "shot_entries", "boolean", "count", "integer", "player_pair",
+    "checked_object",
+    "per_player",
+    "shot_number",
+    "located",
+    "player_names",
+    "parse_member",
+    "read_input_json",
+    "one_or_many",
+    "shot_entries",
+    "boolean",
+    "count",
+    "integer",
+    "player_pair",
 ]
 
 T = TypeVar("T")
@@ -31,8 +42,14 @@ def checked_object(v: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
     return v
 
 
-def per_player(v: Any, names: tuple[str, str], where: str, keyed: str = "an object keyed by player name",
-               lists: tuple[type, ...] = (list,), objects: tuple[type, ...] = (dict,)) -> dict[str, Any] | None:
+def per_player(
+    v: Any,
+    names: tuple[str, str],
+    where: str,
+    keyed: str = "an object keyed by player name",
+    lists: tuple[type, ...] = (list,),
+    objects: tuple[type, ...] = (dict,),
+) -> dict[str, Any] | None:
     """A per-player field: an object keyed by name, or a list in player order (None stays None).
     ``keyed`` words the error for anything else; ``lists`` and ``objects`` are the types taken as
     each (the carom parser, which also reads values built in Python, takes tuples and mappings)."""
@@ -52,7 +69,7 @@ def shot_number(key: Any, where: str) -> int:
     """A ``shots`` key ("1", "2", ...) as an int."""
     text = str(key).strip()
     if not text.isdigit() or int(text) < 1:
-        raise RefereeInputError(f"{where}: shot numbers are positive integers (\"1\", \"2\", ...), got {key!r}")
+        raise RefereeInputError(f'{where}: shot numbers are positive integers ("1", "2", ...), got {key!r}')
     return int(text)
 
 
@@ -67,8 +84,11 @@ def located(where: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 def player_names(top: dict[str, Any], where: str, default: tuple[str, str]) -> tuple[str, str]:
     """The two distinct, non-empty player names of ``top["players"]`` (``default`` if absent)."""
     names = top.get("players", list(default))
-    if (not isinstance(names, (list, tuple)) or len(names) != 2
-            or not all(isinstance(n, str) and n.strip() for n in names)):
+    if (
+        not isinstance(names, (list, tuple))
+        or len(names) != 2
+        or not all(isinstance(n, str) and n.strip() for n in names)
+    ):
         raise RefereeInputError(f"{where}: players must be two non-empty names, got {names!r}")
     if names[0] == names[1]:
         raise RefereeInputError(f"{where}: players must have different names, got {names[0]!r} twice")
@@ -78,8 +98,9 @@ def player_names(top: dict[str, Any], where: str, default: tuple[str, str]) -> t
 E = TypeVar("E", bound=Enum)
 
 
-def parse_member(enum_cls: type[E], value: object, what: str, error: type[ValueError] = RefereeInputError,
-                 where: str | None = None) -> E:
+def parse_member(
+    enum_cls: type[E], value: object, what: str, error: type[ValueError] = RefereeInputError, where: str | None = None
+) -> E:
     """The member of ``enum_cls`` spelled ``value`` (a member passes through), or ``error`` with
     one line naming ``what`` was expected and listing the valid spellings."""
     if isinstance(value, enum_cls):
@@ -107,8 +128,14 @@ def read_input_json(path: str | Path) -> Any:
         raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
-def one_or_many(value: Any, where: str, what: str, single: tuple[type, ...] = (str,),
-                many: tuple[type, ...] = (list, tuple), error: type[ValueError] = RefereeInputError) -> list[Any]:
+def one_or_many(
+    value: Any,
+    where: str,
+    what: str,
+    single: tuple[type, ...] = (str,),
+    many: tuple[type, ...] = (list, tuple),
+    error: type[ValueError] = RefereeInputError,
+) -> list[Any]:
     """A field that takes one value or a list of them (``"foul": "touched_ball"`` or a list):
     [] for None, [value] for one of ``single``, the items of one of ``many``; else ``error``
     saying ``where`` must be ``what`` or a list of them."""
@@ -163,8 +190,14 @@ def integer(v: Any, where: str, minimum: int | None = None, error: type[ValueErr
     return v
 
 
-def player_pair(v: Any, names: tuple[str, str], where: str, item: Callable[[Any, str], int] = count,
-                error: type[ValueError] = RefereeInputError, **per_player_kw: Any) -> tuple[int, int] | None:
+def player_pair(
+    v: Any,
+    names: tuple[str, str],
+    where: str,
+    item: Callable[[Any, str], int] = count,
+    error: type[ValueError] = RefereeInputError,
+    **per_player_kw: Any,
+) -> tuple[int, int] | None:
     """A per-player number (scores, innings, racks won …) as (first player's, second's), each 0
     where not given and checked by ``item`` (default :func:`count`: non-negative) under
     ``where.<name>``; None stays None; a key that is not a player's name is ``error``.

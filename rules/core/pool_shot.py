@@ -24,7 +24,12 @@ from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Sho
 from tracking.ids import BallId, Pocket
 
 __all__ = [
-    "PointMm", "PocketedBall", "PoolShotFacts", "read_pool_shot", "struck_object_ball", "not_struck_call",
+    "PointMm",
+    "PocketedBall",
+    "PoolShotFacts",
+    "read_pool_shot",
+    "struck_object_ball",
+    "not_struck_call",
     "placement_call",
 ]
 
@@ -103,8 +108,13 @@ class PoolShotFacts:
         """Only the cue ball moved and it touched nothing (no ball, no cushion, no pocket, still on
         the table): what placing it by hand with ball in hand looks like from above. A stroke
         that misses everything almost always reaches a cushion."""
-        return (self.complete and self.first_contact is None and not self.pocketed and not self.off_table
-                and not any(isinstance(e, (CushionHit, BallBall)) for e in self.events))
+        return (
+            self.complete
+            and self.first_contact is None
+            and not self.pocketed
+            and not self.off_table
+            and not any(isinstance(e, (CushionHit, BallBall)) for e in self.events)
+        )
 
     @property
     def rail_after_contact(self) -> bool:
@@ -165,13 +175,20 @@ def read_pool_shot(shot: Shot) -> PoolShotFacts:
             cue_before += 1
 
     return PoolShotFacts(
-        number=shot.number, cue_ball=cue, first_contact=first_ball, first_contact_event=first,
-        first_contact_tied=tuple(tied), pocketed=tuple(pocketed), off_table=tuple(off),
-        cushions_after_contact=frozenset(after), object_balls_to_cushion=frozenset(to_cushion),
+        number=shot.number,
+        cue_ball=cue,
+        first_contact=first_ball,
+        first_contact_event=first,
+        first_contact_tied=tuple(tied),
+        pocketed=tuple(pocketed),
+        off_table=tuple(off),
+        cushions_after_contact=frozenset(after),
+        object_balls_to_cushion=frozenset(to_cushion),
         cue_ball_cushions_before_contact=cue_before,
         positions_before=dict(start.positions) if start is not None else {},
         positions_after=dict(end.positions) if end is not None else {},
-        complete=start is not None and end is not None, events=tuple(mids),
+        complete=start is not None and end is not None,
+        events=tuple(mids),
     )
 
 
@@ -186,38 +203,97 @@ def struck_object_ball(shot: Shot) -> BallId | None:
     return start.cue_ball if start is not None and start.cue_ball is not BallId.CUE else None
 
 
-def not_struck_call(shot: Shot, game, player: str, score: Mapping[str, int], moved: BallId, article: str,
-                    note: str | None = None, details: Mapping | None = None):
+def not_struck_call(
+    shot: Shot,
+    game,
+    player: str,
+    score: Mapping[str, int],
+    moved: BallId,
+    article: str,
+    note: str | None = None,
+    details: Mapping | None = None,
+):
     """The call for a shot where ``moved`` (an object ball) moved with no stroke on the cue ball:
     not judged, the inning goes on, the state is kept, needs review; the referee calls the foul
     (``article``) as input for this shot if a ball was touched."""
     return _not_a_stroke(
-        shot, game, player, score, moved, note, details, summary=f"the {moved.value} moved, no stroke",
-        reason=(f"Not judged: the {moved.value} moved with no stroke on the cue ball seen: a ball touched by the "
-                f"player (a foul, {article}) or the camera's misread; the referee decides (give the foul as "
-                "referee input for this shot to call it)"),
-        review_reason="Needs review: an object ball moved with no stroke on the cue ball.")
+        shot,
+        game,
+        player,
+        score,
+        moved,
+        note,
+        details,
+        summary=f"the {moved.value} moved, no stroke",
+        reason=(
+            f"Not judged: the {moved.value} moved with no stroke on the cue ball seen: a ball touched by the "
+            f"player (a foul, {article}) or the camera's misread; the referee decides (give the foul as "
+            "referee input for this shot to call it)"
+        ),
+        review_reason="Needs review: an object ball moved with no stroke on the cue ball.",
+    )
 
 
-def placement_call(shot: Shot, game, player: str, score: Mapping[str, int], article: str,
-                   note: str | None = None, details: Mapping | None = None):
+def placement_call(
+    shot: Shot,
+    game,
+    player: str,
+    score: Mapping[str, int],
+    article: str,
+    note: str | None = None,
+    details: Mapping | None = None,
+):
     """The call for a "shot" that is the cue ball placed by hand (:attr:`PoolShotFacts.cue_ball_placed`
     while the player has ball in hand, ``article``): not a stroke, nothing judged, the player still
     has ball in hand and the inning; the referee's foul for it (a ball touched while placing) is
     judged as any foul."""
     return _not_a_stroke(
-        shot, game, player, score, BallId.CUE, note, details, summary="cue ball placed",
-        reason=(f"Not a stroke: with ball in hand ({article}) the cue ball moved alone and touched nothing: "
-                "it was placed; the player still has ball in hand"))
+        shot,
+        game,
+        player,
+        score,
+        BallId.CUE,
+        note,
+        details,
+        summary="cue ball placed",
+        reason=(
+            f"Not a stroke: with ball in hand ({article}) the cue ball moved alone and touched nothing: "
+            "it was placed; the player still has ball in hand"
+        ),
+    )
 
 
-def _not_a_stroke(shot: Shot, game, player: str, score: Mapping[str, int], cue_ball: BallId, note: str | None,
-                  details: Mapping | None, summary: str, reason: str, review_reason: str | None = None):
+def _not_a_stroke(
+    shot: Shot,
+    game,
+    player: str,
+    score: Mapping[str, int],
+    cue_ball: BallId,
+    note: str | None,
+    details: Mapping | None,
+    summary: str,
+    reason: str,
+    review_reason: str | None = None,
+):
     """A call that judges nothing: legal, no points, the inning and the game go on; it needs
     review where ``review_reason`` is given."""
     from rules.core.call import Call
 
     return Call(
-        shot=shot.number, game=game, player=player, legal=True, foul=None, points=0, turn_over=False,
-        game_over=False, reason=reason, score=dict(score), needs_review=review_reason is not None,
-        cue_ball=cue_ball, note=note, review_reason=review_reason, summary=summary, details=dict(details or {}))
+        shot=shot.number,
+        game=game,
+        player=player,
+        legal=True,
+        foul=None,
+        points=0,
+        turn_over=False,
+        game_over=False,
+        reason=reason,
+        score=dict(score),
+        needs_review=review_reason is not None,
+        cue_ball=cue_ball,
+        note=note,
+        review_reason=review_reason,
+        summary=summary,
+        details=dict(details or {}),
+    )

@@ -38,22 +38,31 @@ def format_calls_table(calls: Sequence[Call]) -> str:
         if c.equalizing_inning:
             flags.append("equalizing")
         if c.game_over:
-            flags.append("match over" if c.match_over else ("set over" if c.game.family is Family.CAROM else "rack over"))
+            flags.append(
+                "match over" if c.match_over else ("set over" if c.game.family is Family.CAROM else "rack over")
+            )
         if c.winner:
             flags.append(f"winner {c.winner}")
         elif c.draw and c.match_over:
             flags.append("draw")
         if c.needs_review:
             flags.append("REVIEW")
-        cush = "-" if c.cushions_before_second_ball is None or c.second_ball is None else str(c.cushions_before_second_ball)
+        cush = (
+            "-"
+            if c.cushions_before_second_ball is None or c.second_ball is None
+            else str(c.cushions_before_second_ball)
+        )
         score = ":".join(str(v) for v in c.score.values())  # ":" so that a negative score (14.1) reads "1:-1"
-        rows.append((str(c.shot), c.player, c.cue_ball.value if c.cue_ball else "?", _result(c), cush, score,
-                     " ".join(flags)))
+        rows.append(
+            (str(c.shot), c.player, c.cue_ball.value if c.cue_ball else "?", _result(c), cush, score, " ".join(flags))
+        )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     right = {0, 4}
 
     def line(r: tuple[str, ...]) -> str:
-        return "  ".join(v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+        return "  ".join(
+            v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
 
     out = [line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows]
     n_points = sum(max(c.points, 0) for c in calls)

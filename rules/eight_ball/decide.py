@@ -52,7 +52,14 @@ from typing import Hashable, Mapping
 from rules.eight_ball.fouls import ART, EightBallFoul
 from rules.eight_ball.inputs import Called, EightBallShotInput
 from rules.eight_ball.state import (
-    EIGHT, OBJECT_BALLS, SOLIDS, STRIPES, EightBallState, Group, Option, sorted_balls,
+    EIGHT,
+    OBJECT_BALLS,
+    SOLIDS,
+    STRIPES,
+    EightBallState,
+    Group,
+    Option,
+    sorted_balls,
 )
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
@@ -115,8 +122,15 @@ class Decision:
     @property
     def outcome(self) -> Hashable:
         """The call's substance, compared by the evidence review."""
-        return (tuple(f.foul.value for f in self.fouls), self.continues, self.group, self.rack_winner, self.loss,
-                self.option, self.legal_break)
+        return (
+            tuple(f.foul.value for f in self.fouls),
+            self.continues,
+            self.group,
+            self.rack_winner,
+            self.loss,
+            self.option,
+            self.legal_break,
+        )
 
 
 def describe_outcome(o: Hashable) -> str:
@@ -163,19 +177,34 @@ def _rail_after_contact(f: PoolShotFacts, frozen: BallId | None, cushion: Cushio
     return False
 
 
-def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
-                  contacts: tuple[tuple[BallId, BallId], ...], frozen: BallId | None = None,
-                  frozen_cushion: Cushion | None = None) -> list[FoulFound]:
+def _camera_fouls(
+    st: EightBallState,
+    f: PoolShotFacts,
+    break_shot: bool,
+    contacts: tuple[tuple[BallId, BallId], ...],
+    frozen: BallId | None = None,
+    frozen_cushion: Cushion | None = None,
+) -> list[FoulFound]:
     i = st.at_table
     out: list[FoulFound] = []
     scratch_art = "16.1c, 11.1" if break_shot else "16.1b"
     for p in f.pocketed:
         if p.ball is f.cue_ball:
-            out.append(FoulFound(EightBallFoul.SCRATCH, f"the cue ball was pocketed ({p.pocket.value}) "
-                                 f"[{ART} {scratch_art}]", ((p.event, f"cue ball into {p.pocket.value}"),)))
+            out.append(
+                FoulFound(
+                    EightBallFoul.SCRATCH,
+                    f"the cue ball was pocketed ({p.pocket.value}) [{ART} {scratch_art}]",
+                    ((p.event, f"cue ball into {p.pocket.value}"),),
+                )
+            )
     if f.cue_ball_off_table:
-        out.append(FoulFound(EightBallFoul.CUE_BALL_OFF_TABLE, f"the cue ball left the table [{ART} {scratch_art}]",
-                             _off_basis(f, (f.cue_ball,))))
+        out.append(
+            FoulFound(
+                EightBallFoul.CUE_BALL_OFF_TABLE,
+                f"the cue ball left the table [{ART} {scratch_art}]",
+                _off_basis(f, (f.cue_ball,)),
+            )
+        )
     if not break_shot:
         if f.first_contact is None:
             out.append(FoulFound(EightBallFoul.NO_CONTACT, "the cue ball touched no object ball"))
@@ -191,25 +220,40 @@ def _camera_fouls(st: EightBallState, f: PoolShotFacts, break_shot: bool,
                 elif st.on_eight(i):
                     whose = f"his group is off the table, so he plays the 8 ({ART} 15.2)"
                 elif f.first_contact is EIGHT:
-                    whose = (f"he plays the {g.value}; once the groups are chosen the 8 is no ball to hit first nor "
-                             f"to play a combination with ({ART} 8.2, 18.1)")
+                    whose = (
+                        f"he plays the {g.value}; once the groups are chosen the 8 is no ball to hit first nor "
+                        f"to play a combination with ({ART} 8.2, 18.1)"
+                    )
                 else:
                     whose = f"he plays the {g.value}"
                 touching = any(f.cue_ball in pair and f.first_contact in pair for pair in contacts)
-                extra = (f"; the cue ball was touching it, so this is also an intentional foul ({ART} 23.3, 23.5)"
-                         if touching else "")
-                out.append(FoulFound(EightBallFoul.WRONG_BALL_FIRST,
-                                     f"the cue ball first touched the {f.first_contact.value}; {whose} "
-                                     f"[{EightBallFoul.WRONG_BALL_FIRST.articles}]{extra}", basis))
+                extra = (
+                    f"; the cue ball was touching it, so this is also an intentional foul ({ART} 23.3, 23.5)"
+                    if touching
+                    else ""
+                )
+                out.append(
+                    FoulFound(
+                        EightBallFoul.WRONG_BALL_FIRST,
+                        f"the cue ball first touched the {f.first_contact.value}; {whose} "
+                        f"[{EightBallFoul.WRONG_BALL_FIRST.articles}]{extra}",
+                        basis,
+                    )
+                )
             elif not f.object_balls_pocketed and not _rail_after_contact(f, frozen, frozen_cushion):
-                why = ("no ball was pocketed and no ball reached a cushion after the first contact"
-                       + (f" (the {frozen.value}, declared frozen, does not count its own cushion, {ART} 22.1)"
-                          if frozen is not None and frozen is f.first_contact and f.rail_after_contact else ""))
+                why = "no ball was pocketed and no ball reached a cushion after the first contact" + (
+                    f" (the {frozen.value}, declared frozen, does not count its own cushion, {ART} 22.1)"
+                    if frozen is not None and frozen is f.first_contact and f.rail_after_contact
+                    else ""
+                )
                 out.append(FoulFound(EightBallFoul.NO_RAIL_AFTER_CONTACT, why, basis))
     objs = tuple(b for b in f.object_balls_off_table if b in OBJECT_BALLS)
     if objs:
-        out.append(FoulFound(EightBallFoul.BALL_OFF_TABLE, f"the {_names(sorted_balls(objs))} left the table",
-                             _off_basis(f, objs)))
+        out.append(
+            FoulFound(
+                EightBallFoul.BALL_OFF_TABLE, f"the {_names(sorted_balls(objs))} left the table", _off_basis(f, objs)
+            )
+        )
     return out
 
 
@@ -226,7 +270,7 @@ def _cite(*items: str) -> str:
 
 
 def _foul_text(fouls: list[FoulFound]) -> str:
-    """"Foul: …" naming every foul of the shot with its articles (ART 16-23)."""
+    """ "Foul: …" naming every foul of the shot with its articles (ART 16-23)."""
     head, rest = fouls[0], fouls[1:]
     t = f"Foul: {head.text}" + ("" if "[" in head.text else f" ({head.foul.articles})")
     for x in rest:
@@ -277,13 +321,19 @@ class _Draft:
     def respot_off_table(self) -> None:
         """ART 20.2, 21.1: the balls off the table are re-spotted on the foot spot line."""
         off = self.off
-        self.parts.append(f"the {_names(sorted_balls(off))} off the table {'is' if len(off) == 1 else 'are'} "
-                          f"re-spotted on the foot spot line ({_cite('20.2', '21.1')})")
+        self.parts.append(
+            f"the {_names(sorted_balls(off))} off the table {'is' if len(off) == 1 else 'are'} "
+            f"re-spotted on the foot spot line ({_cite('20.2', '21.1')})"
+        )
 
 
-def _judged_fouls(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
-                  contacts: tuple[tuple[BallId, BallId], ...], frozen_to: Mapping[BallId, Cushion] | None
-                  ) -> list[FoulFound]:
+def _judged_fouls(
+    st: EightBallState,
+    f: PoolShotFacts,
+    si: EightBallShotInput,
+    contacts: tuple[tuple[BallId, BallId], ...],
+    frozen_to: Mapping[BallId, Cushion] | None,
+) -> list[FoulFound]:
     """The referee's declared fouls first, then the camera's not overruled (ART 16-23; one of each;
     ART 22: the frozen ball the referee declares, against the cushion it rests on)."""
     fz = si.frozen
@@ -304,14 +354,19 @@ def _break(d: _Draft) -> None:
         if isinstance(e, CushionHit) and e.ball in OBJECT_BALLS and not pocketed_balls:
             d.basis.append((e, f"{e.ball.value} to the {e.cushion.value} cushion (break)"))
     if d.legal_break:
-        how = (f"the {_names(pocketed_balls)} pocketed" if pocketed_balls
-               else f"{len(f.object_balls_to_cushion & OBJECT_BALLS)} object balls driven to a cushion")
+        how = (
+            f"the {_names(pocketed_balls)} pocketed"
+            if pocketed_balls
+            else f"{len(f.object_balls_to_cushion & OBJECT_BALLS)} object balls driven to a cushion"
+        )
         d.parts.append(f"Legal break: {how} ({_cite('10.1a' if pocketed_balls else '10.1b')})")
     else:
         n = len(f.object_balls_to_cushion & OBJECT_BALLS)
-        d.parts.append(f"Illegal break: no ball pocketed and only {n} object ball{'s' if n != 1 else ''} driven to a "
-                       f"cushion, four are needed ({_cite('10.1a', '10.1b')}); no foul for that, the opponent "
-                       f"accepts the table or re-racks and breaks ({_cite('10.2a', '10.2b')})")
+        d.parts.append(
+            f"Illegal break: no ball pocketed and only {n} object ball{'s' if n != 1 else ''} driven to a "
+            f"cushion, four are needed ({_cite('10.1a', '10.1b')}); no foul for that, the opponent "
+            f"accepts the table or re-racks and breaks ({_cite('10.2a', '10.2b')})"
+        )
         d.option = Option.ILLEGAL_BREAK
     _break_result(d)
     if d.off:
@@ -328,9 +383,11 @@ def _break_result(d: _Draft) -> None:
         if eight_in:
             d.respot.append(EIGHT)
         down = [b for b in pocketed_balls if b is not EIGHT]
-        kept = (f"the {_names(down)} pocketed stay{'s' if len(down) == 1 else ''} down, " if down else "")
-        d.parts.append(f"{kept}{'the 8 is re-spotted, ' if eight_in else ''}the table is open ({_cite('11.1')}); "
-                       f"the opponent has the cue ball in hand behind the head string ({_cite('11.2', '17.1')})")
+        kept = f"the {_names(down)} pocketed stay{'s' if len(down) == 1 else ''} down, " if down else ""
+        d.parts.append(
+            f"{kept}{'the 8 is re-spotted, ' if eight_in else ''}the table is open ({_cite('11.1')}); "
+            f"the opponent has the cue ball in hand behind the head string ({_cite('11.2', '17.1')})"
+        )
         if EIGHT in d.off:
             d.parts.append(f"the 8 off the table on the break does not lose the game ({_cite('25.1c')})")
         d.behind = True
@@ -338,8 +395,10 @@ def _break_result(d: _Draft) -> None:
     elif d.legal_break and eight_in:
         d.option = Option.EIGHT_ON_BREAK
         d.continues = True
-        d.parts.append(f"the 8 on the break neither wins nor loses: the breaker re-racks or has the 8 re-spotted, "
-                       f"and shoots either way ({_cite('9.1')})")
+        d.parts.append(
+            f"the 8 on the break neither wins nor loses: the breaker re-racks or has the 8 re-spotted, "
+            f"and shoots either way ({_cite('9.1')})"
+        )
         d.summary = "break, 8 pocketed"
     elif d.legal_break and pocketed_balls:
         d.continues = True
@@ -359,15 +418,20 @@ def _the_call(d: _Draft, on8: bool) -> None:
         first = next((p for p in d.pocketed if p.ball in d.mine and p.ball is not EIGHT), None)
         if first is None and on8 and EIGHT in d.pocket_of:
             first = next(p for p in d.pocketed if p.ball is EIGHT)
-            d.doubts.append(f"no call was given: the 8 is taken as called in the {first.pocket.value} pocket it "
-                            f"entered; the rules need its pocket named ({_cite('24.1')})")
+            d.doubts.append(
+                f"no call was given: the 8 is taken as called in the {first.pocket.value} pocket it "
+                f"entered; the rules need its pocket named ({_cite('24.1')})"
+            )
         if first is not None:
             d.called = Called(first.ball, first.pocket)
     called = d.called
     if called is not None:
-        d.call_words = (f"the {called.ball.value} called in the {called.pocket.value}" if d.call_given else
-                        f"no call given; the {called.ball.value} into the {called.pocket.value} taken as called "
-                        f"({_cite('5.1')}{', 24.1' if called.ball is EIGHT else ''})")
+        d.call_words = (
+            f"the {called.ball.value} called in the {called.pocket.value}"
+            if d.call_given
+            else f"no call given; the {called.ball.value} into the {called.pocket.value} taken as called "
+            f"({_cite('5.1')}{', 24.1' if called.ball is EIGHT else ''})"
+        )
 
 
 def _loss_items(d: _Draft, on8: bool) -> tuple[str, ...]:
@@ -391,7 +455,8 @@ def _loss_items(d: _Draft, on8: bool) -> tuple[str, ...]:
             else:
                 items.append("e")
         if (on8 or (called is not None and called.ball is EIGHT)) and (
-                d.si.safety or called is None or called.ball is not EIGHT or called.pocket != pocket_of[EIGHT]):
+            d.si.safety or called is None or called.ball is not EIGHT or called.pocket != pocket_of[EIGHT]
+        ):
             items.append("d")
     return tuple(x for x in LOSS_ORDER if x in items)
 
@@ -406,9 +471,13 @@ def _loses_rack(d: _Draft) -> None:
     where = f" in the {pocket_of[EIGHT].value}" if eight_in else ""
     named = ""
     if "d" in loss:
-        named = (" on a safety, with no pocket named" if d.si.safety else
-                 f"; the {called.pocket.value} was named" if called is not None and called.ball is EIGHT
-                 else "; no pocket was named for it")
+        named = (
+            " on a safety, with no pocket named"
+            if d.si.safety
+            else f"; the {called.pocket.value} was named"
+            if called is not None and called.ball is EIGHT
+            else "; no pocket was named for it"
+        )
     d.parts.append(f"{lead}Loses the rack: the 8{where}{' off the table' if EIGHT in d.off else ''}{named}: {what}")
     d.summary = "loses the rack" + (f" ({d.fouls[0].foul.value})" if d.foul else "")
 
@@ -418,8 +487,9 @@ def _wins_rack(d: _Draft) -> None:
     d.winner = d.st.at_table
     pocket = d.pocket_of[EIGHT]
     where = f"in the named {pocket.value} pocket" if d.call_given else f"in the {pocket.value} ({d.call_words})"
-    d.parts.append(f"Wins the rack: with his group off the table, the 8 pocketed {where} "
-                   f"({_cite('1.3', '15.2', '24.1')})")
+    d.parts.append(
+        f"Wins the rack: with his group off the table, the 8 pocketed {where} ({_cite('1.3', '15.2', '24.1')})"
+    )
     d.summary = "wins the rack"
 
 
@@ -432,11 +502,15 @@ def _foul_in_play(d: _Draft, contacts: tuple[tuple[BallId, BallId], ...]) -> Non
     touching = any(d.f.cue_ball in pair for pair in contacts)
     if touching and own:
         d.respot.extend(own)
-        d.parts.append(f"the cue ball was touching a ball: his {_names(own)} {'is' if len(own) == 1 else 'are'} "
-                       f"re-spotted, the opponent's balls stay down ({_cite('23.2', '23.3', '23.4')})")
+        d.parts.append(
+            f"the cue ball was touching a ball: his {_names(own)} {'is' if len(own) == 1 else 'are'} "
+            f"re-spotted, the opponent's balls stay down ({_cite('23.2', '23.3', '23.4')})"
+        )
     elif pocketed_balls:
-        d.parts.append(f"the {_names(pocketed_balls)} pocketed stay{'s' if len(pocketed_balls) == 1 else ''} "
-                       f"down ({_cite('19.1', '19.2')})")
+        d.parts.append(
+            f"the {_names(pocketed_balls)} pocketed stay{'s' if len(pocketed_balls) == 1 else ''} "
+            f"down ({_cite('19.1', '19.2')})"
+        )
     d.parts.append(f"the opponent has the cue ball in hand ({_cite('17.1')})")
     d.summary = f"FOUL {d.fouls[0].foul.value}"
 
@@ -444,16 +518,26 @@ def _foul_in_play(d: _Draft, contacts: tuple[tuple[BallId, BallId], ...]) -> Non
 def _safety(d: _Draft) -> None:
     """ART 5.4 (19.1, 19.2): a safety announced ends the turn; what drops stays down, no group."""
     pocketed_balls = d.pocketed_balls
-    d.parts.append(f"Safety announced: the turn ends ({_cite('5.4')})"
-                   + (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down and "
-                      f"choose no group ({_cite('5.4', '19.1', '19.2')})" if pocketed_balls else ""))
+    d.parts.append(
+        f"Safety announced: the turn ends ({_cite('5.4')})"
+        + (
+            f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down and "
+            f"choose no group ({_cite('5.4', '19.1', '19.2')})"
+            if pocketed_balls
+            else ""
+        )
+    )
     d.summary = "safety"
 
 
 def _pocketed_as_called(d: _Draft) -> bool:
     called = d.called
-    return (called is not None and d.pocket_of.get(called.ball) is called.pocket and called.ball in d.mine
-            and called.ball is not EIGHT)
+    return (
+        called is not None
+        and d.pocket_of.get(called.ball) is called.pocket
+        and called.ball in d.mine
+        and called.ball is not EIGHT
+    )
 
 
 def _legal_pot(d: _Draft) -> None:
@@ -463,14 +547,17 @@ def _legal_pot(d: _Draft) -> None:
     d.continues = True
     assert called is not None
     others = [b for b in pocketed_balls if b is not called.ball]
-    text = (f"Legal: {d.call_words}, pocketed as called ({_cite('5.1', '15.1')})" if d.call_given
-            else f"Legal: {d.call_words}; pocketed ({_cite('15.1')})")
+    text = (
+        f"Legal: {d.call_words}, pocketed as called ({_cite('5.1', '15.1')})"
+        if d.call_given
+        else f"Legal: {d.call_words}; pocketed ({_cite('15.1')})"
+    )
     if others:
         text += f"; the {_names(others)} also count{'s' if len(others) == 1 else ''} ({_cite('5.2')})"
     if g is None:
         d.group = Group.of(called.ball)
         assert d.group is not None
-        text += (f"; the table was open: he takes the {d.group.value} ({_cite('14.2')})")
+        text += f"; the table was open: he takes the {d.group.value} ({_cite('14.2')})"
     text += "; he keeps the table"
     d.parts.append(text)
     d.summary = f"pots {_names(pocketed_balls)}" + (f", takes {d.group.value}" if d.group else "")
@@ -481,12 +568,16 @@ def _turn_over(d: _Draft) -> None:
     (what dropped stays down)."""
     called, pocket_of, pocketed_balls, call_words = d.called, d.pocket_of, d.pocketed_balls, d.call_words
     if called is not None and called.ball not in d.mine and d.call_given:
-        whose = (f"the 8, which is played only after the group ({ART} 15.2)" if called.ball is EIGHT
-                 else "not one of his balls")
+        whose = (
+            f"the 8, which is played only after the group ({ART} 15.2)"
+            if called.ball is EIGHT
+            else "not one of his balls"
+        )
         why = f"{call_words}: {whose}, it cannot be pocketed legally ({_cite('15.1')})"
     elif called is not None and called.ball in pocket_of:
-        why = (f"{call_words}, but it went into the {pocket_of[called.ball].value}: loss of turn, no foul "
-               f"({_cite('5.1')})")
+        why = (
+            f"{call_words}, but it went into the {pocket_of[called.ball].value}: loss of turn, no foul ({_cite('5.1')})"
+        )
     elif called is not None:
         why = f"{call_words}, not pocketed ({_cite('15.1')})"
     elif pocketed_balls:
@@ -495,8 +586,10 @@ def _turn_over(d: _Draft) -> None:
         why = f"no ball pocketed ({_cite('15.1')})"
     text = f"Legal shot, turn over: {why}"
     if pocketed_balls:
-        text += (f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down "
-                 f"({_cite('5.3', '19.2')})")
+        text += (
+            f"; the {_names(pocketed_balls)} stay{'s' if len(pocketed_balls) == 1 else ''} down "
+            f"({_cite('5.3', '19.2')})"
+        )
     d.parts.append(text)
     d.summary = f"pots {_names(pocketed_balls)}, turn over" if pocketed_balls else "miss"
 
@@ -529,9 +622,13 @@ def _in_play(d: _Draft, contacts: tuple[tuple[BallId, BallId], ...]) -> None:
         d.respot = []
 
 
-def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
-           contacts: tuple[tuple[BallId, BallId], ...] = (),
-           frozen_to: Mapping[BallId, Cushion] | None = None) -> Decision:
+def decide(
+    st: EightBallState,
+    f: PoolShotFacts,
+    si: EightBallShotInput,
+    contacts: tuple[tuple[BallId, BallId], ...] = (),
+    frozen_to: Mapping[BallId, Cushion] | None = None,
+) -> Decision:
     """The verdict of the shot ``f`` played by ``st.at_table`` from ``st`` (the module docstring
     says how each article is read). ``contacts``: pairs of balls touching at the shot start
     (ART 23); ``frozen_to``: balls resting against a cushion at the shot start (the cushion of the
@@ -542,8 +639,9 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
     ignored = [p.ball for p in f.pocketed if p.ball is not f.cue_ball and p.ball not in on_table]
     doubts: list[str] = []
     if ignored:
-        doubts.append(f"the log pockets the {_names(sorted_balls(ignored))}, which the state does not have on the "
-                      "table; ignored")
+        doubts.append(
+            f"the log pockets the {_names(sorted_balls(ignored))}, which the state does not have on the table; ignored"
+        )
     off = tuple(b for b in f.object_balls_off_table if b in on_table)
     fouls = _judged_fouls(st, f, si, contacts, frozen_to)
     basis: list[tuple[Event, str]] = [b for x in fouls for b in x.basis]
@@ -551,9 +649,19 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
         basis.insert(0, (f.first_contact_event, f"first ball ({f.first_contact.value if f.first_contact else '?'})"))
     for p in pocketed:
         basis.append((p.event, f"{p.ball.value} into {p.pocket.value}"))
-    d = _Draft(st, f, si, pocketed, off, fouls, basis, doubts,
-               respot=list(off),  # ART 20.2: every ball off the table comes back
-               called=si.called, call_given=si.called is not None)
+    d = _Draft(
+        st,
+        f,
+        si,
+        pocketed,
+        off,
+        fouls,
+        basis,
+        doubts,
+        respot=list(off),  # ART 20.2: every ball off the table comes back
+        called=si.called,
+        call_given=si.called is not None,
+    )
     if st.next_is_break:
         _break(d)
     else:
@@ -561,10 +669,25 @@ def decide(st: EightBallState, f: PoolShotFacts, si: EightBallShotInput,
     balls_after = (set(on_table) - set(d.pocketed_balls) - set(off)) | set(d.respot)
     reason = ". ".join(p[0].upper() + p[1:] for p in d.parts if p)
     return Decision(
-        break_shot=st.next_is_break, first_ball=f.first_contact, fouls=tuple(fouls), legal_break=d.legal_break,
-        pocketed=pocketed, off_table=off, called=d.called, call_given=d.call_given,
-        continues=d.continues and not d.foul, group=d.group, rack_winner=d.winner, loss=d.loss, option=d.option,
-        balls_after=frozenset(balls_after), respot=tuple(dict.fromkeys(d.respot)),
-        ball_in_hand=d.foul and d.winner is None, behind_head_string=d.behind and d.winner is None, reason=reason,
-        summary=d.summary, basis=tuple(basis), doubts=tuple(doubts),
+        break_shot=st.next_is_break,
+        first_ball=f.first_contact,
+        fouls=tuple(fouls),
+        legal_break=d.legal_break,
+        pocketed=pocketed,
+        off_table=off,
+        called=d.called,
+        call_given=d.call_given,
+        continues=d.continues and not d.foul,
+        group=d.group,
+        rack_winner=d.winner,
+        loss=d.loss,
+        option=d.option,
+        balls_after=frozenset(balls_after),
+        respot=tuple(dict.fromkeys(d.respot)),
+        ball_in_hand=d.foul and d.winner is None,
+        behind_head_string=d.behind and d.winner is None,
+        reason=reason,
+        summary=d.summary,
+        basis=tuple(basis),
+        doubts=tuple(doubts),
     )

@@ -32,11 +32,24 @@ from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
-    EightBallInput, EightBallSetup, EightBallShotError, EightBallShotInput, initial_state, parse_input,
+    EightBallInput,
+    EightBallSetup,
+    EightBallShotError,
+    EightBallShotInput,
+    initial_state,
+    parse_input,
 )
 from rules.eight_ball.sheet import format_score_sheet, score_sheet
 from rules.eight_ball.state import (
-    CHOICES, EIGHT, FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, Option, sorted_balls,
+    CHOICES,
+    EIGHT,
+    FULL_RACK,
+    OBJECT_BALLS,
+    Choice,
+    EightBallState,
+    Group,
+    Option,
+    sorted_balls,
 )
 from rules.eight_ball.decide import Decision, decide, describe_outcome
 from rules.core.errors import ShotError
@@ -89,8 +102,9 @@ class EightBallEngine:
     def format_score_sheet(self, state: EightBallState) -> str:
         return format_score_sheet(state)
 
-    def judge_shot(self, state: EightBallState, shot: Shot,
-                   shot_input: EightBallShotInput | None = None) -> tuple[Call, EightBallState]:
+    def judge_shot(
+        self, state: EightBallState, shot: Shot, shot_input: EightBallShotInput | None = None
+    ) -> tuple[Call, EightBallState]:
         if not isinstance(state, EightBallState):
             raise ShotError(f"the eight-ball engine needs an EightBallState, got {type(state).__name__}")
         si = shot_input or EightBallShotInput()
@@ -98,15 +112,35 @@ class EightBallEngine:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
         moved = struck_object_ball(shot)
         if moved is not None and not si.fouls:
-            return (not_struck_call(shot, self.game, state.player, state.score, moved, f"{ART} 16.1e", si.note,
-                                    {"racks": dict(state.score)}), replace(state, shots=state.shots + 1))
+            return (
+                not_struck_call(
+                    shot,
+                    self.game,
+                    state.player,
+                    state.score,
+                    moved,
+                    f"{ART} 16.1e",
+                    si.note,
+                    {"racks": dict(state.score)},
+                ),
+                replace(state, shots=state.shots + 1),
+            )
         facts = read_pool_shot(shot)
         if (state.ball_in_hand or state.next_is_break) and not si.fouls and facts.cue_ball_placed:
             # the breaker's cue ball is in hand behind the head string, the incoming player's after
             # a foul anywhere (ART 17.1)
-            return (placement_call(shot, self.game, state.player, state.score, f"{ART} 17.1", si.note,
-                                   {"racks": dict(state.score), "ball_in_hand": True}),
-                    replace(state, shots=state.shots + 1))
+            return (
+                placement_call(
+                    shot,
+                    self.game,
+                    state.player,
+                    state.score,
+                    f"{ART} 17.1",
+                    si.note,
+                    {"racks": dict(state.score), "ball_in_hand": True},
+                ),
+                replace(state, shots=state.shots + 1),
+            )
         notes: list[str] = []
         doubts: list[str] = []
         st = self._resolve_pending(state, facts.positions_before, shot.number, notes, doubts)
@@ -131,30 +165,53 @@ class EightBallEngine:
         details = self._details(st, new, d, si)
         rack_over = d.rack_winner is not None or si.stalemate
         call = Call(
-            shot=shot.number, game=self.game, player=names[st.at_table], legal=not d.fouls,
-            foul=d.fouls[0].foul if d.fouls else None, points=1 if d.rack_winner == st.at_table else 0,
-            turn_over=not (d.continues and not rack_over), game_over=rack_over, reason=reason,
-            score=new.score, needs_review=review.needs_review or bool(doubts), evidence=review.evidence,
-            cue_ball=facts.cue_ball, break_shot=st.next_is_break, fouls=tuple(x.foul for x in d.fouls),
-            match_over=new.match_over, winner=None if d.rack_winner is None else names[d.rack_winner],
-            review_reason=" ".join(review_parts) or None, note=si.note,
-            summary=d.summary + (" - wins the match" if new.match_over else ""), details=details,
+            shot=shot.number,
+            game=self.game,
+            player=names[st.at_table],
+            legal=not d.fouls,
+            foul=d.fouls[0].foul if d.fouls else None,
+            points=1 if d.rack_winner == st.at_table else 0,
+            turn_over=not (d.continues and not rack_over),
+            game_over=rack_over,
+            reason=reason,
+            score=new.score,
+            needs_review=review.needs_review or bool(doubts),
+            evidence=review.evidence,
+            cue_ball=facts.cue_ball,
+            break_shot=st.next_is_break,
+            fouls=tuple(x.foul for x in d.fouls),
+            match_over=new.match_over,
+            winner=None if d.rack_winner is None else names[d.rack_winner],
+            review_reason=" ".join(review_parts) or None,
+            note=si.note,
+            summary=d.summary + (" - wins the match" if new.match_over else ""),
+            details=details,
         )
         return call, new
 
     # -- before the verdict ---------------------------------------------------------------------
-    def _resolve_pending(self, st: EightBallState, pos: dict, n: int, notes: list[str],
-                         doubts: list[str]) -> EightBallState:
+    def _resolve_pending(
+        self, st: EightBallState, pos: dict, n: int, notes: list[str], doubts: list[str]
+    ) -> EightBallState:
         if st.pending is None:
             return st
         opt = st.pending
         st = replace(st, pending=None)
         art = "9.1" if opt is Option.EIGHT_ON_BREAK else "10.2b"
         if pos and looks_racked(pos):
-            notes.append(f"No choice was given after the last shot; the shot start shows the balls racked: re-racked "
-                         f"({ART} {art})")
-            return replace(st, balls=FULL_RACK, groups=(None, None), next_is_break=True, breaker=st.at_table,
-                           ball_in_hand=False, behind_head_string=False)
+            notes.append(
+                f"No choice was given after the last shot; the shot start shows the balls racked: re-racked "
+                f"({ART} {art})"
+            )
+            return replace(
+                st,
+                balls=FULL_RACK,
+                groups=(None, None),
+                next_is_break=True,
+                breaker=st.at_table,
+                ball_in_hand=False,
+                behind_head_string=False,
+            )
         if opt is Option.EIGHT_ON_BREAK:
             what = f"the 8 re-spotted ({ART} 9.1, 21.1)"
         else:
@@ -187,11 +244,13 @@ class EightBallEngine:
             return replace(st, balls=seen)
         swap = bool(new) and len(gone) == len(new)
         kept = st.balls if swap else st.balls - frozenset(gone)
-        text = (f"the shot start shows the table {' and '.join(bits)}; "
-                + ("the game state is kept (one ball misread as another?)" if swap else
-                   ("the missing balls are taken as gone" if gone else "") + ("; " if gone and new else "")
-                   + ("the balls the state has pocketed are not taken back (misread, or a mark on the cloth?)"
-                      if new else "")))
+        text = f"the shot start shows the table {' and '.join(bits)}; " + (
+            "the game state is kept (one ball misread as another?)"
+            if swap
+            else ("the missing balls are taken as gone" if gone else "")
+            + ("; " if gone and new else "")
+            + ("the balls the state has pocketed are not taken back (misread, or a mark on the cloth?)" if new else "")
+        )
         notes.append(text[0].upper() + text[1:])
         doubts.append(text)
         return replace(st, balls=kept)
@@ -205,24 +264,35 @@ class EightBallEngine:
         c = si.called
         if c is not None and c.ball not in st.balls:
             have = ", ".join(b.value for b in sorted_balls(st.balls)) or "none"
-            raise EightBallShotError(f"shot {n}: the called ball {c.ball.value} is not on the table "
-                                     f"(on the table: {have})")
+            raise EightBallShotError(
+                f"shot {n}: the called ball {c.ball.value} is not on the table (on the table: {have})"
+            )
 
     def _check_choice(self, st: EightBallState, d: Decision, si: EightBallShotInput, n: int) -> None:
         if si.choice is not None:
             if d.option is None:
-                raise EightBallShotError(f"shot {n}: choice {si.choice.value!r} given, but this shot gives no option "
-                                         f"(only the 8 on the break, {ART} 9.1, and an illegal break, {ART} 10.2, do)")
+                raise EightBallShotError(
+                    f"shot {n}: choice {si.choice.value!r} given, but this shot gives no option "
+                    f"(only the 8 on the break, {ART} 9.1, and an illegal break, {ART} 10.2, do)"
+                )
             allowed = CHOICES[d.option]
             if si.choice not in allowed:
                 raise EightBallShotError(
                     f"shot {n}: after {'the 8 on the break' if d.option is Option.EIGHT_ON_BREAK else 'an illegal break'} "
-                    f"the choice is {' or '.join(c.value for c in allowed)}, got {si.choice.value!r}")
+                    f"the choice is {' or '.join(c.value for c in allowed)}, got {si.choice.value!r}"
+                )
         if si.stalemate and d.rack_winner is not None:
             raise EightBallShotError(f"shot {n}: stalemate declared on a shot that ended the rack")
 
-    def _review(self, st: EightBallState, shot: Shot, si: EightBallShotInput, d: Decision,
-                contacts: tuple[tuple[BallId, BallId], ...], frozen_to: dict):
+    def _review(
+        self,
+        st: EightBallState,
+        shot: Shot,
+        si: EightBallShotInput,
+        d: Decision,
+        contacts: tuple[tuple[BallId, BallId], ...],
+        frozen_to: dict,
+    ):
         start, end = shot.start, shot.end
         mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
 
@@ -233,16 +303,25 @@ class EightBallEngine:
         return review_shot(again, mids, d.basis, self.config, describe_outcome)
 
     # -- after the verdict ----------------------------------------------------------------------
-    def _apply(self, st: EightBallState, d: Decision, si: EightBallShotInput,
-               n: int) -> tuple[EightBallState, list[str]]:
+    def _apply(
+        self, st: EightBallState, d: Decision, si: EightBallShotInput, n: int
+    ) -> tuple[EightBallState, list[str]]:
         i, opp = st.at_table, 1 - st.at_table
         news: list[str] = []
         groups = st.groups
         if d.group is not None:
             groups = (d.group, d.group.other) if i == 0 else (d.group.other, d.group)
-        new = replace(st, balls=d.balls_after, groups=groups, next_is_break=False, shots=st.shots + 1,
-                      at_table=i if d.continues else opp, ball_in_hand=d.ball_in_hand,
-                      behind_head_string=d.behind_head_string, pending=None)
+        new = replace(
+            st,
+            balls=d.balls_after,
+            groups=groups,
+            next_is_break=False,
+            shots=st.shots + 1,
+            at_table=i if d.continues else opp,
+            ball_in_hand=d.ball_in_hand,
+            behind_head_string=d.behind_head_string,
+            pending=None,
+        )
         if d.rack_winner is not None:
             return self._end_rack(new, st, d.rack_winner, d.reason, news)
         if d.option is not None:
@@ -254,30 +333,52 @@ class EightBallEngine:
                 else:
                     new = replace(new, balls=new.balls | {EIGHT}, at_table=i)
                     if ch is Choice.RESPOT:
-                        news.append(f"The breaker chose to have the 8 re-spotted on the foot spot line and shoots "
-                                    f"({ART} 9.1, 21.1)")
+                        news.append(
+                            f"The breaker chose to have the 8 re-spotted on the foot spot line and shoots "
+                            f"({ART} 9.1, 21.1)"
+                        )
                     else:
                         new = replace(new, pending=Option.EIGHT_ON_BREAK)
             else:
                 if ch is Choice.RERACK:
                     news.append(f"{st.players[opp]} chose to re-rack and breaks ({ART} 10.2b)")
-                    new = replace(new, balls=FULL_RACK, next_is_break=True, at_table=opp, breaker=opp,
-                                  ball_in_hand=False, behind_head_string=False)
+                    new = replace(
+                        new,
+                        balls=FULL_RACK,
+                        next_is_break=True,
+                        at_table=opp,
+                        breaker=opp,
+                        ball_in_hand=False,
+                        behind_head_string=False,
+                    )
                 elif ch is Choice.ACCEPT_TABLE:
                     news.append(f"{st.players[opp]} accepted the table and shoots ({ART} 10.2a)")
                 else:
                     new = replace(new, pending=Option.ILLEGAL_BREAK)
         if si.stalemate:
-            news.append(f"The referee declared the rack drawn: no player tried to pocket a ball legally for three "
-                        f"turns each ({ART} 26.1); it is re-racked and broken again by {st.players[st.breaker]} "
-                        f"({ART} 26.2)")
-            new = replace(new, balls=FULL_RACK, groups=(None, None), next_is_break=True, at_table=st.breaker,
-                          breaker=st.breaker, ball_in_hand=False, behind_head_string=False, pending=None,
-                          rack=st.rack + 1, drawn_racks=st.drawn_racks + (st.rack,))
+            news.append(
+                f"The referee declared the rack drawn: no player tried to pocket a ball legally for three "
+                f"turns each ({ART} 26.1); it is re-racked and broken again by {st.players[st.breaker]} "
+                f"({ART} 26.2)"
+            )
+            new = replace(
+                new,
+                balls=FULL_RACK,
+                groups=(None, None),
+                next_is_break=True,
+                at_table=st.breaker,
+                breaker=st.breaker,
+                ball_in_hand=False,
+                behind_head_string=False,
+                pending=None,
+                rack=st.rack + 1,
+                drawn_racks=st.drawn_racks + (st.rack,),
+            )
         return new, news
 
-    def _end_rack(self, new: EightBallState, st: EightBallState, w: int, how: str,
-                  news: list[str]) -> tuple[EightBallState, list[str]]:
+    def _end_rack(
+        self, new: EightBallState, st: EightBallState, w: int, how: str, news: list[str]
+    ) -> tuple[EightBallState, list[str]]:
         won = tuple(st.racks_won[k] + (1 if k == w else 0) for k in (0, 1))
         won2 = (won[0], won[1])
         rec = RackRecord(number=st.rack, breaker=st.breaker, winner=w, how=how)
@@ -285,14 +386,28 @@ class EightBallEngine:
         names = st.players
         news.append(f"{names[w]} wins rack {st.rack}; racks {won2[0]}-{won2[1]}")
         nb = st.race.next_breaker(st.breaker, w)
-        new = replace(new, balls=FULL_RACK, groups=(None, None), next_is_break=True, at_table=nb, breaker=nb,
-                      ball_in_hand=False, behind_head_string=False, pending=None, rack=st.rack + 1,
-                      racks_won=won2, racks=st.racks + (rec,))
+        new = replace(
+            new,
+            balls=FULL_RACK,
+            groups=(None, None),
+            next_is_break=True,
+            at_table=nb,
+            breaker=nb,
+            ball_in_hand=False,
+            behind_head_string=False,
+            pending=None,
+            rack=st.rack + 1,
+            racks_won=won2,
+            racks=st.racks + (rec,),
+        )
         if mw is not None:
             news.append(f"{names[mw]} wins the match, {won2[mw]} racks of the race to {st.race.race_to} ({ART} 31.1)")
             return replace(new, match_over=True, winner=mw), news
-        rule = {"winner": f"the winner breaks ({ART} 7.2)", "alternate": f"alternate breaks ({ART} 7.2)",
-                "loser": f"the loser breaks ({ART} 7.2)"}[st.race.break_rule.value]
+        rule = {
+            "winner": f"the winner breaks ({ART} 7.2)",
+            "alternate": f"alternate breaks ({ART} 7.2)",
+            "loser": f"the loser breaks ({ART} 7.2)",
+        }[st.race.break_rule.value]
         news.append(f"{names[nb]} breaks rack {st.rack + 1}: {rule}")
         return new, news
 
@@ -307,8 +422,9 @@ class EightBallEngine:
             first_ball=None if d.first_ball is None else d.first_ball.value,
             pocketed=[{"ball": p.ball.value, "pocket": p.pocket.value} for p in d.pocketed],
             off_table=[b.value for b in d.off_table],
-            called=None if d.called is None else {"ball": d.called.ball.value, "pocket": d.called.pocket.value,
-                                                     "given": d.call_given},
+            called=None
+            if d.called is None
+            else {"ball": d.called.ball.value, "pocket": d.called.pocket.value, "given": d.call_given},
             safety=si.safety,
             legal_break=d.legal_break,
             group=groups_of(new if d.rack_winner is None else st),
@@ -329,8 +445,14 @@ class EightBallEngine:
     def _after_match(self, st: EightBallState, shot: Shot, si: EightBallShotInput) -> Call:
         w = None if st.winner is None else st.players[st.winner]
         return after_match_call(
-            self.game, shot, player=st.player, score=st.score, winner=w, note=si.note,
-            reason=f"Not judged: the match was over before this shot ({ART} 31.1)", details={"racks": dict(st.score)},
+            self.game,
+            shot,
+            player=st.player,
+            score=st.score,
+            winner=w,
+            note=si.note,
+            reason=f"Not judged: the match was over before this shot ({ART} 31.1)",
+            details={"racks": dict(st.score)},
         )
 
 

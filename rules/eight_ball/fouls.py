@@ -62,35 +62,41 @@ class EightBallFoul(Enum):
 
 
 _INFO: dict[EightBallFoul, FoulInfo] = {
-    EightBallFoul.NO_CONTACT: FoulInfo(
-        "the cue ball touched no object ball", f"{ART} 13.1, 16.1a", camera=True),
+    EightBallFoul.NO_CONTACT: FoulInfo("the cue ball touched no object ball", f"{ART} 13.1, 16.1a", camera=True),
     EightBallFoul.WRONG_BALL_FIRST: FoulInfo(
-        "the cue ball first touched a ball that is not the shooter's", f"{ART} 13.1, 16.1a", camera=True),
+        "the cue ball first touched a ball that is not the shooter's", f"{ART} 13.1, 16.1a", camera=True
+    ),
     EightBallFoul.NO_RAIL_AFTER_CONTACT: FoulInfo(
-        "no ball was pocketed and no ball reached a cushion after the first contact", f"{ART} 13.1b, 16.1a",
-        camera=True),
+        "no ball was pocketed and no ball reached a cushion after the first contact", f"{ART} 13.1b, 16.1a", camera=True
+    ),
     EightBallFoul.SCRATCH: FoulInfo("the cue ball was pocketed", f"{ART} 16.1b", camera=True),
     EightBallFoul.CUE_BALL_OFF_TABLE: FoulInfo("the cue ball left the table", f"{ART} 16.1b", camera=True),
     EightBallFoul.BALL_OFF_TABLE: FoulInfo("an object ball left the table", f"{ART} 20.1", camera=True),
     EightBallFoul.NO_FOOT_ON_FLOOR: FoulInfo("the player shot without a foot on the floor", f"{ART} 16.1d"),
-    EightBallFoul.TOUCHED_BALL: FoulInfo(
-        "a ball was moved or touched other than by the stroke", f"{ART} 16.1e"),
+    EightBallFoul.TOUCHED_BALL: FoulInfo("a ball was moved or touched other than by the stroke", f"{ART} 16.1e"),
     EightBallFoul.ILLEGAL_JUMP: FoulInfo(
-        "the cue ball was made to jump by striking it below its centre", f"{ART} 16.1f"),
+        "the cue ball was made to jump by striking it below its centre", f"{ART} 16.1f"
+    ),
     EightBallFoul.COACHING: FoulInfo("a team member advised the player on the shot", f"{ART} 16.1g"),
     EightBallFoul.BEHIND_HEAD_STRING: FoulInfo(
         "with the cue ball in hand behind the head string after a break scratch, the player shot at a ball "
-        "behind the line without first crossing it", f"{ART} 11.2"),
+        "behind the line without first crossing it",
+        f"{ART} 11.2",
+    ),
     EightBallFoul.SLOW_PLAY: FoulInfo("slow play after the referee's warning and time limit", f"{ART} 29.1"),
     EightBallFoul.DOUBLE_HIT: FoulInfo(
-        "double hit (the tip struck the cue ball more than once)", f"{ART} 33; Reglamento de juego ART 15.7.1"),
+        "double hit (the tip struck the cue ball more than once)", f"{ART} 33; Reglamento de juego ART 15.7.1"
+    ),
     EightBallFoul.PUSH_SHOT: FoulInfo(
-        "push shot (the tip stayed on the cue ball)", f"{ART} 33; Reglamento de juego ART 15.7.2, 15.7.3"),
+        "push shot (the tip stayed on the cue ball)", f"{ART} 33; Reglamento de juego ART 15.7.2, 15.7.3"
+    ),
     EightBallFoul.BALLS_MOVING: FoulInfo(
-        "the stroke began while balls were still moving", f"{ART} 33; Reglamento de juego ART 15.2"),
+        "the stroke began while balls were still moving", f"{ART} 33; Reglamento de juego ART 15.2"
+    ),
     EightBallFoul.RULE_VIOLATION: FoulInfo(
         "the player did not respect the rules of the game (e.g. played out of turn)",
-        f"{ART} 33; Reglamento de juego ART 15.12"),
+        f"{ART} 33; Reglamento de juego ART 15.12",
+    ),
 }
 
 

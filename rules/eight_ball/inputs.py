@@ -44,7 +44,12 @@ from typing import Any, Mapping
 from rules.core.errors import RefereeInputError
 from rules.eight_ball.fouls import EightBallFoul, parse_foul
 from rules.eight_ball.state import (
-    FULL_RACK, OBJECT_BALLS, Choice, EightBallState, Group, sorted_balls,
+    FULL_RACK,
+    OBJECT_BALLS,
+    Choice,
+    EightBallState,
+    Group,
+    sorted_balls,
 )
 from rules.core.parsing import (
     boolean,
@@ -60,15 +65,35 @@ from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 __all__ = [
-    "DEFAULT_PLAYERS", "SHOT_KEYS", "START_KEYS", "MATCH_KEYS", "TOP_KEYS", "EightBallShotError", "Called",
-    "EightBallShotInput", "parse_shot_input", "EightBallStart", "EightBallSetup", "EightBallInput",
-    "initial_state", "parse_input",
+    "DEFAULT_PLAYERS",
+    "SHOT_KEYS",
+    "START_KEYS",
+    "MATCH_KEYS",
+    "TOP_KEYS",
+    "EightBallShotError",
+    "Called",
+    "EightBallShotInput",
+    "parse_shot_input",
+    "EightBallStart",
+    "EightBallSetup",
+    "EightBallInput",
+    "initial_state",
+    "parse_input",
 ]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 SHOT_KEYS = ("called", "safety", "foul", "overrule", "choice", "stalemate", "frozen", "note")
-START_KEYS = ("at_table", "breaker", "racks_won", "rack", "next_is_break", "ball_in_hand",
-              "behind_head_string", "group", "balls")
+START_KEYS = (
+    "at_table",
+    "breaker",
+    "racks_won",
+    "rack",
+    "next_is_break",
+    "ball_in_hand",
+    "behind_head_string",
+    "group",
+    "balls",
+)
 MATCH_KEYS = ("race_to", "best_of", "break")
 TOP_KEYS = ("players", "match", "start", "shots")
 
@@ -97,10 +122,9 @@ class Called:
 
 
 def _fouls(value: Any, where: str) -> tuple[EightBallFoul, ...]:
-    return tuple(located(where, parse_foul, x) for x in one_or_many(value, where, "a foul name",
-                                                                   single=(str, EightBallFoul)))
-
-
+    return tuple(
+        located(where, parse_foul, x) for x in one_or_many(value, where, "a foul name", single=(str, EightBallFoul))
+    )
 
 
 @dataclass(frozen=True)
@@ -124,23 +148,25 @@ class EightBallShotInput:
             except ValueError as e:
                 raise RefereeInputError(f"frozen: {e}") from None
         if fz is not None and fz not in OBJECT_BALLS:
-            raise RefereeInputError(f"frozen must be an object ball 1..15 declared frozen to a cushion "
-                                    f"(002 bola 8 ART 22.2), got {fz.value!r}")
+            raise RefereeInputError(
+                f"frozen must be an object ball 1..15 declared frozen to a cushion "
+                f"(002 bola 8 ART 22.2), got {fz.value!r}"
+            )
         object.__setattr__(self, "frozen", fz)
         c = self.called
         if c is not None and not isinstance(c, Called):
             c = checked_object(c, "called", ("ball", "pocket"))
             missing = [k for k in ("ball", "pocket") if k not in c]
             if missing:
-                raise RefereeInputError(f"called needs a ball and a pocket (002 bola 8 ART 5.1), "
-                                        f"got no {missing[0]!r}")
+                raise RefereeInputError(f"called needs a ball and a pocket (002 bola 8 ART 5.1), got no {missing[0]!r}")
             c = Called(c["ball"], c["pocket"])
         object.__setattr__(self, "called", c)
         boolean(self.safety, "safety")
         boolean(self.stalemate, "stalemate")
         if self.safety and c is not None:
-            raise RefereeInputError("a shot is either called or announced as a safety (002 bola 8 ART 5.1, 5.4), "
-                                    "got both called and safety")
+            raise RefereeInputError(
+                "a shot is either called or announced as a safety (002 bola 8 ART 5.1, 5.4), got both called and safety"
+            )
         object.__setattr__(self, "fouls", _fouls(self.fouls, "foul"))
         object.__setattr__(self, "overrule", _fouls(self.overrule, "overrule"))
         bad = [f.value for f in self.overrule if not f.camera]
@@ -161,9 +187,18 @@ class EightBallShotInput:
 
 def parse_shot_input(obj: Any, where: str = "shot") -> EightBallShotInput:
     d = checked_object(obj, where, SHOT_KEYS)
-    return located(where, EightBallShotInput, called=d.get("called"), safety=d.get("safety", False),
-                   fouls=d.get("foul"), overrule=d.get("overrule"), choice=d.get("choice"),
-                   stalemate=d.get("stalemate", False), frozen=d.get("frozen"), note=d.get("note"))
+    return located(
+        where,
+        EightBallShotInput,
+        called=d.get("called"),
+        safety=d.get("safety", False),
+        fouls=d.get("foul"),
+        overrule=d.get("overrule"),
+        choice=d.get("choice"),
+        stalemate=d.get("stalemate", False),
+        frozen=d.get("frozen"),
+        note=d.get("note"),
+    )
 
 
 @dataclass(frozen=True)
@@ -193,8 +228,12 @@ class EightBallSetup:
 
     def __post_init__(self) -> None:
         n = self.players
-        if (not isinstance(n, (list, tuple)) or len(n) != 2
-                or not all(isinstance(x, str) and x.strip() for x in n) or n[0] == n[1]):
+        if (
+            not isinstance(n, (list, tuple))
+            or len(n) != 2
+            or not all(isinstance(x, str) and x.strip() for x in n)
+            or n[0] == n[1]
+        ):
             raise RefereeInputError(f"players must be two different non-empty names, got {n!r}")
         object.__setattr__(self, "players", (n[0], n[1]))
         initial_state(self)
@@ -217,8 +256,6 @@ def _index(name: Any, names: tuple[str, str], where: str) -> int | None:
     if name not in names:
         raise RefereeInputError(f"{where} must be one of the players {names[0]!r}, {names[1]!r}, got {name!r}")
     return names.index(name)
-
-
 
 
 def _groups(v: Any, names: tuple[str, str], where: str) -> tuple[Group | None, Group | None]:
@@ -290,11 +327,13 @@ def initial_state(setup: EightBallSetup | None = None) -> EightBallState:
         nib = groups[0] is None and balls is None
     boolean(nib, f"{w}.next_is_break")
     if nib and groups[0] is not None:
-        raise RefereeInputError(f"{w}: groups are chosen only after the break (002 bola 8 ART 14.1), "
-                                "got a group with next_is_break true")
+        raise RefereeInputError(
+            f"{w}: groups are chosen only after the break (002 bola 8 ART 14.1), got a group with next_is_break true"
+        )
     if nib and s.ball_in_hand:
-        raise RefereeInputError(f"{w}: ball_in_hand is for a shot after a foul (002 bola 8 ART 17.1), "
-                                "got it with next_is_break true")
+        raise RefereeInputError(
+            f"{w}: ball_in_hand is for a shot after a foul (002 bola 8 ART 17.1), got it with next_is_break true"
+        )
     if s.behind_head_string and not s.ball_in_hand:
         raise RefereeInputError(f"{w}.behind_head_string needs ball_in_hand true (002 bola 8 ART 11.2)")
     if nib and balls is not None and balls != FULL_RACK:
@@ -308,12 +347,22 @@ def initial_state(setup: EightBallSetup | None = None) -> EightBallState:
     if br is None:
         br = at
     if nib and at != br:
-        raise RefereeInputError(f"{w}: on a break the player at the table is the breaker, got at_table "
-                                f"{names[at]!r} and breaker {names[br]!r}")
+        raise RefereeInputError(
+            f"{w}: on a break the player at the table is the breaker, got at_table "
+            f"{names[at]!r} and breaker {names[br]!r}"
+        )
     return EightBallState(
-        players=names, race=race, balls=FULL_RACK if balls is None else balls, groups=groups, at_table=at,
-        breaker=br, next_is_break=nib, ball_in_hand=s.ball_in_hand, behind_head_string=s.behind_head_string,
-        rack=rack, racks_won=won,
+        players=names,
+        race=race,
+        balls=FULL_RACK if balls is None else balls,
+        groups=groups,
+        at_table=at,
+        breaker=br,
+        next_is_break=nib,
+        ball_in_hand=s.ball_in_hand,
+        behind_head_string=s.behind_head_string,
+        rack=rack,
+        racks_won=won,
     )
 
 

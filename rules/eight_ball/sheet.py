@@ -15,8 +15,10 @@ def resume(st: EightBallState) -> dict[str, Any]:
     """The ``start`` object that continues the match from ``st``."""
     n = st.players
     out: dict[str, Any] = {
-        "at_table": n[st.at_table], "breaker": n[st.breaker],
-        "racks_won": {n[k]: st.racks_won[k] for k in (0, 1)}, "rack": st.rack,
+        "at_table": n[st.at_table],
+        "breaker": n[st.breaker],
+        "racks_won": {n[k]: st.racks_won[k] for k in (0, 1)},
+        "rack": st.rack,
         "next_is_break": st.next_is_break,
     }
     if not st.next_is_break:
@@ -34,8 +36,10 @@ def score_sheet(st: EightBallState) -> dict[str, Any]:
     n = st.players
     return {
         "game": "eight-ball",
-        "players": [{"name": n[k], "racks_won": st.racks_won[k],
-                     "group": None if st.groups[k] is None else st.groups[k].value} for k in (0, 1)],  # type: ignore[union-attr]
+        "players": [
+            {"name": n[k], "racks_won": st.racks_won[k], "group": None if st.groups[k] is None else st.groups[k].value}
+            for k in (0, 1)
+        ],  # type: ignore[union-attr]
         "race_to": st.race.race_to,
         "break_rule": st.race.break_rule.value,
         "racks": [{"rack": r.number, "breaker": n[r.breaker], "winner": n[r.winner], "how": r.how} for r in st.racks],
@@ -67,8 +71,11 @@ def format_score_sheet(st: EightBallState) -> str:
         lines.append(f"  match over: {n[st.winner]} wins" if st.winner is not None else "  match over")
     else:
         table = "open table" if st.groups[0] is None else "groups chosen"
-        state = (f"{n[st.at_table]} to break rack {st.rack}" if st.next_is_break else
-                 f"rack {st.rack}, {n[st.at_table]} at the table, {table}, "
-                 f"{len(st.balls)} object balls on the table" + (", ball in hand" if st.ball_in_hand else ""))
+        state = (
+            f"{n[st.at_table]} to break rack {st.rack}"
+            if st.next_is_break
+            else f"rack {st.rack}, {n[st.at_table]} at the table, {table}, "
+            f"{len(st.balls)} object balls on the table" + (", ball in hand" if st.ball_in_hand else "")
+        )
         lines.append(f"  {state}")
     return "\n".join(lines)

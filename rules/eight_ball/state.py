@@ -21,8 +21,18 @@ from rules.core.racks import RaceConfig, RackRecord
 from tracking.ids import BallId
 
 __all__ = [
-    "SOLIDS", "STRIPES", "EIGHT", "OBJECT_BALLS", "FULL_RACK", "ball_order", "sorted_balls", "Group",
-    "Option", "Choice", "CHOICES", "EightBallState",
+    "SOLIDS",
+    "STRIPES",
+    "EIGHT",
+    "OBJECT_BALLS",
+    "FULL_RACK",
+    "ball_order",
+    "sorted_balls",
+    "Group",
+    "Option",
+    "Choice",
+    "CHOICES",
+    "EightBallState",
 ]
 
 SOLIDS: frozenset[BallId] = frozenset(BallId(str(n)) for n in range(1, 8))

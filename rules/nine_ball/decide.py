@@ -25,8 +25,14 @@ from tracking.events import Event
 from tracking.ids import BallId
 
 __all__ = [
-    "BREAK_RAIL_BALLS", "TEN_BALL", "ShotContext", "FoulFound", "Decision", "describe_outcome",
-    "camera_fouls", "decide",
+    "BREAK_RAIL_BALLS",
+    "TEN_BALL",
+    "ShotContext",
+    "FoulFound",
+    "Decision",
+    "describe_outcome",
+    "camera_fouls",
+    "decide",
 ]
 
 BREAK_RAIL_BALLS = 4  # 000 2.3(b): "al menos cuatro bolas numeradas"
@@ -98,8 +104,16 @@ class Decision:
     @property
     def outcome(self) -> Hashable:
         """What a perturbed reading must reproduce for the call to stand."""
-        return (self.foul, self.first_ball, frozenset(self.pocketed), frozenset(self.off_table), self.wins,
-                self.continues, self.option, self.points)
+        return (
+            self.foul,
+            self.first_ball,
+            frozenset(self.pocketed),
+            frozenset(self.off_table),
+            self.wins,
+            self.continues,
+            self.option,
+            self.points,
+        )
 
 
 def describe_outcome(o: Hashable) -> str:
@@ -148,45 +162,85 @@ def camera_fouls(ctx: ShotContext, facts: PoolShotFacts) -> tuple[list[FoulFound
     cue = facts.cue_ball
     if facts.cue_ball_pocketed:
         p = by_ball[cue]
-        found.append(FoulFound(PoolFoul.CUE_BALL_POCKETED, f"the cue ball dropped in the {p.pocket.value} pocket",
-                               ("000 2.3(c), " if ctx.is_break else "000 ") + "6.1; 002 bola 9 ART 9.2.1",
-                               ((p.event, "cue ball pocketed"),)))
+        found.append(
+            FoulFound(
+                PoolFoul.CUE_BALL_POCKETED,
+                f"the cue ball dropped in the {p.pocket.value} pocket",
+                ("000 2.3(c), " if ctx.is_break else "000 ") + "6.1; 002 bola 9 ART 9.2.1",
+                ((p.event, "cue ball pocketed"),),
+            )
+        )
     elif facts.cue_ball_off_table:
-        found.append(FoulFound(PoolFoul.CUE_BALL_OFF_TABLE, "the cue ball left the table",
-                               ("000 2.3(c), " if ctx.is_break else "000 ") + "6.1; 002 bola 9 ART 9.2.1"))
-    fc_basis = ((facts.first_contact_event, f"first contact: the {first.value}"),) if (
-        facts.first_contact_event is not None and first is not None) else ()
+        found.append(
+            FoulFound(
+                PoolFoul.CUE_BALL_OFF_TABLE,
+                "the cue ball left the table",
+                ("000 2.3(c), " if ctx.is_break else "000 ") + "6.1; 002 bola 9 ART 9.2.1",
+            )
+        )
+    fc_basis = (
+        ((facts.first_contact_event, f"first contact: the {first.value}"),)
+        if (facts.first_contact_event is not None and first is not None)
+        else ()
+    )
     missed = False
     if ctx.is_break:
         to_rail = set(facts.object_balls_to_cushion) | set(facts.object_balls_off_table)
         if first is None:
             missed = True
         elif lowest is not None and first is not lowest:
-            found.append(FoulFound(PoolFoul.ILLEGAL_BREAK,
-                                   f"illegal break: the cue ball hit the {first.value} first, not the {lowest.value}",
-                                   "000 2.3(b)", fc_basis))
+            found.append(
+                FoulFound(
+                    PoolFoul.ILLEGAL_BREAK,
+                    f"illegal break: the cue ball hit the {first.value} first, not the {lowest.value}",
+                    "000 2.3(b)",
+                    fc_basis,
+                )
+            )
         elif not facts.object_balls_pocketed and len(to_rail) < BREAK_RAIL_BALLS:
-            found.append(FoulFound(PoolFoul.ILLEGAL_BREAK,
-                                   f"illegal break: no ball was pocketed and only {len(to_rail)} object "
-                                   f"ball{'s' if len(to_rail) != 1 else ''} reached a rail; {BREAK_RAIL_BALLS} are "
-                                   "required", "000 2.3(b)", fc_basis))
+            found.append(
+                FoulFound(
+                    PoolFoul.ILLEGAL_BREAK,
+                    f"illegal break: no ball was pocketed and only {len(to_rail)} object "
+                    f"ball{'s' if len(to_rail) != 1 else ''} reached a rail; {BREAK_RAIL_BALLS} are "
+                    "required",
+                    "000 2.3(b)",
+                    fc_basis,
+                )
+            )
     elif not ctx.push_out:
         if first is None:
-            found.append(FoulFound(PoolFoul.NO_CONTACT, "the cue ball touched no object ball",
-                                   PoolFoul.NO_CONTACT.articles))
+            found.append(
+                FoulFound(PoolFoul.NO_CONTACT, "the cue ball touched no object ball", PoolFoul.NO_CONTACT.articles)
+            )
         elif lowest is not None and first is not lowest:
-            found.append(FoulFound(PoolFoul.WRONG_BALL_FIRST,
-                                   f"the cue ball hit the {first.value} first; the lowest ball on the table is the "
-                                   f"{lowest.value}", PoolFoul.WRONG_BALL_FIRST.articles, fc_basis))
+            found.append(
+                FoulFound(
+                    PoolFoul.WRONG_BALL_FIRST,
+                    f"the cue ball hit the {first.value} first; the lowest ball on the table is the {lowest.value}",
+                    PoolFoul.WRONG_BALL_FIRST.articles,
+                    fc_basis,
+                )
+            )
         elif not facts.object_balls_pocketed and not facts.rail_after_contact and not facts.object_balls_off_table:
-            found.append(FoulFound(PoolFoul.NO_RAIL,
-                                   f"nothing was pocketed and no ball reached a rail after the cue ball hit the "
-                                   f"{first.value}", PoolFoul.NO_RAIL.articles, fc_basis))
+            found.append(
+                FoulFound(
+                    PoolFoul.NO_RAIL,
+                    f"nothing was pocketed and no ball reached a rail after the cue ball hit the {first.value}",
+                    PoolFoul.NO_RAIL.articles,
+                    fc_basis,
+                )
+            )
     off = facts.object_balls_off_table
     if off:
-        keep = ("; it is respotted" if v.game_ball in off or v.respot_fouled else "")
-        found.append(FoulFound(PoolFoul.OBJECT_BALL_OFF_TABLE, f"{_balls(off)} left the table{keep}",
-                               ("000 2.3(d), 6.5" if ctx.is_break else "000 6.5") + "; 002 bola 9 ART 11.4"))
+        keep = "; it is respotted" if v.game_ball in off or v.respot_fouled else ""
+        found.append(
+            FoulFound(
+                PoolFoul.OBJECT_BALL_OFF_TABLE,
+                f"{_balls(off)} left the table{keep}",
+                ("000 2.3(d), 6.5" if ctx.is_break else "000 6.5") + "; 002 bola 9 ART 11.4",
+            )
+        )
     return found, missed, first
 
 
@@ -228,8 +282,9 @@ class _Draft:
     def stays_down(self, down: list[BallId], verb: str, why: str) -> None:
         """Say that ``down`` stay(s) off the table / down (``verb``: "off the table" or "down")."""
         if down:
-            self.sentences.append(f"{_balls(down)[0].upper()}{_balls(down)[1:]} "
-                                  f"{'stays' if len(down) == 1 else 'stay'} {verb} ({why})")
+            self.sentences.append(
+                f"{_balls(down)[0].upper()}{_balls(down)[1:]} {'stays' if len(down) == 1 else 'stay'} {verb} ({why})"
+            )
 
     def scores_ball_numbers(self) -> None:
         """Rotation: each ball pocketed scores its number (002 overview)."""
@@ -239,8 +294,9 @@ class _Draft:
             self.sentences.append(f"{self.ctx.shooter} scores {self.points} (each ball its number, {v.source})")
 
 
-def _judged_fouls(ctx: ShotContext, facts: PoolShotFacts, si: NineBallShotInput
-                  ) -> tuple[list[FoulFound], bool, BallId | None]:
+def _judged_fouls(
+    ctx: ShotContext, facts: PoolShotFacts, si: NineBallShotInput
+) -> tuple[list[FoulFound], bool, BallId | None]:
     """The fouls of the shot: the referee's declared ones first, then the camera's not overruled
     (000 6; one of each), whether the break missed the rack (000 2.3(e)) and the first ball hit."""
     camera, missed, first = camera_fouls(ctx, facts)
@@ -276,9 +332,11 @@ def _foul(d: _Draft, fouls: list[FoulFound]) -> None:
     if v.respot_fouled:
         d.respot = list(dict.fromkeys(d.pocketed + d.off))
         if d.respot:
-            d.sentences.append(f"{_balls(d.respot)[0].upper()}{_balls(d.respot)[1:]} "
-                               f"{'is' if len(d.respot) == 1 else 'are'} respotted and score nothing "
-                               f"(standard rotation rule; 002 overview is silent)")
+            d.sentences.append(
+                f"{_balls(d.respot)[0].upper()}{_balls(d.respot)[1:]} "
+                f"{'is' if len(d.respot) == 1 else 'are'} respotted and score nothing "
+                f"(standard rotation rule; 002 overview is silent)"
+            )
     else:
         d.respot = d.respot_game_ball("000 2.6, 6.5")
         d.stays_down([b for b in d.pocketed + d.off if b is not gb], "off the table", "000 2.6")
@@ -291,10 +349,10 @@ def _legal_break(d: _Draft) -> None:
     table), 2.4 (the push-out after it); ten-ball respots its game ball."""
     ctx, v, gb, pocketed, first = d.ctx, d.ctx.variant, d.ctx.variant.game_ball, d.pocketed, d.first
     to_rail = len(set(d.facts.object_balls_to_cushion) | set(d.off))
-    how = (f"pocketed {_balls(pocketed)}" if pocketed
-           else f"drove {to_rail} object balls to a rail")
-    d.sentences.append(f"Legal break: the cue ball hit the {first.value if first else '?'} first and {how} "
-                       "(000 2.3(b))")
+    how = f"pocketed {_balls(pocketed)}" if pocketed else f"drove {to_rail} object balls to a rail"
+    d.sentences.append(
+        f"Legal break: the cue ball hit the {first.value if first else '?'} first and {how} (000 2.3(b))"
+    )
     d.scores_ball_numbers()
     if gb is not None and gb in pocketed and v.game_ball_wins_on_break:
         d.wins = True
@@ -306,12 +364,16 @@ def _legal_break(d: _Draft) -> None:
         d.sentences.append(f"The {gb.value} pocketed on the break is respotted ({TEN_BALL})")
     if pocketed:
         d.continues = True
-        d.sentences.append(f"{ctx.shooter} continues (000 2.5)" + (
-            " and may push out on his next shot (000 2.4)" if v.push_out else ""))
+        d.sentences.append(
+            f"{ctx.shooter} continues (000 2.5)"
+            + (" and may push out on his next shot (000 2.4)" if v.push_out else "")
+        )
         d.summary = f"break, pots {', '.join(b.value for b in pocketed)}"
     else:
-        d.sentences.append("Nothing dropped: the turn passes" + (
-            f" and {ctx.opponent} may push out (000 2.4)" if v.push_out else " (000 2.5)"))
+        d.sentences.append(
+            "Nothing dropped: the turn passes"
+            + (f" and {ctx.opponent} may push out (000 2.4)" if v.push_out else " (000 2.5)")
+        )
         d.summary = "break, nothing down"
 
 
@@ -322,8 +384,9 @@ def _push_out(d: _Draft) -> None:
     d.respot = d.respot_game_ball("000 2.4, 2.6")
     d.stays_down([b for b in d.pocketed if b is not d.ctx.variant.game_ball], "off the table", "000 2.4")
     d.option = True
-    d.sentences.append(f"{d.ctx.opponent} may play from this position or pass the shot back (000 2.4; "
-                       "002 bola 9 ART 7.6)")
+    d.sentences.append(
+        f"{d.ctx.opponent} may play from this position or pass the shot back (000 2.4; 002 bola 9 ART 7.6)"
+    )
     d.summary = "push-out"
 
 
@@ -331,8 +394,11 @@ def _hit(d: _Draft) -> str:
     """How the cue ball met the lowest ball (000 6.2), a split hit named."""
     first, facts = d.first, d.facts
     assert first is not None  # no contact is a foul
-    split = "" if facts.first_contact is first and len(facts.first_contact_tied) <= 1 else (
-        f" (a split hit with the {', '.join(b.value for b in facts.first_contact_tied if b is not first)})")
+    split = (
+        ""
+        if facts.first_contact is first and len(facts.first_contact_tied) <= 1
+        else (f" (a split hit with the {', '.join(b.value for b in facts.first_contact_tied if b is not first)})")
+    )
     if not d.ctx.balls:  # only where the positions showed no object ball the state expected
         return f"the cue ball hit the {first.value} first"
     return f"the cue ball hit the {first.value}{split}, the lowest ball, first (000 6.2)"
@@ -360,12 +426,17 @@ def _called_shot(d: _Draft, hit: str) -> None:
         called, d.assumed = CalledShot(p.ball, p.pocket), True
         d.called = called
     d.call_made = called is not None and facts.pocket_of(called.ball) is called.pocket
-    assumed_txt = (" (no call in the referee input: the first ball pocketed is taken as the one "
-                   "called, in the pocket it went)") if d.assumed else ""
+    assumed_txt = (
+        (" (no call in the referee input: the first ball pocketed is taken as the one called, in the pocket it went)")
+        if d.assumed
+        else ""
+    )
     if d.call_made:
         assert called is not None
-        d.sentences.append(f"Legal: {hit}; the called {called.ball.value} dropped in the "
-                           f"{called.pocket.value} pocket{assumed_txt} ({TEN_BALL})")
+        d.sentences.append(
+            f"Legal: {hit}; the called {called.ball.value} dropped in the "
+            f"{called.pocket.value} pocket{assumed_txt} ({TEN_BALL})"
+        )
         if called.ball is gb:
             d.wins = True
             d.sentences.append(f"{ctx.shooter} wins the rack (000 2.5, with the call of {TEN_BALL})")
@@ -376,18 +447,21 @@ def _called_shot(d: _Draft, hit: str) -> None:
             d.sentences.append(f"{ctx.shooter} continues (000 2.5)")
             d.summary = f"pots {', '.join(b.value for b in pocketed)}"
     elif pocketed:
-        what = (f"the called {called.ball.value} did not drop in the {called.pocket.value} pocket"
-                if called is not None else "no ball was called")
-        d.sentences.append(f"Legal: {hit}; but {what}: {_balls(pocketed)} pocketed "
-                           f"{'stays' if len(pocketed) == 1 else 'stay'} down ({TEN_BALL})")
+        what = (
+            f"the called {called.ball.value} did not drop in the {called.pocket.value} pocket"
+            if called is not None
+            else "no ball was called"
+        )
+        d.sentences.append(
+            f"Legal: {hit}; but {what}: {_balls(pocketed)} pocketed "
+            f"{'stays' if len(pocketed) == 1 else 'stay'} down ({TEN_BALL})"
+        )
         d.respot = d.respot_game_ball(TEN_BALL)
         d.option = True
-        d.sentences.append(f"The turn passes; {ctx.opponent} may play from here or pass the shot back "
-                           f"({TEN_BALL})")
+        d.sentences.append(f"The turn passes; {ctx.opponent} may play from here or pass the shot back ({TEN_BALL})")
         d.summary = "pocketed off the call"
     else:
-        d.sentences.append(f"Legal: {hit}, a ball reached a rail (000 6.3); nothing dropped: the turn "
-                           "passes (000 2.5)")
+        d.sentences.append(f"Legal: {hit}, a ball reached a rail (000 6.3); nothing dropped: the turn passes (000 2.5)")
         d.summary = "miss"
 
 
@@ -400,8 +474,7 @@ def _legal_pot(d: _Draft, hit: str) -> None:
     if gb is not None and gb in pocketed:
         d.wins = True
         combo = " by combination" if d.first is not gb else ""
-        d.sentences.append(f"The {gb.value} dropped{combo} on a legal shot: {ctx.shooter} wins the rack "
-                           "(000 2.5)")
+        d.sentences.append(f"The {gb.value} dropped{combo} on a legal shot: {ctx.shooter} wins the rack (000 2.5)")
         d.summary = f"pots {', '.join(b.value for b in pocketed)} - wins the rack"
     else:
         d.continues = True
@@ -411,8 +484,7 @@ def _legal_pot(d: _Draft, hit: str) -> None:
 
 def _legal_miss(d: _Draft, hit: str) -> None:
     """000 6.3 (a rail after the contact), 2.5 (nothing dropped: the turn passes)."""
-    d.sentences.append(f"Legal: {hit} and a ball reached a rail (000 6.3); nothing dropped: the turn passes "
-                       "(000 2.5)")
+    d.sentences.append(f"Legal: {hit} and a ball reached a rail (000 6.3); nothing dropped: the turn passes (000 2.5)")
     d.summary = "miss"
 
 
@@ -445,8 +517,20 @@ def decide(ctx: ShotContext, facts: PoolShotFacts, si: NineBallShotInput) -> Dec
     for f in fouls:
         basis.extend(b for b in f.basis if all(b[0] is not e for e, _ in basis))
     return Decision(
-        fouls=tuple(fouls), missed_rack=missed, first_ball=first, pocketed=d.pocketed, off_table=d.off,
-        respot=tuple(d.respot), wins=d.wins, continues=d.continues, option=d.option, points=d.points,
-        called=d.called, call_assumed=d.assumed, call_made=d.call_made, reason=". ".join(d.sentences) + ".",
-        basis=tuple(basis), summary=d.summary,
+        fouls=tuple(fouls),
+        missed_rack=missed,
+        first_ball=first,
+        pocketed=d.pocketed,
+        off_table=d.off,
+        respot=tuple(d.respot),
+        wins=d.wins,
+        continues=d.continues,
+        option=d.option,
+        points=d.points,
+        called=d.called,
+        call_assumed=d.assumed,
+        call_made=d.call_made,
+        reason=". ".join(d.sentences) + ".",
+        basis=tuple(basis),
+        summary=d.summary,
     )

@@ -59,7 +59,9 @@ class NineBallEngine:
 
     def __post_init__(self) -> None:
         if self.game not in VARIANTS:
-            raise ShotError(f"the nine-ball engine judges {', '.join(g.value for g in VARIANTS)}, got {self.game.value}")
+            raise ShotError(
+                f"the nine-ball engine judges {', '.join(g.value for g in VARIANTS)}, got {self.game.value}"
+            )
 
     @property
     def variant(self) -> Variant:
@@ -78,8 +80,9 @@ class NineBallEngine:
     def format_score_sheet(self, state: NineBallState) -> str:
         return format_score_sheet(state)
 
-    def judge_shot(self, state: NineBallState, shot: Shot, shot_input: NineBallShotInput | None = None
-                   ) -> tuple[Call, NineBallState]:
+    def judge_shot(
+        self, state: NineBallState, shot: Shot, shot_input: NineBallShotInput | None = None
+    ) -> tuple[Call, NineBallState]:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} state")
         v = self.variant
@@ -97,14 +100,22 @@ class NineBallEngine:
         moved = struck_object_ball(shot)
         racks = {names[0]: state.racks_won[0], names[1]: state.racks_won[1]}
         if moved is not None and not si.fouls:
-            return (not_struck_call(shot, self.game, names[state.at_table], racks, moved, "000 6.6", si.note),
-                    replace(state, shots=state.shots + 1))
+            return (
+                not_struck_call(shot, self.game, names[state.at_table], racks, moved, "000 6.6", si.note),
+                replace(state, shots=state.shots + 1),
+            )
         if (state.ball_in_hand or state.next_is_break) and not si.fouls and facts.cue_ball_placed:
             # the breaker has the cue ball in hand behind the head string (000 2.3), the incoming
             # player after a foul anywhere (000 2.7)
-            return placement_call(shot, self.game, names[state.at_table], racks,
-                                  "000 2.3" if state.next_is_break else "000 2.7",
-                                  si.note, {"ball_in_hand": True}), replace(state, shots=state.shots + 1)
+            return placement_call(
+                shot,
+                self.game,
+                names[state.at_table],
+                racks,
+                "000 2.3" if state.next_is_break else "000 2.7",
+                si.note,
+                {"ball_in_hand": True},
+            ), replace(state, shots=state.shots + 1)
         doubts: list[str] = []
         lead: list[str] = []
         balls = self._balls_at_start(state, start, lead, doubts)
@@ -117,7 +128,9 @@ class NineBallEngine:
         if si.choice is not None and not state.option:
             raise NineBallInputError(
                 f"shot {n}: choice {si.choice.value!r}: no option is open (only after a push-out, 000 2.4"
-                + (", or a ten-ball ball pocketed off the call" if v.called_shots else "") + ")")
+                + (", or a ten-ball ball pocketed off the call" if v.called_shots else "")
+                + ")"
+            )
         if state.option:
             choice = si.choice or Choice.PLAY
             holder = names[state.at_table]
@@ -125,27 +138,46 @@ class NineBallEngine:
                 shooter = 1 - state.at_table
                 lead.append(f"{holder} passes the shot back: {names[shooter]} shoots (000 2.4)")
             else:
-                lead.append(f"{holder} plays from the position left (000 2.4"
-                            + (")" if si.choice is not None else "; the referee input gives no choice: taken as play)"))
+                lead.append(
+                    f"{holder} plays from the position left (000 2.4"
+                    + (")" if si.choice is not None else "; the referee input gives no choice: taken as play)")
+                )
         if si.push_out and not state.push_out_allowed:
-            why = ("a break comes first" if state.next_is_break else
-                   "the incoming player has ball in hand" if state.ball_in_hand else
-                   "it is no longer the shot after the break")
-            raise NineBallInputError(f"shot {n}: push_out: a push-out is allowed only on the shot after a legal "
-                                     f"break, without ball in hand (000 2.4); here {why}")
+            why = (
+                "a break comes first"
+                if state.next_is_break
+                else "the incoming player has ball in hand"
+                if state.ball_in_hand
+                else "it is no longer the shot after the break"
+            )
+            raise NineBallInputError(
+                f"shot {n}: push_out: a push-out is allowed only on the shot after a legal "
+                f"break, without ball in hand (000 2.4); here {why}"
+            )
         if (si.called is not None or si.safety) and state.next_is_break:
-            raise NineBallInputError(f"shot {n}: {'called' if si.called else 'safety'}: the break is not called "
-                                     f"({v.name})")
+            raise NineBallInputError(
+                f"shot {n}: {'called' if si.called else 'safety'}: the break is not called ({v.name})"
+            )
         if si.called is not None and si.called.ball not in balls:
-            raise NineBallInputError(f"shot {n}: called ball {si.called.ball.value} is not on the table "
-                                     f"(on the table: {_listed(balls)})")
+            raise NineBallInputError(
+                f"shot {n}: called ball {si.called.ball.value} is not on the table (on the table: {_listed(balls)})"
+            )
         if not si.warned and state.consecutive_fouls[shooter] != 2:
             raise NineBallInputError(
                 f"shot {n}: warned: false concerns a player with two consecutive fouls (000 6.14); "
-                f"{names[shooter]} has {state.consecutive_fouls[shooter]}")
+                f"{names[shooter]} has {state.consecutive_fouls[shooter]}"
+            )
 
-        ctx = ShotContext(variant=v, balls=balls, is_break=state.next_is_break, push_out=si.push_out,
-                          called=si.called, safety=si.safety, shooter=names[shooter], opponent=names[1 - shooter])
+        ctx = ShotContext(
+            variant=v,
+            balls=balls,
+            is_break=state.next_is_break,
+            push_out=si.push_out,
+            called=si.called,
+            safety=si.safety,
+            shooter=names[shooter],
+            opponent=names[1 - shooter],
+        )
         d = decide(ctx, facts, si)
         review = self._review(ctx, shot, si)
         if v.called_shots and d.call_assumed and (len(d.pocketed) > 1 or v.game_ball in d.pocketed):
@@ -155,8 +187,9 @@ class NineBallEngine:
         return self._call(state, st, new, shot, si, d, news, review, lead, doubts, choice), new
 
     # -- parts ------------------------------------------------------------------------------------
-    def _balls_at_start(self, state: NineBallState, start: ShotStart | None, lead: list[str],
-                        doubts: list[str]) -> frozenset[BallId]:
+    def _balls_at_start(
+        self, state: NineBallState, start: ShotStart | None, lead: list[str], doubts: list[str]
+    ) -> frozenset[BallId]:
         """The object balls on the table at the shot start, where the positions and the game state
         differ (the call is then flagged for review): a ball the positions show but the state has
         off the table is a misread identity (the 9 read as the 1) or a mark on the cloth far more
@@ -180,14 +213,18 @@ class NineBallEngine:
         missing, extra = state.balls - seen, seen - state.balls
         swap = bool(extra) and len(missing) == len(extra)
         if missing:
-            text = (f"the shot start lacks {_listed(missing)}, which the game state has on the table: "
-                    + ("the state is kept (read as " + _listed(extra) + "?)" if swap else
-                       "taken as gone (a pocketing the tracker missed?)"))
+            text = f"the shot start lacks {_listed(missing)}, which the game state has on the table: " + (
+                "the state is kept (read as " + _listed(extra) + "?)"
+                if swap
+                else "taken as gone (a pocketing the tracker missed?)"
+            )
             lead.append(text[0].upper() + text[1:])
             doubts.append(text)
         if extra:
-            text = (f"the shot start shows {_listed(extra)}, off the table in the game state: not taken "
-                    "(a misread ball or a mark on the cloth?)")
+            text = (
+                f"the shot start shows {_listed(extra)}, off the table in the game state: not taken "
+                "(a misread ball or a mark on the cloth?)"
+            )
             lead.append(text[0].upper() + text[1:])
             doubts.append(text)
         return state.balls if swap else state.balls - missing
@@ -204,9 +241,20 @@ class NineBallEngine:
         basis = decide(ctx, read_pool_shot(shot), si).basis
         return review_shot(outcome, mids, basis, self.config, describe_outcome, start=start)
 
-    def _call(self, before: NineBallState, st: NineBallState, new: NineBallState, shot: Shot,
-              si: NineBallShotInput, d: Decision, news: News, review: Review, lead: list[str],
-              doubts: list[str], choice: Choice | None) -> Call:
+    def _call(
+        self,
+        before: NineBallState,
+        st: NineBallState,
+        new: NineBallState,
+        shot: Shot,
+        si: NineBallShotInput,
+        d: Decision,
+        news: News,
+        review: Review,
+        lead: list[str],
+        doubts: list[str],
+        choice: Choice | None,
+    ) -> Call:
         v = self.variant
         names = st.players
         shooter = st.at_table
@@ -255,28 +303,45 @@ class NineBallEngine:
             match_points={names[0]: new.points[0], names[1]: new.points[1]} if v.scored else None,
         )
         return Call(
-            shot=shot.number, game=self.game, player=names[shooter], legal=d.legal, foul=d.foul, points=points,
-            turn_over=news.turn_over, game_over=news.rack_over, reason=reason,
+            shot=shot.number,
+            game=self.game,
+            player=names[shooter],
+            legal=d.legal,
+            foul=d.foul,
+            points=points,
+            turn_over=news.turn_over,
+            game_over=news.rack_over,
+            reason=reason,
             score={names[0]: score_pair[0], names[1]: score_pair[1]},
-            needs_review=review.needs_review or bool(doubts), evidence=review.evidence,
-            cue_ball=shot.start.cue_ball if shot.start is not None else BallId.CUE, break_shot=before.next_is_break,
+            needs_review=review.needs_review or bool(doubts),
+            evidence=review.evidence,
+            cue_ball=shot.start.cue_ball if shot.start is not None else BallId.CUE,
+            break_shot=before.next_is_break,
             fouls=tuple(f.foul for f in d.fouls) + ((d.foul,) if d.missed_rack and d.foul is not None else ()),
-            match_over=news.match_over, winner=None if news.winner is None else names[news.winner],
-            review_reason=" ".join(review_parts) or None, note=si.note, summary=summary, details=details,
+            match_over=news.match_over,
+            winner=None if news.winner is None else names[news.winner],
+            review_reason=" ".join(review_parts) or None,
+            note=si.note,
+            summary=summary,
+            details=details,
         )
 
     def _after_match(self, state: NineBallState, shot: Shot, si: NineBallShotInput) -> Call:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
         return after_match_call(
-            self.game, shot, player=names[state.at_table], winner=winner, note=si.note, cue_ball=BallId.CUE,
+            self.game,
+            shot,
+            player=names[state.at_table],
+            winner=winner,
+            note=si.note,
+            cue_ball=BallId.CUE,
             reason=f"Not judged: the match was over before this shot ({winner} won the race; 000 2.5)",
             score={names[0]: state.racks_won[0], names[1]: state.racks_won[1]},
             review_reason="Needs review: a shot after the end of the match.",
         )
 
 
-def make_engine(game: Game, config: JudgeConfig | None = None,
-                table: TableSpots | None = None) -> NineBallEngine:
+def make_engine(game: Game, config: JudgeConfig | None = None, table: TableSpots | None = None) -> NineBallEngine:
     """The engine of ``game`` (nine-, ten-, seven-, six-ball or rotation) for :func:`rules.engine_for`. ``table`` is not read: no rule of this game depends on the table's spots."""
     return NineBallEngine(game, config or JudgeConfig())

@@ -35,7 +35,12 @@ from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 __all__ = [
-    "Choice", "CalledShot", "located", "parse_ball", "NineBallShotInput", "NineBallInput",
+    "Choice",
+    "CalledShot",
+    "located",
+    "parse_ball",
+    "NineBallShotInput",
+    "NineBallInput",
     "parse_nine_ball_input",
 ]
 
@@ -70,8 +75,6 @@ def located(where: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise NineBallInputError(f"{where}: {e}") from None
 
 
-
-
 def _fouls(value: Any, where: str) -> tuple[PoolFoul, ...]:
     items = one_or_many(value, where, "a foul name", single=(str, PoolFoul), error=NineBallInputError)
     try:
@@ -87,10 +90,11 @@ def parse_ball(v: Any, where: str, variant: Variant | None = None) -> BallId:
     except ValueError as e:
         raise NineBallInputError(f"{where}: {e}") from None
     if not is_object_ball(b):
-        raise NineBallInputError(f"{where} must be an object ball (\"1\" ... \"15\"), got {b.value!r}")
+        raise NineBallInputError(f'{where} must be an object ball ("1" ... "15"), got {b.value!r}')
     if variant is not None and b not in variant.balls:
         raise NineBallInputError(
-            f"{where}: {variant.name} is played with the balls 1-{len(variant.balls)}, got {b.value!r}")
+            f"{where}: {variant.name} is played with the balls 1-{len(variant.balls)}, got {b.value!r}"
+        )
     return b
 
 
@@ -145,8 +149,10 @@ class NineBallShotInput:
         if self.called is not None and self.safety:
             raise NineBallInputError("a shot is either called (called) or a safety (safety: true), got both")
         if self.push_out and (self.called is not None or self.safety):
-            raise NineBallInputError("a push-out (000 2.4) is neither called nor a safety, got push_out with "
-                                     + ("called" if self.called is not None else "safety"))
+            raise NineBallInputError(
+                "a push-out (000 2.4) is neither called nor a safety, got push_out with "
+                + ("called" if self.called is not None else "safety")
+            )
         if self.note is not None and not isinstance(self.note, str):
             raise NineBallInputError(f"note must be a string, got {self.note!r}")
 
@@ -154,8 +160,9 @@ class NineBallShotInput:
         """The keys that the game does not have (a call in nine-ball, a push-out in rotation)."""
         if (self.called is not None or self.safety) and not variant.called_shots:
             key = "called" if self.called is not None else "safety"
-            raise NineBallInputError(f"{key}: {variant.name} shots are not called (000 2: no shot has to be "
-                                     "called); only ten-ball's are")
+            raise NineBallInputError(
+                f"{key}: {variant.name} shots are not called (000 2: no shot has to be called); only ten-ball's are"
+            )
         if self.called is not None:
             parse_ball(self.called.ball, "called.ball", variant)
         if self.push_out and not variant.push_out:
@@ -176,8 +183,21 @@ class NineBallInput:
 _TOP = ("players", "match", "start", "shots")
 _MATCH = ("race_to", "break", "lag", "rack_points", "race_points")
 _LAG = ("winner", "choice")
-_START = ("at_table", "breaker", "break_turn", "racks_won", "rack", "next_is_break", "ball_in_hand", "balls",
-          "consecutive_fouls", "push_out_allowed", "option", "score", "points")
+_START = (
+    "at_table",
+    "breaker",
+    "break_turn",
+    "racks_won",
+    "rack",
+    "next_is_break",
+    "ball_in_hand",
+    "balls",
+    "consecutive_fouls",
+    "push_out_allowed",
+    "option",
+    "score",
+    "points",
+)
 _SHOT = ("foul", "overrule", "push_out", "choice", "called", "safety", "stalemate", "warned", "note")
 
 
@@ -203,10 +223,12 @@ def _pair(v: Any, names: tuple[str, str], where: str) -> dict[str, int] | None:
     return None if pair is None else {names[0]: pair[0], names[1]: pair[1]}
 
 
-def _match(m: dict[str, Any], names: tuple[str, str], variant: Variant, where: str
-           ) -> tuple[RaceConfig, str | None, int | None, int | None]:
-    race = located(where, RaceConfig, _opt_int(m.get("race_to"), "race_to"),
-                   BreakRule.parse(m.get("break", "alternate"), "break"))
+def _match(
+    m: dict[str, Any], names: tuple[str, str], variant: Variant, where: str
+) -> tuple[RaceConfig, str | None, int | None, int | None]:
+    race = located(
+        where, RaceConfig, _opt_int(m.get("race_to"), "race_to"), BreakRule.parse(m.get("break", "alternate"), "break")
+    )
     first = None
     if m.get("lag") is not None:
         lag = checked_object(m["lag"], f"{where}.lag", _LAG)
@@ -215,7 +237,9 @@ def _match(m: dict[str, Any], names: tuple[str, str], variant: Variant, where: s
             raise NineBallInputError(f"{where}.lag must name its winner, got {m['lag']!r}")
         choice = lag.get("choice", "break")
         if choice not in ("break", "opponent_breaks"):
-            raise NineBallInputError(f"{where}.lag.choice must be 'break' or 'opponent_breaks' (000 2.1), got {choice!r}")
+            raise NineBallInputError(
+                f"{where}.lag.choice must be 'break' or 'opponent_breaks' (000 2.1), got {choice!r}"
+            )
         first = winner if choice == "break" else names[1 - names.index(winner)]
     rack_target = _opt_int(m.get("rack_points"), "rack_points")
     race_points = _opt_int(m.get("race_points"), "race_points")
@@ -229,7 +253,9 @@ def _start(sj: dict[str, Any], names: tuple[str, str], variant: Variant, where: 
     balls = None
     if sj.get("balls") is not None:
         if not isinstance(sj["balls"], list):
-            raise NineBallInputError(f"{where}.balls must be a list of the object balls on the table, got {sj['balls']!r}")
+            raise NineBallInputError(
+                f"{where}.balls must be a list of the object balls on the table, got {sj['balls']!r}"
+            )
         balls = tuple(parse_ball(b, f"{where}.balls", variant) for b in sj["balls"])
         if len(set(balls)) != len(balls):
             raise NineBallInputError(f"{where}.balls names a ball twice: {sj['balls']!r}")
@@ -277,16 +303,26 @@ def _parse(obj: Any, game: Game, where: str) -> NineBallInput:
     start = None
     if top.get("start") is not None:
         start = _start(checked_object(top["start"], f"{where}: start", _START), names, variant, f"{where}: start")
-    setup = NineBallSetup(players=names, race=race, first_breaker=first, rack_target=rack_target,
-                          race_points=race_points, start=start)
+    setup = NineBallSetup(
+        players=names, race=race, first_breaker=first, rack_target=rack_target, race_points=race_points, start=start
+    )
     located(where, initial_state, game, setup)  # the start's consistency with the rules
     shots: dict[int, NineBallShotInput] = {}
     for n, key, v in shot_entries(top.get("shots"), where, NineBallInputError):
         sv = checked_object(v, f"{where}: shots.{key}", _SHOT)
-        si = located(f"{where}: shots.{key}", NineBallShotInput, fouls=sv.get("foul"), overrule=sv.get("overrule"),
-                     push_out=sv.get("push_out", False), choice=sv.get("choice"), called=sv.get("called"),
-                     safety=sv.get("safety", False), stalemate=sv.get("stalemate", False),
-                     warned=sv.get("warned", True), note=sv.get("note"))
+        si = located(
+            f"{where}: shots.{key}",
+            NineBallShotInput,
+            fouls=sv.get("foul"),
+            overrule=sv.get("overrule"),
+            push_out=sv.get("push_out", False),
+            choice=sv.get("choice"),
+            called=sv.get("called"),
+            safety=sv.get("safety", False),
+            stalemate=sv.get("stalemate", False),
+            warned=sv.get("warned", True),
+            note=sv.get("note"),
+        )
         located(f"{where}: shots.{key}", si.check_game, variant)
         shots[n] = si
     return NineBallInput(setup=setup, shots=shots)

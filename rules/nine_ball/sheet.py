@@ -25,13 +25,23 @@ def resume(state: NineBallState) -> dict[str, Any]:
     names = state.players
     v = variant_of(state.game)
     r: dict[str, Any] = {
-        "at_table": names[state.at_table], "breaker": names[state.breaker], "break_turn": names[state.break_turn],
-        "racks_won": _by_name(state, state.racks_won), "rack": state.rack, "next_is_break": state.next_is_break,
+        "at_table": names[state.at_table],
+        "breaker": names[state.breaker],
+        "break_turn": names[state.break_turn],
+        "racks_won": _by_name(state, state.racks_won),
+        "rack": state.rack,
+        "next_is_break": state.next_is_break,
     }
     if not state.next_is_break:
-        r.update({"balls": balls_list(state.balls), "ball_in_hand": state.ball_in_hand,
-                  "push_out_allowed": state.push_out_allowed, "option": state.option,
-                  "consecutive_fouls": _by_name(state, state.consecutive_fouls)})
+        r.update(
+            {
+                "balls": balls_list(state.balls),
+                "ball_in_hand": state.ball_in_hand,
+                "push_out_allowed": state.push_out_allowed,
+                "option": state.option,
+                "consecutive_fouls": _by_name(state, state.consecutive_fouls),
+            }
+        )
         if v.scored:
             r["score"] = _by_name(state, state.score)
     if v.scored:
@@ -45,24 +55,43 @@ def score_sheet(state: NineBallState) -> dict[str, Any]:
     v = variant_of(state.game)
     racks = []
     for rec in state.records:
-        row: dict[str, Any] = {"rack": rec.number, "breaker": names[rec.breaker],
-                               "winner": None if rec.winner is None else names[rec.winner], "how": rec.how,
-                               "shots": rec.shots}
+        row: dict[str, Any] = {
+            "rack": rec.number,
+            "breaker": names[rec.breaker],
+            "winner": None if rec.winner is None else names[rec.winner],
+            "how": rec.how,
+            "shots": rec.shots,
+        }
         if v.scored:
             row["points"] = _by_name(state, rec.points)
         racks.append(row)
     sheet: dict[str, Any] = {
-        "game": state.game.value, "players": list(names), "race_to": state.race.race_to,
-        "break_rule": state.race.break_rule.value, "racks": racks, "racks_won": _by_name(state, state.racks_won),
-        "rack": state.rack, "at_table": names[state.at_table], "breaker": names[state.breaker],
-        "next_is_break": state.next_is_break, "balls_on_table": balls_list(state.balls),
-        "ball_in_hand": state.ball_in_hand, "consecutive_fouls": _by_name(state, state.consecutive_fouls),
-        "shots": state.shots, "match_over": state.match_over,
+        "game": state.game.value,
+        "players": list(names),
+        "race_to": state.race.race_to,
+        "break_rule": state.race.break_rule.value,
+        "racks": racks,
+        "racks_won": _by_name(state, state.racks_won),
+        "rack": state.rack,
+        "at_table": names[state.at_table],
+        "breaker": names[state.breaker],
+        "next_is_break": state.next_is_break,
+        "balls_on_table": balls_list(state.balls),
+        "ball_in_hand": state.ball_in_hand,
+        "consecutive_fouls": _by_name(state, state.consecutive_fouls),
+        "shots": state.shots,
+        "match_over": state.match_over,
         "winner": None if state.winner is None else names[state.winner],
     }
     if v.scored:
-        sheet.update({"rack_points": state.rack_target, "race_points": state.race_points,
-                      "score": _by_name(state, state.score), "points": _by_name(state, state.points)})
+        sheet.update(
+            {
+                "rack_points": state.rack_target,
+                "race_points": state.race_points,
+                "score": _by_name(state, state.score),
+                "points": _by_name(state, state.points),
+            }
+        )
     sheet["resume"] = resume(state)
     return sheet
 
@@ -81,8 +110,10 @@ def format_score_sheet(state: NineBallState) -> str:
         head += f"  {names[0][:8]:>8}  {names[1][:8]:>8}"
     lines += [head + "  how", "-" * (len(head) + 5)]
     for rec in state.records:
-        row = (f"{rec.number:>4}  {names[rec.breaker]:<{w}}  "
-               f"{(names[rec.winner] if rec.winner is not None else 'drawn'):<{w}}  {rec.shots:>5}")
+        row = (
+            f"{rec.number:>4}  {names[rec.breaker]:<{w}}  "
+            f"{(names[rec.winner] if rec.winner is not None else 'drawn'):<{w}}  {rec.shots:>5}"
+        )
         if v.scored:
             row += f"  {rec.points[0]:>8}  {rec.points[1]:>8}"
         lines.append(row + "  " + rec.how)
@@ -92,7 +123,12 @@ def format_score_sheet(state: NineBallState) -> str:
     if state.match_over:
         lines.append(f"match over: {names[state.winner]} wins" if state.winner is not None else "match over")
     else:
-        lines.append(f"rack {state.rack}: {names[state.at_table]} at the table"
-                     + (" to break" if state.next_is_break else
-                        f", balls {' '.join(balls_list(state.balls))}" + (" (ball in hand)" if state.ball_in_hand else "")))
+        lines.append(
+            f"rack {state.rack}: {names[state.at_table]} at the table"
+            + (
+                " to break"
+                if state.next_is_break
+                else f", balls {' '.join(balls_list(state.balls))}" + (" (ball in hand)" if state.ball_in_hand else "")
+            )
+        )
     return "\n".join(lines)

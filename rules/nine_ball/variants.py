@@ -66,12 +66,26 @@ def _rack(n: int) -> tuple[BallId, ...]:
 
 VARIANTS: dict[Game, Variant] = {
     Game.NINE_BALL: Variant(Game.NINE_BALL, _rack(9), BallId.B9),
-    Game.TEN_BALL: Variant(Game.TEN_BALL, _rack(10), BallId.B10, called_shots=True, game_ball_wins_on_break=False,
-                           source="002 overview; WPA ten-ball"),
+    Game.TEN_BALL: Variant(
+        Game.TEN_BALL,
+        _rack(10),
+        BallId.B10,
+        called_shots=True,
+        game_ball_wins_on_break=False,
+        source="002 overview; WPA ten-ball",
+    ),
     Game.SEVEN_BALL: Variant(Game.SEVEN_BALL, _rack(7), BallId.B7, source="002 overview; 000"),
     Game.SIX_BALL: Variant(Game.SIX_BALL, _rack(6), BallId.B6, source="002 overview; 000"),
-    Game.ROTATION: Variant(Game.ROTATION, _rack(15), None, push_out=False, scored=True, respot_fouled=True,
-                           rack_target=61, source="002 overview (rotación)"),
+    Game.ROTATION: Variant(
+        Game.ROTATION,
+        _rack(15),
+        None,
+        push_out=False,
+        scored=True,
+        respot_fouled=True,
+        rack_target=61,
+        source="002 overview (rotación)",
+    ),
 }
 
 

@@ -14,13 +14,25 @@ from rules.core.errors import ShotError
 from tracking.ids import BallId
 
 __all__ = [
-    "COLOURS", "NAMED_REDS", "REDS", "SNOOKER_BALLS", "COLOUR_VALUES", "FULL_REDS", "is_red", "is_colour",
-    "value", "check_ball", "name", "BallOn", "next_in_sequence", "colours_on_table", "points_remaining",
+    "COLOURS",
+    "NAMED_REDS",
+    "REDS",
+    "SNOOKER_BALLS",
+    "COLOUR_VALUES",
+    "FULL_REDS",
+    "is_red",
+    "is_colour",
+    "value",
+    "check_ball",
+    "name",
+    "BallOn",
+    "next_in_sequence",
+    "colours_on_table",
+    "points_remaining",
 ]
 
 #: The six colours in the order they are potted once the reds are gone (ART 1.6: yellow .. black).
-COLOURS: tuple[BallId, ...] = (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK,
-                               BallId.BLACK)
+COLOURS: tuple[BallId, ...] = (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK)
 NAMED_REDS: tuple[BallId, ...] = tuple(BallId(f"red_{i}") for i in range(1, 16))
 REDS: frozenset[BallId] = frozenset(NAMED_REDS) | {BallId.RED}
 SNOOKER_BALLS: frozenset[BallId] = REDS | frozenset(COLOURS) | {BallId.CUE}
@@ -47,8 +59,10 @@ def value(ball: BallId) -> int:
 def check_ball(ball: BallId, where: str) -> None:
     """:class:`ShotError` if ``ball`` is not a snooker ball."""
     if ball not in SNOOKER_BALLS:
-        raise ShotError(f"{where}: {ball.value!r} is not a snooker ball: expected cue, red_1..red_15 (or red), "
-                        "yellow, green, brown, blue, pink, black")
+        raise ShotError(
+            f"{where}: {ball.value!r} is not a snooker ball: expected cue, red_1..red_15 (or red), "
+            "yellow, green, brown, blue, pink, black"
+        )
 
 
 def name(ball: BallId) -> str:
@@ -102,7 +116,7 @@ def colours_on_table(on: BallOn) -> tuple[BallId, ...]:
     """The colours on the table: all six while reds remain or a colour follows the last red (every
     potted colour is respotted then, ART 1.6); in the end sequence, the ball on and those after it."""
     c = on.ball
-    return COLOURS if c is None else COLOURS[COLOURS.index(c):]
+    return COLOURS if c is None else COLOURS[COLOURS.index(c) :]
 
 
 def points_remaining(reds: int, on: BallOn) -> int:

@@ -32,8 +32,16 @@ from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Sho
 from tracking.ids import BallId
 
 __all__ = [
-    "Outcome", "ShotContext", "Reading", "check_shot_balls", "read", "FoulFound", "Decision",
-    "describe_outcome", "decide", "decide_events",
+    "Outcome",
+    "ShotContext",
+    "Reading",
+    "check_shot_balls",
+    "read",
+    "FoulFound",
+    "Decision",
+    "describe_outcome",
+    "decide",
+    "decide_events",
 ]
 
 Outcome = tuple[SnookerFoul | None, int, int]  # primary foul, points, penalty
@@ -229,8 +237,14 @@ def _ball_on(ctx: ShotContext, f: PoolShotFacts) -> _On:
 _Found = tuple[SnookerFoul, str, tuple[BallId, ...], tuple[tuple[Event, str], ...]]
 
 
-def _camera_fouls(ctx: ShotContext, r: Reading, o: _On, first_basis: tuple[tuple[Event, str], ...],
-                  pocket_ev: Mapping[BallId, Event], off_ev: Mapping[BallId, Event]) -> list[_Found]:
+def _camera_fouls(
+    ctx: ShotContext,
+    r: Reading,
+    o: _On,
+    first_basis: tuple[tuple[Event, str], ...],
+    pocket_ev: Mapping[BallId, Event],
+    off_ev: Mapping[BallId, Event],
+) -> list[_Found]:
     """The fouls the event log shows (ART 2.2): a ball other than the cue ball played (2.2.9), no
     ball hit (2.2.3), two balls hit at once (2.2.5), a ball not on hit first (2.2.2; a red after a
     red, 2.2.10), the cue ball pocketed or off the table (2.2.1, 2.2.7), a ball not on pocketed
@@ -244,43 +258,89 @@ def _camera_fouls(ctx: ShotContext, r: Reading, o: _On, first_basis: tuple[tuple
 
     found: list[_Found] = []
     if f.cue_ball is not BallId.CUE:
-        found.append((SnookerFoul.PLAYED_NON_CUE_BALL, f"the striker played {name(f.cue_ball)}, not the cue ball", (),
-                      ((r.start, f"shot start: the ball struck ({f.cue_ball.value})"),) if r.start else ()))
+        found.append(
+            (
+                SnookerFoul.PLAYED_NON_CUE_BALL,
+                f"the striker played {name(f.cue_ball)}, not the cue ball",
+                (),
+                ((r.start, f"shot start: the ball struck ({f.cue_ball.value})"),) if r.start else (),
+            )
+        )
     if first is None:
         found.append((SnookerFoul.NO_BALL_HIT, f"the cue ball hit no ball (the ball on: {o.on_text})", (), ()))
     elif len(tied) > 1:
         if not all(o.is_on(b) for b in tied) or on is BallOn.COLOUR:
-            found.append((SnookerFoul.TWO_BALLS_AT_ONCE, f"the cue ball hit {_list(tied)} at once", tuple(tied),
-                          first_basis))
+            found.append(
+                (SnookerFoul.TWO_BALLS_AT_ONCE, f"the cue ball hit {_list(tied)} at once", tuple(tied), first_basis)
+            )
     elif not o.is_on(first):
         if on is BallOn.COLOUR and is_red(first):
-            found.append((SnookerFoul.REDS_IN_SUCCESSIVE_STROKES,
-                          f"a colour was on after the red, but the cue ball hit {name(first)} first", (), first_basis))
+            found.append(
+                (
+                    SnookerFoul.REDS_IN_SUCCESSIVE_STROKES,
+                    f"a colour was on after the red, but the cue ball hit {name(first)} first",
+                    (),
+                    first_basis,
+                )
+            )
         else:
-            found.append((SnookerFoul.WRONG_BALL_FIRST,
-                          f"the cue ball hit {name(first)} first; the ball on was {o.on_text}", (first,), first_basis))
+            found.append(
+                (
+                    SnookerFoul.WRONG_BALL_FIRST,
+                    f"the cue ball hit {name(first)} first; the ball on was {o.on_text}",
+                    (first,),
+                    first_basis,
+                )
+            )
     if f.cue_ball_pocketed:
         pk = f.pocket_of(f.cue_ball)
         cue_ev = pocket_ev.get(f.cue_ball)
-        found.append((SnookerFoul.CUE_BALL_POCKETED,
-                      "the cue ball was pocketed" + (f" in the {pk.value} pocket" if pk else ""),
-                      (first,) if first is not None else (),
-                      ((cue_ev, "cue ball pocketed"),) if cue_ev is not None else ()))
+        found.append(
+            (
+                SnookerFoul.CUE_BALL_POCKETED,
+                "the cue ball was pocketed" + (f" in the {pk.value} pocket" if pk else ""),
+                (first,) if first is not None else (),
+                ((cue_ev, "cue ball pocketed"),) if cue_ev is not None else (),
+            )
+        )
     elif f.cue_ball_off_table:
         e = off_ev.get(f.cue_ball)
-        found.append((SnookerFoul.CUE_BALL_OFF_TABLE, "the cue ball left the table", (),
-                      ((e, "cue ball off the table"),) if e is not None else ()))
+        found.append(
+            (
+                SnookerFoul.CUE_BALL_OFF_TABLE,
+                "the cue ball left the table",
+                (),
+                ((e, "cue ball off the table"),) if e is not None else (),
+            )
+        )
     not_on = [b for b in P if not o.is_on(b)]
     if not_on:
-        found.append((SnookerFoul.POCKETED_BALL_NOT_ON,
-                      f"{_list(not_on)} {'was' if len(not_on) == 1 else 'were'} pocketed, not the ball on ({o.on_text})",
-                      tuple(not_on), pot_basis(not_on)))
+        found.append(
+            (
+                SnookerFoul.POCKETED_BALL_NOT_ON,
+                f"{_list(not_on)} {'was' if len(not_on) == 1 else 'were'} pocketed, not the ball on ({o.on_text})",
+                tuple(not_on),
+                pot_basis(not_on),
+            )
+        )
         if len(P) >= 2:
-            found.append((SnookerFoul.TWO_BALLS_AT_ONCE, f"{_list(P)} were pocketed in one stroke (ART 1.9)",
-                          tuple(P), pot_basis(P)))
+            found.append(
+                (
+                    SnookerFoul.TWO_BALLS_AT_ONCE,
+                    f"{_list(P)} were pocketed in one stroke (ART 1.9)",
+                    tuple(P),
+                    pot_basis(P),
+                )
+            )
     if O:
-        found.append((SnookerFoul.BALL_OFF_TABLE, f"{_list(O)} left the table", tuple(O),
-                      tuple((off_ev[b], f"{b.value} off the table") for b in O if b in off_ev)))
+        found.append(
+            (
+                SnookerFoul.BALL_OFF_TABLE,
+                f"{_list(O)} left the table",
+                tuple(O),
+                tuple((off_ev[b], f"{b.value} off the table") for b in O if b in off_ev),
+            )
+        )
     return _merged([x for x in found if x[0] not in ctx.overrule])
 
 
@@ -298,8 +358,9 @@ def _penalised(ctx: ShotContext, r: Reading, o: _On, found: list[_Found]) -> tup
         Basis.ON_OR_OFF: tuple(O),
         Basis.ON_OR_POCKETED: tuple(P),
         Basis.SEVEN: (),
-        Basis.ANY: tuple(P) + ((first,) if first is not None else ()) + (
-            (ctx.foul_ball,) if ctx.foul_ball is not None else ()),
+        Basis.ANY: tuple(P)
+        + ((first,) if first is not None else ())
+        + ((ctx.foul_ball,) if ctx.foul_ball is not None else ()),
         Basis.ON_OR_TOUCHED: (ctx.foul_ball,) if ctx.foul_ball is not None else (),
         Basis.ON_HIT_OR_POCKETED: tuple(P) + ((first,) if first is not None else ()),
     }
@@ -337,8 +398,7 @@ def _stroke_score(o: _On, P: tuple[BallId, ...]) -> tuple[list[BallId], int]:
     return [], 0
 
 
-def _foul_reason(o: _On, fouls: list[FoulFound], primary: FoulFound, points: int, free_text: str,
-                 nom_text: str) -> str:
+def _foul_reason(o: _On, fouls: list[FoulFound], primary: FoulFound, points: int, free_text: str, nom_text: str) -> str:
     """ART 2.1: the fouls with their articles and the penalty; the stroke's points are void."""
     text = f"Foul: {primary.text} ({primary.foul.article})"
     for x in fouls:
@@ -351,13 +411,16 @@ def _foul_reason(o: _On, fouls: list[FoulFound], primary: FoulFound, points: int
     return text
 
 
-def _score_reason(o: _On, first: BallId | None, scored: list[BallId], points: int, free_text: str,
-                  nom_text: str) -> str:
+def _score_reason(
+    o: _On, first: BallId | None, scored: list[BallId], points: int, free_text: str, nom_text: str
+) -> str:
     """A legal stroke: the reds (ART 1.3, 1.6, 1.9), the colour (1.3, 1.6), the free ball (1.10),
     or no score (1.7)."""
     if points and o.on is BallOn.RED:
-        return (f"Pots {_list(scored)}{free_text}: {points} point{'s' if points > 1 else ''}, one per red "
-                f"(ART 1.3, 1.6, 1.9)")
+        return (
+            f"Pots {_list(scored)}{free_text}: {points} point{'s' if points > 1 else ''}, one per red "
+            f"(ART 1.3, 1.6, 1.9)"
+        )
     if points and o.on is BallOn.COLOUR:
         return f"Pots the {scored[0].value}{nom_text}: {points} points (ART 1.3, 1.6)"
     if points:
@@ -366,8 +429,10 @@ def _score_reason(o: _On, first: BallId | None, scored: list[BallId], points: in
             return f"Pots the {o.seq.value}, in order: {points} points (ART 1.3, 1.6)"
         return f"Pots the free ball{free_text}: {points} points, the value of {o.on_text} (ART 1.10)"
     assert first is not None
-    return (f"No score: the cue ball hit {name(first)} first{free_text}{nom_text}, the ball on "
-            f"({o.on_text}), and nothing on was pocketed (ART 1.7)")
+    return (
+        f"No score: the cue ball hit {name(first)} first{free_text}{nom_text}, the ball on "
+        f"({o.on_text}), and nothing on was pocketed (ART 1.7)"
+    )
 
 
 def decide(ctx: ShotContext, r: Reading) -> Decision:
@@ -378,7 +443,8 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
     o = _ball_on(ctx, f)
     first_ev = f.first_contact_event
     first_basis: tuple[tuple[Event, str], ...] = (
-        ((first_ev, f"first ball hit ({first.value})"),) if first_ev is not None and first is not None else ())
+        ((first_ev, f"first ball hit ({first.value})"),) if first_ev is not None and first is not None else ()
+    )
     pocket_ev = {p.ball: p.event for p in f.pocketed}
     off_ev = {e.ball: e for e in f.events if isinstance(e, OffTable)}
     P, O = r.potted, r.off
@@ -388,8 +454,11 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
 
     reds_down = sum(1 for b in P if is_red(b)) + sum(1 for b in O if is_red(b))
     colours_down = tuple(dict.fromkeys(b for b in (*P, *O) if is_colour(b)))
-    basis = list(first_basis) + [(pocket_ev[b], f"{b.value} pocketed") for b in dict.fromkeys(P) if b in pocket_ev] + [
-        (off_ev[b], f"{b.value} off the table") for b in O if b in off_ev]
+    basis = (
+        list(first_basis)
+        + [(pocket_ev[b], f"{b.value} pocketed") for b in dict.fromkeys(P) if b in pocket_ev]
+        + [(off_ev[b], f"{b.value} off the table") for b in O if b in off_ev]
+    )
     for x in fouls:
         for ev, role in x.basis:
             if all(ev is not e for e, _ in basis):
@@ -413,10 +482,24 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
     else:
         reason = _score_reason(o, first, scored, points, free_text, nom_text)
         pen, pts, sc = 0, points, tuple(scored)
-    return Decision(fouls=tuple(fouls), primary=primary, penalty=pen, points=pts, scored=sc, on_value=o.v_on,
-                    nominated=o.nominated, nominated_by=o.nom_by, free_ball=o.free, free_ball_by=o.free_by,
-                    reds_down=reds_down, colours_down=colours_down, ball_on_potted=ball_on_potted, reason=reason,
-                    basis=tuple(basis), reading=r)
+    return Decision(
+        fouls=tuple(fouls),
+        primary=primary,
+        penalty=pen,
+        points=pts,
+        scored=sc,
+        on_value=o.v_on,
+        nominated=o.nominated,
+        nominated_by=o.nom_by,
+        free_ball=o.free,
+        free_ball_by=o.free_by,
+        reds_down=reds_down,
+        colours_down=colours_down,
+        ball_on_potted=ball_on_potted,
+        reason=reason,
+        basis=tuple(basis),
+        reading=r,
+    )
 
 
 def _merged(found: list) -> list:
@@ -437,8 +520,10 @@ def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallI
     if basis is Basis.SEVEN:
         return f"penalty 7 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
     parts = [] if basis is Basis.TWO_BALLS else [f"the ball on ({on_text})" + (f" = {v_on}" if v_on else "")]
-    parts += [(f"the free ball ({b.value}, as the ball on)" if free is not None and b is free else name(b))
-              + f" = {val(b)}" for b in dict.fromkeys(foul.balls)]
+    parts += [
+        (f"the free ball ({b.value}, as the ball on)" if free is not None and b is free else name(b)) + f" = {val(b)}"
+        for b in dict.fromkeys(foul.balls)
+    ]
     return f"penalty {foul.penalty}: the highest of {', '.join(parts)}, at least 4 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
 
 

@@ -97,8 +97,9 @@ class SnookerEngine:
     def format_score_sheet(self, state: SnookerState) -> str:
         return format_score_sheet(state)
 
-    def judge_shot(self, state: SnookerState, shot: Shot,
-                   shot_input: SnookerShotInput | None = None) -> tuple[Call, SnookerState]:
+    def judge_shot(
+        self, state: SnookerState, shot: Shot, shot_input: SnookerShotInput | None = None
+    ) -> tuple[Call, SnookerState]:
         if not isinstance(state, SnookerState):
             raise ShotError(f"the snooker engine needs a SnookerState, got {type(state).__name__}")
         check_shot_balls(shot)
@@ -107,20 +108,30 @@ class SnookerEngine:
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)
         moved = struck_object_ball(shot)
-        if (moved is not None and not si.fouls and shot.start is not None
-                and shot.start.confidence < self.MIN_STRUCK_CONFIDENCE):
+        if (
+            moved is not None
+            and not si.fouls
+            and shot.start is not None
+            and shot.start.confidence < self.MIN_STRUCK_CONFIDENCE
+        ):
             # ART 2.2.8 (a ball other than the cue ball played) costs 7 points: not called from a
             # shot start the tracker itself doubts (a packed rack's reds trading places read as one
             # moving), but left to the referee
-            return (not_struck_call(shot, self.game, state.players[state.at_table], state.score, moved,
-                                    "002 snooker ART 2.2.8", si.note), replace(state, shots=state.shots + 1))
+            return (
+                not_struck_call(
+                    shot, self.game, state.players[state.at_table], state.score, moved, "002 snooker ART 2.2.8", si.note
+                ),
+                replace(state, shots=state.shots + 1),
+            )
         st = state
         notes: list[str] = []
         doubts: list[str] = []
         start, end = shot.start, shot.end
         positions = dict(start.positions) if start is not None else {}
         if st.next_is_break:
-            notes.append(f"Break-off of frame {st.frame}: {st.players[st.at_table]} plays from the D at a red (ART 1.5)")
+            notes.append(
+                f"Break-off of frame {st.frame}: {st.players[st.at_table]} plays from the D at a red (ART 1.5)"
+            )
             reds = [b for b in positions if is_red(b)]
             if reds and BallId.RED not in positions and len(reds) != st.reds:
                 st = replace(st, reds=len(reds))
@@ -145,10 +156,14 @@ class SnookerEngine:
         # the verdict reads only the cue ball's contacts, pockets and balls off the table (no rail
         # rule in snooker): the review perturbs those alone, which is exact and keeps it fast
         cue = start.cue_ball if start is not None else BallId.CUE
-        mids = [e for e in shot.events if isinstance(e, (Pocketed, OffTable))
-                or (isinstance(e, BallBall) and cue in e.balls)]
-        review = review_shot(lambda evs: decide_events(ctx, shot, evs).outcome, mids, d.basis, self.config,
-                             describe_outcome, start=start)
+        mids = [
+            e
+            for e in shot.events
+            if isinstance(e, (Pocketed, OffTable)) or (isinstance(e, BallBall) and cue in e.balls)
+        ]
+        review = review_shot(
+            lambda evs: decide_events(ctx, shot, evs).outcome, mids, d.basis, self.config, describe_outcome, start=start
+        )
         return self._apply(st, shot, si, who, d, notes, doubts, review)
 
     # -- who plays, and what the referee said ----------------------------------------------------
@@ -162,11 +177,15 @@ class SnookerEngine:
                 shooter = names.index(si.plays_first)
                 out.append(f"Re-spotted black: {names[shooter]} plays first, having won the draw")
             else:
-                out.append(f"Re-spotted black: no referee input named who won the draw (plays_first), so "
-                           f"{names[shooter]} plays first")
+                out.append(
+                    f"Re-spotted black: no referee input named who won the draw (plays_first), so "
+                    f"{names[shooter]} plays first"
+                )
         elif si.plays_first is not None:
-            raise SnookerInputError(f"shot {n}: plays_first is for the first stroke of a re-spotted black, but "
-                                    f"frame {st.frame} is not on one")
+            raise SnookerInputError(
+                f"shot {n}: plays_first is for the first stroke of a re-spotted black, but "
+                f"frame {st.frame} is not on one"
+            )
         if st.fouler is not None:
             offender, chooser = st.fouler, 1 - st.fouler
             choice = si.choice or Choice.PLAY
@@ -174,17 +193,21 @@ class SnookerEngine:
                 if si.free_ball:
                     raise SnookerInputError(
                         f"shot {n}: a free ball is the non-offender's (ART 1.10); with choice opponent_shoots "
-                        f"{names[offender]} plays on as he left it, got free_ball true")
+                        f"{names[offender]} plays on as he left it, got free_ball true"
+                    )
                 shooter = offender
                 out.append(f"After {names[offender]}'s foul, {names[chooser]} has him play again (ART 1.10)")
             elif si.choice is None:
-                out.append(f"After {names[offender]}'s foul, {names[chooser]} plays (no choice given: 'play' "
-                           f"taken; he could have had {names[offender]} play again, ART 1.10)")
+                out.append(
+                    f"After {names[offender]}'s foul, {names[chooser]} plays (no choice given: 'play' "
+                    f"taken; he could have had {names[offender]} play again, ART 1.10)"
+                )
             else:
                 out.append(f"After {names[offender]}'s foul, {names[chooser]} chose to play (ART 1.10)")
         elif si.choice is not None:
-            raise SnookerInputError(f"shot {n}: choice follows a foul, but the stroke before was no foul, got "
-                                    f"{si.choice.value!r}")
+            raise SnookerInputError(
+                f"shot {n}: choice follows a foul, but the stroke before was no foul, got {si.choice.value!r}"
+            )
         if SnookerFoul.OUT_OF_TURN in si.fouls:
             out.append(f"{names[1 - shooter]} played out of turn (ART 2.2.15): the stroke is his")
             shooter = 1 - shooter
@@ -194,38 +217,66 @@ class SnookerEngine:
         on = st.on
         if si.free_ball:
             if st.fouler is None:
-                raise SnookerInputError(f"shot {n}: a free ball follows a foul (ART 1.10), but the stroke before "
-                                        "was no foul")
+                raise SnookerInputError(
+                    f"shot {n}: a free ball follows a foul (ART 1.10), but the stroke before was no foul"
+                )
             if si.called is not None:
                 if si.called not in st.colours:
-                    raise SnookerInputError(f"shot {n}: the free ball must be on the table "
-                                            f"({', '.join(c.value for c in st.colours)}), got {si.called.value!r}")
+                    raise SnookerInputError(
+                        f"shot {n}: the free ball must be on the table "
+                        f"({', '.join(c.value for c in st.colours)}), got {si.called.value!r}"
+                    )
                 if si.called is on.ball:
-                    raise SnookerInputError(f"shot {n}: the free ball is a ball other than the ball on "
-                                            f"({on.value}), got {si.called.value!r}")
+                    raise SnookerInputError(
+                        f"shot {n}: the free ball is a ball other than the ball on "
+                        f"({on.value}), got {si.called.value!r}"
+                    )
             elif len(st.colours) < 2 and not st.reds:
-                raise SnookerInputError(f"shot {n}: a free ball needs a ball besides the ball on, but only the "
-                                        f"{on.value} is left")
+                raise SnookerInputError(
+                    f"shot {n}: a free ball needs a ball besides the ball on, but only the {on.value} is left"
+                )
         elif si.called is not None:
             if on is BallOn.RED:
-                raise SnookerInputError(f"shot {n}: the ball on is a red; a colour is nominated only after a red "
-                                        f"or as a free ball (ART 1.6, 1.10), got called {si.called.value!r}")
+                raise SnookerInputError(
+                    f"shot {n}: the ball on is a red; a colour is nominated only after a red "
+                    f"or as a free ball (ART 1.6, 1.10), got called {si.called.value!r}"
+                )
             if on.in_sequence and si.called is not on.ball:
-                raise SnookerInputError(f"shot {n}: the colours are taken in order and the {on.value} is on "
-                                        f"(ART 1.6), got called {si.called.value!r}")
+                raise SnookerInputError(
+                    f"shot {n}: the colours are taken in order and the {on.value} is on "
+                    f"(ART 1.6), got called {si.called.value!r}"
+                )
         if SnookerFoul.SNOOKER_BEHIND_FREE_BALL in si.fouls:
             if not si.free_ball:
-                raise SnookerInputError(f"shot {n}: snooker_behind_free_ball needs a free ball on the stroke "
-                                        "(ART 2.2.4), got free_ball false")
+                raise SnookerInputError(
+                    f"shot {n}: snooker_behind_free_ball needs a free ball on the stroke "
+                    "(ART 2.2.4), got free_ball false"
+                )
             if on is BallOn.PINK:
-                raise SnookerInputError(f"shot {n}: snooker_behind_free_ball is no foul when only the pink and "
-                                        "black are left (ART 2.2.4)")
-        return ShotContext(on=on, called=si.called, free_ball=si.free_ball, fouls=si.fouls,
-                           foul_ball=si.foul_ball, overrule=si.overrule)
+                raise SnookerInputError(
+                    f"shot {n}: snooker_behind_free_ball is no foul when only the pink and black are left (ART 2.2.4)"
+                )
+        return ShotContext(
+            on=on,
+            called=si.called,
+            free_ball=si.free_ball,
+            fouls=si.fouls,
+            foul_ball=si.foul_ball,
+            overrule=si.overrule,
+        )
 
     # -- moving the state ------------------------------------------------------------------------
-    def _apply(self, st: SnookerState, shot: Shot, si: SnookerShotInput, who: _Who, d: Decision,
-               notes: list[str], doubts: list[str], review: Any) -> tuple[Call, SnookerState]:
+    def _apply(
+        self,
+        st: SnookerState,
+        shot: Shot,
+        si: SnookerShotInput,
+        who: _Who,
+        d: Decision,
+        notes: list[str],
+        doubts: list[str],
+        review: Any,
+    ) -> tuple[Call, SnookerState]:
         names = st.players
         shooter = who.shooter
         opp = 1 - shooter
@@ -266,15 +317,31 @@ class SnookerEngine:
         turn_over = not continues
 
         new = replace(
-            st, scores=(scores[0], scores[1]), reds=reds, on=next_on, next_is_break=False,
-            cue_in_hand=scratch, fouler=shooter if foul else None,
-            at_table=shooter if continues else opp, current_break=brk if continues else 0,
-            frame_high_breaks=(high_frame[0], high_frame[1]), high_breaks=(high[0], high[1]),
-            lot_pending=False, shots=st.shots + 1,
+            st,
+            scores=(scores[0], scores[1]),
+            reds=reds,
+            on=next_on,
+            next_is_break=False,
+            cue_in_hand=scratch,
+            fouler=shooter if foul else None,
+            at_table=shooter if continues else opp,
+            current_break=brk if continues else 0,
+            frame_high_breaks=(high_frame[0], high_frame[1]),
+            high_breaks=(high[0], high[1]),
+            lot_pending=False,
+            shots=st.shots + 1,
         )
         if rsb_now:
-            new = replace(new, on=BallOn.BLACK, re_spotted_black=True, lot_pending=True, at_table=opp,
-                          cue_in_hand=True, current_break=0, fouler=None)
+            new = replace(
+                new,
+                on=BallOn.BLACK,
+                re_spotted_black=True,
+                lot_pending=True,
+                at_table=opp,
+                cue_in_hand=True,
+                current_break=0,
+                fouler=None,
+            )
             turn_over = True
         match_over = False
         match_winner: int | None = None
@@ -284,8 +351,10 @@ class SnookerEngine:
             turn_over = True
             sentences.append(sentence)
         elif foul:
-            sentences.append(f"{names[opp]} may play or have {names[shooter]} play again (ART 1.10; the world rules give this choice after any foul)"
-                             + ("; the cue ball is in hand in the D (ART 1.7)" if scratch else ""))
+            sentences.append(
+                f"{names[opp]} may play or have {names[shooter]} play again (ART 1.10; the world rules give this choice after any foul)"
+                + ("; the cue ball is in hand in the D (ART 1.7)" if scratch else "")
+            )
         elif not continues:
             sentences.append(f"{names[opp]} plays from where the cue ball lies (ART 1.7)")
         reason = ". ".join(s[0].upper() + s[1:] for s in sentences if s) + "."
@@ -296,14 +365,28 @@ class SnookerEngine:
         summary = _summary(st, d, names[opp], brk, frame_winner, scores, rsb_now)
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]
         call = Call(
-            shot=shot.number, game=self.game, player=names[shooter], legal=d.legal,
-            foul=None if d.primary is None else d.primary.foul, points=0 if foul else d.points,
-            turn_over=turn_over, game_over=frame_winner is not None, reason=cite(reason), score=score,
-            needs_review=review.needs_review or bool(doubts), evidence=review.evidence,
-            cue_ball=f.cue_ball, break_shot=st.next_is_break, fouls=tuple(x.foul for x in d.fouls),
-            series=brk, match_over=match_over,
+            shot=shot.number,
+            game=self.game,
+            player=names[shooter],
+            legal=d.legal,
+            foul=None if d.primary is None else d.primary.foul,
+            points=0 if foul else d.points,
+            turn_over=turn_over,
+            game_over=frame_winner is not None,
+            reason=cite(reason),
+            score=score,
+            needs_review=review.needs_review or bool(doubts),
+            evidence=review.evidence,
+            cue_ball=f.cue_ball,
+            break_shot=st.next_is_break,
+            fouls=tuple(x.foul for x in d.fouls),
+            series=brk,
+            match_over=match_over,
             winner=None if frame_winner is None else names[frame_winner],
-            review_reason=" ".join(review_parts) or None, note=si.note, summary=summary, details=details,
+            review_reason=" ".join(review_parts) or None,
+            note=si.note,
+            summary=summary,
+            details=details,
         )
         return call, new
 
@@ -311,9 +394,14 @@ class SnookerEngine:
         names = state.players
         winner = None if state.winner is None else names[state.winner]
         return after_match_call(
-            self.game, shot, player=names[state.at_table], score=state.score, winner=winner, note=si.note,
+            self.game,
+            shot,
+            player=names[state.at_table],
+            score=state.score,
+            winner=winner,
+            note=si.note,
             reason=f"Not scored: the match was over before this stroke ({winner} won the race to "
-                   f"{state.race.race_to} frames)",
+            f"{state.race.race_to} frames)",
             details={"frames_won": {names[i]: state.frames_won[i] for i in (0, 1)}},
         )
 
@@ -326,17 +414,35 @@ def _frame_decided(st: SnookerState, d: Decision, shooter: int, scores: list[int
     names, foul, opp = st.players, not d.legal, 1 - shooter
     if st.re_spotted_black and (foul or d.points):
         winner = opp if foul else shooter
-        return winner, (f"{names[winner]} wins the frame on the re-spotted black "
-                        f"({'the foul decides it' if foul else 'the black potted'}; a tie is not in the document, "
-                        "the world rules' re-spotted black decides it)"), False
+        return (
+            winner,
+            (
+                f"{names[winner]} wins the frame on the re-spotted black "
+                f"({'the foul decides it' if foul else 'the black potted'}; a tie is not in the document, "
+                "the world rules' re-spotted black decides it)"
+            ),
+            False,
+        )
     if st.on.ball is BallId.BLACK and d.ball_on_potted:
         if scores[0] == scores[1]:
-            return None, (f"The scores are level at {scores[0]}: the black is re-spotted and the cue ball is in hand "
-                          "in the D; the first score or foul decides the frame (ART 1.4 says the higher score wins; "
-                          "the tie is decided by the world rules' re-spotted black)"), True
+            return (
+                None,
+                (
+                    f"The scores are level at {scores[0]}: the black is re-spotted and the cue ball is in hand "
+                    "in the D; the first score or foul decides the frame (ART 1.4 says the higher score wins; "
+                    "the tie is decided by the world rules' re-spotted black)"
+                ),
+                True,
+            )
         winner = 0 if scores[0] > scores[1] else 1
-        return winner, (f"The black is potted: frame over (ART 1.6); {names[winner]} wins it "
-                        f"{max(scores)}-{min(scores)}, the higher score (ART 1.4)"), False
+        return (
+            winner,
+            (
+                f"The black is potted: frame over (ART 1.6); {names[winner]} wins it "
+                f"{max(scores)}-{min(scores)}, the higher score (ART 1.4)"
+            ),
+            False,
+        )
     return None, "", False
 
 
@@ -357,8 +463,9 @@ def _next_ball_on(on: BallOn, d: Decision, reds: int) -> BallOn:
     return BallOn.RED if reds else (on if seq is not None else BallOn.YELLOW)
 
 
-def _respot(spots: SnookerSpots, shot: Shot, d: Decision, seq: BallId | None, doubts: list[str],
-            sentences: list[str]) -> tuple[Respot, ...]:
+def _respot(
+    spots: SnookerSpots, shot: Shot, d: Decision, seq: BallId | None, doubts: list[str], sentences: list[str]
+) -> tuple[Respot, ...]:
     """ART 1.6, 1.8: put the colours down back on ``spots`` (not the end sequence's colour potted
     legally: ``seq``, the end sequence's ball on), the shot end's positions deciding which spots
     are free; says so in ``sentences``."""
@@ -369,41 +476,86 @@ def _respot(spots: SnookerSpots, shot: Shot, d: Decision, seq: BallId | None, do
     if shot.end is None:
         doubts.append("without the shot end's positions the colours are put on their own spots")
     respots = respot_colours(down, after, spots)
-    sentences.append("; ".join(r.describe() for r in respots) + " ("
-                     + ", ".join(dict.fromkeys(r.article for r in respots)) + ")")
+    sentences.append(
+        "; ".join(r.describe() for r in respots) + " (" + ", ".join(dict.fromkeys(r.article for r in respots)) + ")"
+    )
     return respots
 
 
-def _end_frame(st: SnookerState, new: SnookerState, winner: int, how: str, scores: list[int],
-               high_frame: list[int]) -> tuple[SnookerState, int | None, str]:
+def _end_frame(
+    st: SnookerState, new: SnookerState, winner: int, how: str, scores: list[int], high_frame: list[int]
+) -> tuple[SnookerState, int | None, str]:
     """The frame won (ART 1.4): recorded, the frames won counted against the race (the match won
     or the next frame's break-off per the break rule, 002 snooker; RaceConfig). Returns the state
     for the next frame, the match winner (None: it goes on) and the sentence."""
     names = st.players
-    rec = FrameRecord(number=st.frame, breaker=st.breaker, winner=winner, how=how,
-                      points=(scores[0], scores[1]), high_breaks=(high_frame[0], high_frame[1]),
-                      re_spotted_black=st.re_spotted_black)
+    rec = FrameRecord(
+        number=st.frame,
+        breaker=st.breaker,
+        winner=winner,
+        how=how,
+        points=(scores[0], scores[1]),
+        high_breaks=(high_frame[0], high_frame[1]),
+        re_spotted_black=st.re_spotted_black,
+    )
     won = list(st.frames_won)
     won[winner] += 1
     frames_won = (won[0], won[1])
     match_winner = st.race.match_winner(frames_won)
     nb = st.race.next_breaker(st.breaker, winner)
     new = replace(
-        new, frame=st.frame + 1, frames_won=frames_won, frames=st.frames + (rec,), breaker=nb, at_table=nb,
-        scores=(0, 0), reds=FULL_REDS, on=BallOn.RED, next_is_break=True, cue_in_hand=True, fouler=None,
-        current_break=0, frame_high_breaks=(0, 0), re_spotted_black=False, lot_pending=False,
-        match_over=match_winner is not None, winner=match_winner,
+        new,
+        frame=st.frame + 1,
+        frames_won=frames_won,
+        frames=st.frames + (rec,),
+        breaker=nb,
+        at_table=nb,
+        scores=(0, 0),
+        reds=FULL_REDS,
+        on=BallOn.RED,
+        next_is_break=True,
+        cue_in_hand=True,
+        fouler=None,
+        current_break=0,
+        frame_high_breaks=(0, 0),
+        re_spotted_black=False,
+        lot_pending=False,
+        match_over=match_winner is not None,
+        winner=match_winner,
     )
     if match_winner is not None:
-        return new, match_winner, (f"{names[match_winner]} wins the match {max(frames_won)}-{min(frames_won)} "
-                                   f"(a race to {st.race.race_to} frames)")
-    return new, None, (f"Frames {frames_won[0]}-{frames_won[1]}; {names[nb]} breaks off frame "
-                       f"{st.frame + 1} ({st.race.break_rule.value} break-offs)")
+        return (
+            new,
+            match_winner,
+            (
+                f"{names[match_winner]} wins the match {max(frames_won)}-{min(frames_won)} "
+                f"(a race to {st.race.race_to} frames)"
+            ),
+        )
+    return (
+        new,
+        None,
+        (
+            f"Frames {frames_won[0]}-{frames_won[1]}; {names[nb]} breaks off frame "
+            f"{st.frame + 1} ({st.race.break_rule.value} break-offs)"
+        ),
+    )
 
 
-def _extras(st: SnookerState, new: SnookerState, d: Decision, who: _Who, brk: int, continues: bool,
-            high: list[int], respots: tuple[Respot, ...], reds: int, frame_winner: int | None, match_over: bool,
-            rsb_now: bool) -> SnookerExtras:
+def _extras(
+    st: SnookerState,
+    new: SnookerState,
+    d: Decision,
+    who: _Who,
+    brk: int,
+    continues: bool,
+    high: list[int],
+    respots: tuple[Respot, ...],
+    reds: int,
+    frame_winner: int | None,
+    match_over: bool,
+    rsb_now: bool,
+) -> SnookerExtras:
     """The call's snooker fields (README.md)."""
     names, on, foul, opp = st.players, st.on, not d.legal, 1 - who.shooter
     f = d.reading.facts
@@ -430,16 +582,20 @@ def _extras(st: SnookerState, new: SnookerState, d: Decision, who: _Who, brk: in
         next_player=None if match_over else names[new.at_table],
         ball_in_hand=new.cue_in_hand,
         points_remaining=new.remaining if frame_winner is None else 0,
-        snookers_required=({names[i]: new.snookers_required(i) for i in (0, 1)} if frame_winner is None
-                              else {names[i]: 0 for i in (0, 1)}),
+        snookers_required=(
+            {names[i]: new.snookers_required(i) for i in (0, 1)}
+            if frame_winner is None
+            else {names[i]: 0 for i in (0, 1)}
+        ),
         frames_won={names[i]: new.frames_won[i] for i in (0, 1)},
         frame_winner=None if frame_winner is None else names[frame_winner],
         re_spotted_black=st.re_spotted_black or rsb_now,
     )
 
 
-def _summary(st: SnookerState, d: Decision, opponent: str, brk: int, frame_winner: int | None, scores: list[int],
-             rsb_now: bool) -> str:
+def _summary(
+    st: SnookerState, d: Decision, opponent: str, brk: int, frame_winner: int | None, scores: list[int], rsb_now: bool
+) -> str:
     """The few words of the call: the foul and its penalty, the balls potted and the break, or
     "no score"; the frame won or the black re-spotted."""
     if not d.legal:

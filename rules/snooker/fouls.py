@@ -79,30 +79,38 @@ def _snooker(article: str, basis: Basis, camera: bool, description: str) -> tupl
 
 _TABLE: dict[SnookerFoul, tuple[FoulInfo, Basis]] = {
     SnookerFoul.CUE_BALL_POCKETED: _snooker("ART 2.2.1", Basis.ON_OR_HIT, True, "the cue ball was pocketed"),
-    SnookerFoul.WRONG_BALL_FIRST: _snooker("ART 2.2.2", Basis.ON_OR_HIT, True,
-                                           "the cue ball hit first a ball that was not on"),
+    SnookerFoul.WRONG_BALL_FIRST: _snooker(
+        "ART 2.2.2", Basis.ON_OR_HIT, True, "the cue ball hit first a ball that was not on"
+    ),
     SnookerFoul.NO_BALL_HIT: _snooker("ART 2.2.3", Basis.ON, True, "the cue ball hit no ball"),
     SnookerFoul.SNOOKER_BEHIND_FREE_BALL: _snooker(
-        "ART 2.2.4", Basis.ON, False, "the opponent was snookered behind the free ball"),
+        "ART 2.2.4", Basis.ON, False, "the opponent was snookered behind the free ball"
+    ),
     SnookerFoul.TWO_BALLS_AT_ONCE: _snooker(
-        "ART 2.2.5", Basis.TWO_BALLS, True, "two balls were hit at once or pocketed in one stroke"),
+        "ART 2.2.5", Basis.TWO_BALLS, True, "two balls were hit at once or pocketed in one stroke"
+    ),
     SnookerFoul.BALL_OFF_TABLE: _snooker("ART 2.2.6", Basis.ON_OR_OFF, True, "a ball left the table"),
     SnookerFoul.CUE_BALL_OFF_TABLE: _snooker("ART 2.2.6, 1.7", Basis.ON_OR_OFF, True, "the cue ball left the table"),
-    SnookerFoul.POCKETED_BALL_NOT_ON: _snooker("ART 2.2.7", Basis.ON_OR_POCKETED, True,
-                                               "a ball that was not on was pocketed"),
-    SnookerFoul.PLAYED_NON_CUE_BALL: _snooker("ART 2.2.8", Basis.SEVEN, True,
-                                              "a ball other than the cue ball was struck"),
+    SnookerFoul.POCKETED_BALL_NOT_ON: _snooker(
+        "ART 2.2.7", Basis.ON_OR_POCKETED, True, "a ball that was not on was pocketed"
+    ),
+    SnookerFoul.PLAYED_NON_CUE_BALL: _snooker(
+        "ART 2.2.8", Basis.SEVEN, True, "a ball other than the cue ball was struck"
+    ),
     SnookerFoul.REDS_IN_SUCCESSIVE_STROKES: _snooker(
-        "ART 2.2.9", Basis.SEVEN, True, "a red was played in two successive strokes"),
-    SnookerFoul.NO_FOOT_ON_FLOOR: _snooker("ART 2.2.10", Basis.ANY, False,
-                                           "the striker played without a foot on the floor"),
+        "ART 2.2.9", Basis.SEVEN, True, "a red was played in two successive strokes"
+    ),
+    SnookerFoul.NO_FOOT_ON_FLOOR: _snooker(
+        "ART 2.2.10", Basis.ANY, False, "the striker played without a foot on the floor"
+    ),
     SnookerFoul.PLAYED_BEFORE_READY: _snooker(
-        "ART 2.2.11", Basis.ANY, False, "the striker played before the balls had stopped or were (properly) spotted"),
-    SnookerFoul.TOUCHED_BALL: _snooker("ART 2.2.12", Basis.ON_OR_TOUCHED, False,
-                                       "a ball was touched other than with the cue tip"),
+        "ART 2.2.11", Basis.ANY, False, "the striker played before the balls had stopped or were (properly) spotted"
+    ),
+    SnookerFoul.TOUCHED_BALL: _snooker(
+        "ART 2.2.12", Basis.ON_OR_TOUCHED, False, "a ball was touched other than with the cue tip"
+    ),
     SnookerFoul.PUSH_SHOT: _snooker("ART 2.2.13", Basis.ON_HIT_OR_POCKETED, False, "the cue ball was pushed"),
-    SnookerFoul.JUMP_SHOT: _snooker("ART 2.2.14", Basis.ON_HIT_OR_POCKETED, False,
-                                    "the cue ball jumped over a ball"),
+    SnookerFoul.JUMP_SHOT: _snooker("ART 2.2.14", Basis.ON_HIT_OR_POCKETED, False, "the cue ball jumped over a ball"),
     SnookerFoul.OUT_OF_TURN: _snooker("ART 2.2.15", Basis.ON_HIT_OR_POCKETED, False, "a player played out of turn"),
 }
 

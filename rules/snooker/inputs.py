@@ -49,16 +49,40 @@ from rules.core.errors import ShotError
 from tracking.ids import BallId
 
 __all__ = [
-    "DEFAULT_PLAYERS", "TOP_KEYS", "MATCH_KEYS", "START_KEYS", "SHOT_KEYS", "SnookerInputError", "Choice",
-    "SnookerShotInput", "SnookerStart", "SnookerSetup", "SnookerInput", "initial_state",
+    "DEFAULT_PLAYERS",
+    "TOP_KEYS",
+    "MATCH_KEYS",
+    "START_KEYS",
+    "SHOT_KEYS",
+    "SnookerInputError",
+    "Choice",
+    "SnookerShotInput",
+    "SnookerStart",
+    "SnookerSetup",
+    "SnookerInput",
+    "initial_state",
     "parse_snooker_input",
 ]
 
 DEFAULT_PLAYERS: tuple[str, str] = ("player 1", "player 2")
 TOP_KEYS = ("players", "match", "start", "shots")
 MATCH_KEYS = ("frames", "race_to", "break")
-START_KEYS = ("at_table", "breaker", "frame", "frames_won", "score", "reds", "ball_on", "break", "high_break",
-              "frame_high_break", "next_is_break", "fouled", "ball_in_hand", "re_spotted_black")
+START_KEYS = (
+    "at_table",
+    "breaker",
+    "frame",
+    "frames_won",
+    "score",
+    "reds",
+    "ball_on",
+    "break",
+    "high_break",
+    "frame_high_break",
+    "next_is_break",
+    "fouled",
+    "ball_in_hand",
+    "re_spotted_black",
+)
 SHOT_KEYS = ("called", "free_ball", "choice", "foul", "foul_ball", "overrule", "plays_first", "note")
 
 
@@ -89,7 +113,9 @@ def _ball(v: Any, where: str) -> BallId:
         b = v if isinstance(v, BallId) else BallId.parse(v)
         check_ball(b, where)
     except (ValueError, ShotError):
-        raise RefereeInputError(f"{where} must be a snooker ball (red_1..red_15, red, or a colour), got {v!r}") from None
+        raise RefereeInputError(
+            f"{where} must be a snooker ball (red_1..red_15, red, or a colour), got {v!r}"
+        ) from None
     if b is BallId.CUE:
         raise RefereeInputError(f"{where} must be an object ball, got 'cue'")
     return b
@@ -98,8 +124,6 @@ def _ball(v: Any, where: str) -> BallId:
 def _fouls(v: Any, where: str) -> tuple[SnookerFoul, ...]:
     items = one_or_many(v, where, "a foul name", single=(str, SnookerFoul))
     return tuple(dict.fromkeys(parse_foul(x, where) for x in items))
-
-
 
 
 @dataclass(frozen=True)
@@ -199,10 +223,6 @@ def _index(name: Any, names: tuple[str, str], where: str) -> int | None:
     return names.index(name)
 
 
-
-
-
-
 def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     """The state before the first stroke of the log: a new match (the first player, or
     ``start.breaker``, breaks off), or the given start with what is missing derived and everything
@@ -218,8 +238,10 @@ def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     fouler = _index(s.fouled, names, f"{w}.fouled")
     frames_won = player_pair(s.frames_won, names, f"{w}.frames_won") or (0, 0)
     if race.match_winner(frames_won) is not None:
-        raise RefereeInputError(f"{w}.frames_won: a match in play has fewer than {race.race_to} frames for each "
-                                f"player, got {frames_won[0]}-{frames_won[1]}")
+        raise RefereeInputError(
+            f"{w}.frames_won: a match in play has fewer than {race.race_to} frames for each "
+            f"player, got {frames_won[0]}-{frames_won[1]}"
+        )
     frame = sum(frames_won) + 1
     if s.frame is not None and s.frame != frame:
         raise RefereeInputError(f"{w}.frame must be one more than the frames won ({frame}), got {s.frame!r}")
@@ -242,15 +264,18 @@ def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     scores = scores or (0, 0)
     if next_break:
         if scores != (0, 0) or cur or fouler is not None or s.re_spotted_black:
-            raise RefereeInputError(f"{w}.next_is_break: a frame about to be broken off has no score, break, foul "
-                                    "or re-spotted black yet")
+            raise RefereeInputError(
+                f"{w}.next_is_break: a frame about to be broken off has no score, break, foul or re-spotted black yet"
+            )
         if on_given not in (None, BallOn.RED):
             raise RefereeInputError(f"{w}.ball_on: a frame is broken off on a red (ART 1.5), got {on_given.value!r}")
         if reds == 0:
             raise RefereeInputError(f"{w}.reds: a frame is broken off with reds on the table (ART 1.3, 1.5), got 0")
         if at is not None and breaker is not None and at != breaker:
-            raise RefereeInputError(f"{w}: at a break-off the player at the table is the breaker "
-                                    f"({names[breaker]!r}), got at_table {names[at]!r}")
+            raise RefereeInputError(
+                f"{w}: at a break-off the player at the table is the breaker "
+                f"({names[breaker]!r}), got at_table {names[at]!r}"
+            )
         breaker = breaker if breaker is not None else (at if at is not None else 0)
         at = breaker
     else:
@@ -259,18 +284,23 @@ def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     reds = FULL_REDS if reds is None else reds
     on = on_given if on_given is not None else (BallOn.RED if reds else BallOn.YELLOW)
     if reds and on.in_sequence:
-        raise RefereeInputError(f"{w}.ball_on: with {reds} reds on the table the ball on is red or colour "
-                                f"(ART 1.6), got {on.value!r}")
+        raise RefereeInputError(
+            f"{w}.ball_on: with {reds} reds on the table the ball on is red or colour (ART 1.6), got {on.value!r}"
+        )
     if not reds and on is BallOn.RED:
         raise RefereeInputError(f"{w}.ball_on: no red is left, so the ball on is a colour (ART 1.6), got 'red'")
     rsb = bool(s.re_spotted_black)
     if rsb and (on is not BallOn.BLACK or scores[0] != scores[1]):
-        raise RefereeInputError(f"{w}.re_spotted_black needs ball_on black and level scores, got ball_on "
-                                f"{on.value!r} and {scores[0]}-{scores[1]}")
+        raise RefereeInputError(
+            f"{w}.re_spotted_black needs ball_on black and level scores, got ball_on "
+            f"{on.value!r} and {scores[0]}-{scores[1]}"
+        )
     if fouler is not None and at == fouler:
-        raise RefereeInputError(f"{w}: after {names[fouler]!r}'s foul the opponent is at the table (his choice "
-                                "to have the offender play again is the next shot's 'choice'), got at_table "
-                                f"{names[at]!r}")
+        raise RefereeInputError(
+            f"{w}: after {names[fouler]!r}'s foul the opponent is at the table (his choice "
+            "to have the offender play again is the next shot's 'choice'), got at_table "
+            f"{names[at]!r}"
+        )
     if fouler is not None and on is BallOn.COLOUR:
         raise RefereeInputError(f"{w}: after a foul the ball on is a red or the lowest colour (ART 1.6), got 'colour'")
     cur = cur or 0
@@ -284,9 +314,21 @@ def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
     high = tuple(max(high[i], frame_high[i]) for i in (0, 1))
     in_hand = s.ball_in_hand if s.ball_in_hand is not None else next_break
     return SnookerState(
-        players=names, race=race, frame=frame, breaker=breaker, at_table=at, scores=scores, reds=reds, on=on,
-        next_is_break=next_break, cue_in_hand=in_hand, fouler=fouler, current_break=cur,
-        frame_high_breaks=(frame_high[0], frame_high[1]), high_breaks=(high[0], high[1]), frames_won=frames_won,
+        players=names,
+        race=race,
+        frame=frame,
+        breaker=breaker,
+        at_table=at,
+        scores=scores,
+        reds=reds,
+        on=on,
+        next_is_break=next_break,
+        cue_in_hand=in_hand,
+        fouler=fouler,
+        current_break=cur,
+        frame_high_breaks=(frame_high[0], frame_high[1]),
+        high_breaks=(high[0], high[1]),
+        frames_won=frames_won,
         re_spotted_black=rsb,
     )
 
@@ -323,12 +365,20 @@ def _shot(v: Any) -> SnookerShotInput:
     if called is not None:
         c = checked_object(called, "called", ("ball",))
         if "ball" not in c:
-            raise RefereeInputError("called must name a ball: {\"ball\": \"blue\"} (snooker nominates a ball, "
-                                    "not a pocket)")
+            raise RefereeInputError(
+                'called must name a ball: {"ball": "blue"} (snooker nominates a ball, not a pocket)'
+            )
         called = c["ball"]
-    return SnookerShotInput(called=called, free_ball=d.get("free_ball", False), choice=d.get("choice"),
-                            fouls=d.get("foul"), foul_ball=d.get("foul_ball"), overrule=d.get("overrule"),
-                            plays_first=d.get("plays_first"), note=d.get("note"))
+    return SnookerShotInput(
+        called=called,
+        free_ball=d.get("free_ball", False),
+        choice=d.get("choice"),
+        fouls=d.get("foul"),
+        foul_ball=d.get("foul_ball"),
+        overrule=d.get("overrule"),
+        plays_first=d.get("plays_first"),
+        note=d.get("note"),
+    )
 
 
 def parse_snooker_input(obj: Any, where: str = "referee input") -> SnookerInput:

@@ -26,7 +26,16 @@ from rules.core.table import PointMm, TableSpots
 from rules.snooker.balls import COLOURS, COLOUR_VALUES
 from tracking.ids import BallId
 
-__all__ = ["SnookerSpots", "STANDARD", "SPOTS_MM", "BALL_DIAMETER_MM", "Respot", "respot_colours", "is_free", "spot_name"]
+__all__ = [
+    "SnookerSpots",
+    "STANDARD",
+    "SPOTS_MM",
+    "BALL_DIAMETER_MM",
+    "Respot",
+    "respot_colours",
+    "is_free",
+    "spot_name",
+]
 
 TABLE_LENGTH_MM = 3569.0
 TABLE_WIDTH_MM = 1778.0
@@ -40,14 +49,16 @@ _BLUE_X = TABLE_LENGTH_MM / 2
 #: The colours' spots, mm: yellow, green and brown on the baulk line (yellow on the right of the D
 #: seen from the baulk end, y < W/2), blue at the centre, pink midway between blue and the top
 #: cushion, black 324 mm from the top cushion.
-SPOTS_MM: Mapping[BallId, PointMm] = MappingProxyType({
-    BallId.YELLOW: (BAULK_LINE_X_MM, _MID_Y - D_RADIUS_MM),
-    BallId.GREEN: (BAULK_LINE_X_MM, _MID_Y + D_RADIUS_MM),
-    BallId.BROWN: (BAULK_LINE_X_MM, _MID_Y),
-    BallId.BLUE: (_BLUE_X, _MID_Y),
-    BallId.PINK: ((_BLUE_X + TABLE_LENGTH_MM) / 2, _MID_Y),
-    BallId.BLACK: (TABLE_LENGTH_MM - BLACK_FROM_TOP_MM, _MID_Y),
-})
+SPOTS_MM: Mapping[BallId, PointMm] = MappingProxyType(
+    {
+        BallId.YELLOW: (BAULK_LINE_X_MM, _MID_Y - D_RADIUS_MM),
+        BallId.GREEN: (BAULK_LINE_X_MM, _MID_Y + D_RADIUS_MM),
+        BallId.BROWN: (BAULK_LINE_X_MM, _MID_Y),
+        BallId.BLUE: (_BLUE_X, _MID_Y),
+        BallId.PINK: ((_BLUE_X + TABLE_LENGTH_MM) / 2, _MID_Y),
+        BallId.BLACK: (TABLE_LENGTH_MM - BLACK_FROM_TOP_MM, _MID_Y),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -91,10 +102,13 @@ class Respot:
         if self.spot == spot_name(self.ball):
             return f"the {self.ball.value} goes back on its own spot"
         if self.spot.startswith("near_"):
-            return (f"the {self.ball.value} goes as near its own spot as it can, at x {self.pos_mm[0]:.0f} mm "
-                    "(every spot is taken)")
-        return (f"the {self.ball.value} goes on the {self.spot.replace('_', ' ')}, the highest free one "
-                "(its own is taken)")
+            return (
+                f"the {self.ball.value} goes as near its own spot as it can, at x {self.pos_mm[0]:.0f} mm "
+                "(every spot is taken)"
+            )
+        return (
+            f"the {self.ball.value} goes on the {self.spot.replace('_', ' ')}, the highest free one (its own is taken)"
+        )
 
 
 def is_free(spot_mm: PointMm, occupied: Iterable[PointMm], ball_diameter_mm: float = BALL_DIAMETER_MM) -> bool:
@@ -109,10 +123,10 @@ def _along_line(own: PointMm, occupied: list[PointMm], table: SnookerSpots) -> P
     r = d / 2
     y = own[1]
     blocked: list[tuple[float, float]] = []
-    for (bx, by) in occupied:
+    for bx, by in occupied:
         dy = abs(by - y)
         if dy < d:
-            half = math.sqrt(d ** 2 - dy ** 2)
+            half = math.sqrt(d**2 - dy**2)
             blocked.append((bx - half, bx + half))
 
     def free(x: float) -> bool:
@@ -129,8 +143,9 @@ def _along_line(own: PointMm, occupied: list[PointMm], table: SnookerSpots) -> P
     return None
 
 
-def respot_colours(colours: Iterable[BallId], positions_mm: Mapping[BallId, PointMm],
-                   table: SnookerSpots = STANDARD) -> tuple[Respot, ...]:
+def respot_colours(
+    colours: Iterable[BallId], positions_mm: Mapping[BallId, PointMm], table: SnookerSpots = STANDARD
+) -> tuple[Respot, ...]:
     """Put ``colours`` back (ART 1.6, 1.8; see the module docstring) on ``table``'s spots given
     the balls at rest (``positions_mm``: the shot end's; the colours being put back are ignored
     there). Highest value first."""

@@ -41,19 +41,26 @@ from tracking.events import CushionHit, Event
 from tracking.ids import BallId
 
 __all__ = [
-    "INTENTIONAL_PENALTY", "THIRD_FOUL_PENALTY", "BREAKING_PENALTY", "Kind", "FoulFound", "Decision",
-    "describe_outcome", "camera_fouls", "decide",
+    "INTENTIONAL_PENALTY",
+    "THIRD_FOUL_PENALTY",
+    "BREAKING_PENALTY",
+    "Kind",
+    "FoulFound",
+    "Decision",
+    "describe_outcome",
+    "camera_fouls",
+    "decide",
 ]
 
 INTENTIONAL_PENALTY = 15  # 004 art. 7.5: one point for the foul and fifteen more
-THIRD_FOUL_PENALTY = 15   # 004 art. 12: one point and fifteen more on the third successive foul
-BREAKING_PENALTY = 2      # 004 art. 6
+THIRD_FOUL_PENALTY = 15  # 004 art. 12: one point and fifteen more on the third successive foul
+BREAKING_PENALTY = 2  # 004 art. 6
 
 
 class Kind(Enum):
-    POT = "pot"                                # legal, the call made: points, the inning goes on
-    MISS = "miss"                              # legal, the call not made: the inning ends
-    SAFETY = "safety"                          # legal announced safety: the inning ends
+    POT = "pot"  # legal, the call made: points, the inning goes on
+    MISS = "miss"  # legal, the call not made: the inning ends
+    SAFETY = "safety"  # legal announced safety: the inning ends
     FOUL = "foul"
     BREAKING_VIOLATION = "breaking_violation"
 
@@ -61,7 +68,7 @@ class Kind(Enum):
 @dataclass(frozen=True)
 class FoulFound:
     foul: F
-    text: str                                  # a clause after "Foul: ", with its article
+    text: str  # a clause after "Foul: ", with its article
     basis: tuple[tuple[Event, str], ...] = ()
 
 
@@ -121,24 +128,38 @@ def camera_fouls(state: StraightPoolState, facts: PoolShotFacts) -> list[FoulFou
     geo = state.geometry
     for p in facts.pocketed:
         if p.ball is facts.cue_ball:
-            out.append(FoulFound(F.CUE_BALL_POCKETED, f"the cue ball was pocketed ({p.pocket.value}) (004 art. 10, 11)",
-                                 ((p.event, "cue ball pocketed"),)))
+            out.append(
+                FoulFound(
+                    F.CUE_BALL_POCKETED,
+                    f"the cue ball was pocketed ({p.pocket.value}) (004 art. 10, 11)",
+                    ((p.event, "cue ball pocketed"),),
+                )
+            )
     if facts.cue_ball_off_table:
         ev = next(e for e in facts.events if getattr(e, "ball", None) is facts.cue_ball and e.kind.value == "off_table")
-        out.append(FoulFound(F.CUE_BALL_OFF_TABLE, "the cue ball left the table (004 art. 10, 11)",
-                             ((ev, "cue ball off the table"),)))
+        out.append(
+            FoulFound(
+                F.CUE_BALL_OFF_TABLE, "the cue ball left the table (004 art. 10, 11)", ((ev, "cue ball off the table"),)
+            )
+        )
     off = facts.object_balls_off_table
     if off:
-        evs = tuple((e, f"{e.ball.value} off the table") for e in facts.events
-                    if e.kind.value == "off_table" and getattr(e, "ball", None) in off)
+        evs = tuple(
+            (e, f"{e.ball.value} off the table")
+            for e in facts.events
+            if e.kind.value == "off_table" and getattr(e, "ball", None) in off
+        )
         out.append(FoulFound(F.BALL_OFF_TABLE, f"the {_balls(off)} left the table (004 art. 9)", evs))
     if state.ball_in_hand:
         cue_at = facts.positions_before.get(facts.cue_ball)
         if cue_at is not None and not geo.behind(cue_at):
-            out.append(FoulFound(
-                F.CUE_BALL_NOT_BEHIND_HEAD_STRING,
-                f"with ball in hand behind the head string the cue ball was played from x = {cue_at[0]:.0f} mm, "
-                f"not behind the string (x < {geo.head_string_mm:.0f} mm) (004 art. 10; General Rules, preamble)"))
+            out.append(
+                FoulFound(
+                    F.CUE_BALL_NOT_BEHIND_HEAD_STRING,
+                    f"with ball in hand behind the head string the cue ball was played from x = {cue_at[0]:.0f} mm, "
+                    f"not behind the string (x < {geo.head_string_mm:.0f} mm) (004 art. 10; General Rules, preamble)",
+                )
+            )
     if facts.first_contact is None:
         out.append(FoulFound(F.NO_CONTACT, "the cue ball touched no object ball (004 art. 7.2)"))
         return out
@@ -146,20 +167,29 @@ def camera_fouls(state: StraightPoolState, facts: PoolShotFacts) -> list[FoulFou
     assert first_ev is not None
     if state.ball_in_hand and facts.cue_ball in facts.positions_before:
         ob_at = facts.positions_before.get(facts.first_contact)
-        crossed = any(isinstance(e, CushionHit) and e.ball is facts.cue_ball and e.t_s < first_ev.t_s
-                      and not geo.behind(e.pos_mm) for e in facts.events)
+        crossed = any(
+            isinstance(e, CushionHit) and e.ball is facts.cue_ball and e.t_s < first_ev.t_s and not geo.behind(e.pos_mm)
+            for e in facts.events
+        )
         if ob_at is not None and geo.behind(ob_at) and not crossed:
-            out.append(FoulFound(
-                F.BALL_BEHIND_HEAD_STRING,
-                f"with ball in hand behind the head string the cue ball first struck the {facts.first_contact.value}, "
-                f"behind the string (x = {ob_at[0]:.0f} mm < {geo.head_string_mm:.0f} mm), without first crossing it "
-                "(004 art. 10; General Rules, preamble)",
-                ((first_ev, f"first contact: {facts.first_contact.value}, behind the head string"),)))
+            out.append(
+                FoulFound(
+                    F.BALL_BEHIND_HEAD_STRING,
+                    f"with ball in hand behind the head string the cue ball first struck the {facts.first_contact.value}, "
+                    f"behind the string (x = {ob_at[0]:.0f} mm < {geo.head_string_mm:.0f} mm), without first crossing it "
+                    "(004 art. 10; General Rules, preamble)",
+                    ((first_ev, f"first contact: {facts.first_contact.value}, behind the head string"),),
+                )
+            )
     if not facts.object_balls_pocketed and not facts.rail_after_contact:
-        out.append(FoulFound(
-            F.NO_RAIL_AFTER_CONTACT,
-            f"after the contact with the {facts.first_contact.value} no ball was pocketed and no ball reached a "
-            "cushion (004 art. 7.2)", ((first_ev, f"first contact: {facts.first_contact.value}"),)))
+        out.append(
+            FoulFound(
+                F.NO_RAIL_AFTER_CONTACT,
+                f"after the contact with the {facts.first_contact.value} no ball was pocketed and no ball reached a "
+                "cushion (004 art. 7.2)",
+                ((first_ev, f"first contact: {facts.first_contact.value}"),),
+            )
+        )
     return out
 
 
@@ -184,16 +214,37 @@ class _Shot:
     def intentional(self) -> bool:
         return any(f.foul is F.INTENTIONAL for f in self.fouls)
 
-    def make(self, kind: Kind, points: int, fs: list[FoulFound] | tuple[FoulFound, ...], scored: tuple[BallId, ...],
-             spotted: tuple[BallId, ...], reason: str, third: bool = False, frozen: bool = False) -> Decision:
-        return Decision(kind=kind, points=points, fouls=tuple(fs), scored=scored, spotted=spotted, call=self.call,
-                        call_assumed=self.assumed, scratch=self.facts.scratch, intentional=self.intentional,
-                        third_foul=third, frozen_rule=frozen, reason=self.call_text + reason,
-                        basis=self.basis + tuple(b for f in fs for b in f.basis))
+    def make(
+        self,
+        kind: Kind,
+        points: int,
+        fs: list[FoulFound] | tuple[FoulFound, ...],
+        scored: tuple[BallId, ...],
+        spotted: tuple[BallId, ...],
+        reason: str,
+        third: bool = False,
+        frozen: bool = False,
+    ) -> Decision:
+        return Decision(
+            kind=kind,
+            points=points,
+            fouls=tuple(fs),
+            scored=scored,
+            spotted=spotted,
+            call=self.call,
+            call_assumed=self.assumed,
+            scratch=self.facts.scratch,
+            intentional=self.intentional,
+            third_foul=third,
+            frozen_rule=frozen,
+            reason=self.call_text + reason,
+            basis=self.basis + tuple(b for f in fs for b in f.basis),
+        )
 
 
-def _the_call(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput,
-              pocketed_obj: list[PocketedBall]) -> tuple[CalledShot | None, bool, str]:
+def _the_call(
+    state: StraightPoolState, facts: PoolShotFacts, si: ShotInput, pocketed_obj: list[PocketedBall]
+) -> tuple[CalledShot | None, bool, str]:
     """004 art. 1: the called ball and pocket; with calls "assume", the first ball pocketed is taken
     as called where none is given; a safety (art. 7.4) calls nothing. Also the reason's opening."""
     call, assumed = si.called, False
@@ -201,9 +252,12 @@ def _the_call(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput,
         call, assumed = CalledShot(pocketed_obj[0].ball, pocketed_obj[0].pocket), True
     call_text = ""
     if call is not None:
-        call_text = (f"No call was given: the {call.ball.value}, the first ball pocketed, is taken as called in the "
-                     f"{call.pocket.value} pocket it entered (004 art. 1). " if assumed else
-                     f"Called: the {call.ball.value} in the {call.pocket.value} pocket. ")
+        call_text = (
+            f"No call was given: the {call.ball.value}, the first ball pocketed, is taken as called in the "
+            f"{call.pocket.value} pocket it entered (004 art. 1). "
+            if assumed
+            else f"Called: the {call.ball.value} in the {call.pocket.value} pocket. "
+        )
     elif si.safety:
         call_text = "Safety announced (004 art. 7.4). "
     return call, assumed, call_text
@@ -215,7 +269,9 @@ def _judged_fouls(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput)
     camera = [f for f in camera_fouls(state, facts) if f.foul not in si.overrule]
     declared = [FoulFound(f, f"{f.info.description}, declared by the referee ({f.info.articles})") for f in si.fouls]
     if si.intentional and F.INTENTIONAL not in si.fouls:
-        declared.append(FoulFound(F.INTENTIONAL, f"{F.INTENTIONAL.info.description}, ruled by the referee (004 art. 7.5)"))
+        declared.append(
+            FoulFound(F.INTENTIONAL, f"{F.INTENTIONAL.info.description}, ruled by the referee (004 art. 7.5)")
+        )
     fouls: list[FoulFound] = []
     for f in declared + camera:
         if all(g.foul is not f.foul for g in fouls):
@@ -250,16 +306,21 @@ def _opening_break(s: _Shot) -> Decision | str:
                 parts.append(f"{n_rail} object ball{'' if n_rail == 1 else 's'} reached a cushion, not 2")
             why = "; ".join(parts)
         others = [f for f in s.fouls if f.foul is not F.BREAKING_VIOLATION]
-        text = (f"Breaking violation (004 art. 6): {why}; {BREAKING_PENALTY} points off, not a foul for the "
-                "successive-foul rule (004 art. 6)")
+        text = (
+            f"Breaking violation (004 art. 6): {why}; {BREAKING_PENALTY} points off, not a foul for the "
+            "successive-foul rule (004 art. 6)"
+        )
         if others:
             text += "; the " + ", ".join(f.foul.value for f in others) + " on the same shot is absorbed by it"
         spotted_all = s.spotted_all
         if spotted_all:
             text += f"; the {_balls(spotted_all)} pocketed on it {'is' if len(spotted_all) == 1 else 'are'} spotted (004 art. 8)"
         return s.make(Kind.BREAKING_VIOLATION, -BREAKING_PENALTY, others, (), spotted_all, text)
-    how = (f"the called {call.ball.value} went into the {call.pocket.value}" if req_call and call is not None else
-           f"the cue ball reached a cushion after the contact and {n_rail} object balls reached a cushion")
+    how = (
+        f"the called {call.ball.value} went into the {call.pocket.value}"
+        if req_call and call is not None
+        else f"the cue ball reached a cushion after the contact and {n_rail} object balls reached a cushion"
+    )
     return f"Legal opening break (004 art. 6): {how}. "
 
 
@@ -271,8 +332,12 @@ def _foul(s: _Shot) -> Decision:
     prior = s.state.player.consecutive_fouls
     frozen = any(f.foul is F.FROZEN_BALL_RULE for f in fouls)
     third = frozen or prior >= 2
-    points = -1 - (INTENTIONAL_PENALTY if intentional else 0) - (THIRD_FOUL_PENALTY if third else 0) \
+    points = (
+        -1
+        - (INTENTIONAL_PENALTY if intentional else 0)
+        - (THIRD_FOUL_PENALTY if third else 0)
         - (prior if frozen else 0)
+    )
     primary, rest = fouls[0], fouls[1:]
     text = f"Foul: {primary.text}"
     for f in rest:
@@ -281,13 +346,17 @@ def _foul(s: _Shot) -> Decision:
     if intentional:
         text += f", and {INTENTIONAL_PENALTY} more for the intentional foul (004 art. 7.5)"
     if frozen:
-        text += (f", treated as a third successive foul: {THIRD_FOUL_PENALTY} more and one for each of the "
-                 f"{prior} previous foul{'' if prior == 1 else 's'} (004 art. 7.2 note)")
+        text += (
+            f", treated as a third successive foul: {THIRD_FOUL_PENALTY} more and one for each of the "
+            f"{prior} previous foul{'' if prior == 1 else 's'} (004 art. 7.2 note)"
+        )
     elif third:
         text += f", and {THIRD_FOUL_PENALTY} more for the third successive foul (004 art. 12)"
     if spotted_all:
-        text += (f"; the {_balls(spotted_all)} {'is' if len(spotted_all) == 1 else 'are'} spotted, "
-                 "not scored (004 art. 9, 13)")
+        text += (
+            f"; the {_balls(spotted_all)} {'is' if len(spotted_all) == 1 else 'are'} spotted, "
+            "not scored (004 art. 9, 13)"
+        )
     return s.make(Kind.FOUL, points, list(fouls), (), spotted_all, text, third=third, frozen=frozen)
 
 
@@ -295,8 +364,10 @@ def _safety(s: _Shot) -> Decision:
     """004 art. 7.4: a legal safety ends the inning; the balls pocketed on it are spotted."""
     text = "Legal safety: the inning ends (004 art. 7.4)"
     if s.spotted_all:
-        text += (f"; the {_balls(s.spotted_all)} pocketed on it {'is' if len(s.spotted_all) == 1 else 'are'} "
-                 "spotted (004 art. 7.4)")
+        text += (
+            f"; the {_balls(s.spotted_all)} pocketed on it {'is' if len(s.spotted_all) == 1 else 'are'} "
+            "spotted (004 art. 7.4)"
+        )
     return s.make(Kind.SAFETY, 0, [], (), s.spotted_all, text)
 
 
@@ -307,11 +378,12 @@ def _pot(s: _Shot) -> Decision:
     assert call is not None
     scored = tuple(p.ball for p in s.pocketed_obj)
     extra = [b for b in scored if b is not call.ball]
-    text = (f"The {call.ball.value} went into the {call.pocket.value}{'' if s.assumed else ' as called'}: "
-            "1 point (004 art. 1, 5, 7.1)")
+    text = (
+        f"The {call.ball.value} went into the {call.pocket.value}{'' if s.assumed else ' as called'}: "
+        "1 point (004 art. 1, 5, 7.1)"
+    )
     if extra:
-        text += (f", and {len(extra)} more for the {_balls(extra)} pocketed on the same legal shot "
-                 "(004 art. 7.1)")
+        text += f", and {len(extra)} more for the {_balls(extra)} pocketed on the same legal shot (004 art. 7.1)"
     return s.make(Kind.POT, len(scored), [], scored, (), text)
 
 
@@ -319,15 +391,23 @@ def _miss(s: _Shot) -> Decision:
     """004 art. 1 (no call made: the inning ends), 8 (the balls pocketed are spotted, no penalty)."""
     call, spotted_all = s.call, s.spotted_all
     if call is None:
-        text = ("No ball was called (match calls \"required\"): nothing scores, the inning ends (004 art. 1)"
-                if s.pocketed_obj else "No ball pocketed: the inning ends (004 art. 1)")
+        text = (
+            'No ball was called (match calls "required"): nothing scores, the inning ends (004 art. 1)'
+            if s.pocketed_obj
+            else "No ball pocketed: the inning ends (004 art. 1)"
+        )
     else:
         where = s.facts.pocket_of(call.ball)
-        text = (f"The called {call.ball.value} went into the {where.value}, not the {call.pocket.value}" if where else
-                f"The called {call.ball.value} was not pocketed") + ": the inning ends (004 art. 1)"
+        text = (
+            f"The called {call.ball.value} went into the {where.value}, not the {call.pocket.value}"
+            if where
+            else f"The called {call.ball.value} was not pocketed"
+        ) + ": the inning ends (004 art. 1)"
     if spotted_all:
-        text += (f"; the {_balls(spotted_all)} pocketed {'is' if len(spotted_all) == 1 else 'are'} spotted, "
-                 "no penalty (004 art. 8)")
+        text += (
+            f"; the {_balls(spotted_all)} pocketed {'is' if len(spotted_all) == 1 else 'are'} spotted, "
+            "no penalty (004 art. 8)"
+        )
     return s.make(Kind.MISS, 0, [], (), spotted_all, text)
 
 
@@ -344,8 +424,19 @@ def decide(state: StraightPoolState, facts: PoolShotFacts, si: ShotInput) -> Dec
         basis.append((facts.first_contact_event, f"first contact: {facts.first_contact.value}"))  # type: ignore[union-attr]
     for p in pocketed_obj:
         basis.append((p.event, f"{p.ball.value} pocketed ({p.pocket.value})"))
-    s = _Shot(state, facts, si, tuple(pocketed_obj), call, assumed, made, spotted_all,
-              _judged_fouls(state, facts, si), tuple(basis), call_text)
+    s = _Shot(
+        state,
+        facts,
+        si,
+        tuple(pocketed_obj),
+        call,
+        assumed,
+        made,
+        spotted_all,
+        _judged_fouls(state, facts, si),
+        tuple(basis),
+        call_text,
+    )
     if state.opening_break and not s.intentional:
         opened = _opening_break(s)
         if isinstance(opened, Decision):

@@ -64,18 +64,33 @@ def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     m = setup.match
     names = setup.players
     s = setup.start
-    base = StraightPoolState(game=game, players=(PlayerRecord(names[0]), PlayerRecord(names[1])), target=m.target,
-                             geometry=m.geometry, calls=m.calls, calls_given=setup.calls_given)
+    base = StraightPoolState(
+        game=game,
+        players=(PlayerRecord(names[0]), PlayerRecord(names[1])),
+        target=m.target,
+        geometry=m.geometry,
+        calls=m.calls,
+        calls_given=setup.calls_given,
+    )
     if s is None:
         return replace(base, fresh=True)
     if m.target is not None and max(s.score) >= m.target:
         raise RefereeInputError(f"start.score must be below the target {m.target}, got {max(s.score)}")
-    players = tuple(PlayerRecord(names[i], score=s.score[i], innings=s.innings[i], high_run=s.high_run[i],
-                                 consecutive_fouls=s.consecutive_fouls[i]) for i in (0, 1))
+    players = tuple(
+        PlayerRecord(
+            names[i],
+            score=s.score[i],
+            innings=s.innings[i],
+            high_run=s.high_run[i],
+            consecutive_fouls=s.consecutive_fouls[i],
+        )
+        for i in (0, 1)
+    )
     in_inning = s.run > 0
     if in_inning and s.innings[s.at_table] == 0:
-        raise RefereeInputError("start.run > 0 means the player at the table is in an inning: his innings must be "
-                                f"at least 1, got 0")
+        raise RefereeInputError(
+            f"start.run > 0 means the player at the table is in an inning: his innings must be at least 1, got 0"
+        )
     pending = None
     if s.choice_pending is not None:
         pending = PendingChoice(s.choice_pending, s.at_table, 1 - s.at_table, s.ball_in_hand)
@@ -87,9 +102,20 @@ def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
         balls = OBJECT_BALLS
     elif s.next_is_break and balls is None:
         balls = OBJECT_BALLS
-    return replace(base, players=(players[0], players[1]), at_table=s.at_table, balls=balls,
-                   opening_break=s.next_is_break, ball_in_hand=s.ball_in_hand, in_inning=in_inning, run=s.run,
-                   inning_points=s.run, rack=s.rack, pending_choice=pending, rack_pending=rack_pending)
+    return replace(
+        base,
+        players=(players[0], players[1]),
+        at_table=s.at_table,
+        balls=balls,
+        opening_break=s.next_is_break,
+        ball_in_hand=s.ball_in_hand,
+        in_inning=in_inning,
+        run=s.run,
+        inning_points=s.run,
+        rack=s.rack,
+        pending_choice=pending,
+        rack_pending=rack_pending,
+    )
 
 
 @dataclass(frozen=True)
@@ -111,8 +137,9 @@ class StraightPoolEngine:
     def format_score_sheet(self, state: StraightPoolState) -> str:
         return format_score_sheet(state)
 
-    def judge_shot(self, state: StraightPoolState, shot: Shot,
-                   shot_input: ShotInput | None = None) -> tuple[Call, StraightPoolState]:
+    def judge_shot(
+        self, state: StraightPoolState, shot: Shot, shot_input: ShotInput | None = None
+    ) -> tuple[Call, StraightPoolState]:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} state")
         si = shot_input or ShotInput()
@@ -122,13 +149,25 @@ class StraightPoolEngine:
         facts = read_pool_shot(shot)
         moved = struck_object_ball(shot)
         if moved is not None and not si.fouls:
-            return (not_struck_call(shot, self.game, state.names[state.at_table], state.score, moved,
-                                    "004 general rules", si.note), replace(state, shots=state.shots + 1))
-        if ((state.ball_in_hand or state.opening_break) and not si.fouls and not si.intentional
-                and facts.cue_ball_placed):
+            return (
+                not_struck_call(
+                    shot, self.game, state.names[state.at_table], state.score, moved, "004 general rules", si.note
+                ),
+                replace(state, shots=state.shots + 1),
+            )
+        if (
+            (state.ball_in_hand or state.opening_break)
+            and not si.fouls
+            and not si.intentional
+            and facts.cue_ball_placed
+        ):
             # the cue ball in hand behind the head string (the opening break, art. 10, the General Rules)
-            return (placement_call(shot, self.game, state.names[state.at_table], state.score,
-                                   "004 art. 10 and General Rules", si.note), replace(state, shots=state.shots + 1))
+            return (
+                placement_call(
+                    shot, self.game, state.names[state.at_table], state.score, "004 art. 10 and General Rules", si.note
+                ),
+                replace(state, shots=state.shots + 1),
+            )
         start, end = shot.start, shot.end
         for e in shot.events:
             for b in _balls_of(e):
@@ -140,27 +179,37 @@ class StraightPoolEngine:
         seen = frozenset(b for b in (start.positions if start is not None else {}) if b in OBJECT_BALLS)
         if st.fresh and seen and len(seen) < len(OBJECT_BALLS):
             st = replace(st, balls=seen, opening_break=False, ball_in_hand=False)
-            lead.append(f"The log begins mid-rack ({len(seen)} object balls at the first shot start, no referee start): "
-                        "no opening break (004 art. 6 applies to a full rack)")
+            lead.append(
+                f"The log begins mid-rack ({len(seen)} object balls at the first shot start, no referee start): "
+                "no opening break (004 art. 6 applies to a full rack)"
+            )
         st = replace(st, fresh=False)
         if st.balls is None:
             if seen:
                 st = replace(st, balls=seen)
             else:
                 st = replace(st, balls=OBJECT_BALLS)
-                doubts.append("neither the referee input nor the shot start tells which balls are on the table: "
-                              "all 15 are assumed")
+                doubts.append(
+                    "neither the referee input nor the shot start tells which balls are on the table: "
+                    "all 15 are assumed"
+                )
         elif seen and seen != st.balls:
             extra, missing = sorted(seen - st.balls, key=_num), sorted(st.balls - seen, key=_num)
-            doubts.append("the shot start shows " + "; ".join(
-                ([f"the {', '.join(b.value for b in extra)} not on the table by the rules"] if extra else [])
-                + ([f"no {', '.join(b.value for b in missing)}, on the table by the rules"] if missing else [])))
+            doubts.append(
+                "the shot start shows "
+                + "; ".join(
+                    ([f"the {', '.join(b.value for b in extra)} not on the table by the rules"] if extra else [])
+                    + ([f"no {', '.join(b.value for b in missing)}, on the table by the rules"] if missing else [])
+                )
+            )
         assert st.balls is not None
         if si.called is not None and si.called.ball not in st.balls:
             on = ", ".join(b.value for b in sorted(st.balls, key=_num))
             raise CalledBallError(f"shot {n}: the called {si.called.ball.value} is not on the table (on it: {on})")
         if StraightPoolFoul.BREAKING_VIOLATION in si.fouls and not st.opening_break:
-            raise RefereeInputError(f"shot {n}: foul breaking_violation is for an opening break, and this shot is not one")
+            raise RefereeInputError(
+                f"shot {n}: foul breaking_violation is for an opening break, and this shot is not one"
+            )
         if start is None:
             doubts.append("the log has no shot_start for this shot: the cue ball is taken to be the cue")
         if end is None:
@@ -168,13 +217,16 @@ class StraightPoolEngine:
         st = begin_inning(st)
         d = decide(st, facts, si)
         if d.call_assumed and st.calls_given:
-            doubts.append("the referee input calls other shots but not this one: the first ball pocketed is taken "
-                          "as called")
+            doubts.append(
+                "the referee input calls other shots but not this one: the first ball pocketed is taken as called"
+            )
         review = self._review(st, start, end, n, facts.events, si, d)
         option = option_of(d)
         if si.choice is not None and option is None:
-            raise ChoiceError(f"shot {n}: choice {si.choice.value!r}, but this shot gives the incoming player no choice "
-                              "(only a breaking violation, an intentional or a third successive foul do: 004 art. 6, 7.5, 12)")
+            raise ChoiceError(
+                f"shot {n}: choice {si.choice.value!r}, but this shot gives the incoming player no choice "
+                "(only a breaking violation, an intentional or a third successive foul do: 004 art. 6, 7.5, 12)"
+            )
         new, news = advance(st, d, si.choice, facts.positions_before, facts.positions_after, facts.cue_ball)
 
         names = st.names
@@ -185,21 +237,43 @@ class StraightPoolEngine:
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]
         details = self._details(st, new, d, facts, news)
         call = Call(
-            shot=n, game=self.game, player=names[p], legal=d.kind not in (Kind.FOUL, Kind.BREAKING_VIOLATION),
-            foul=d.primary_foul, points=d.points, turn_over=news.turn_over, game_over=new.match_over,
-            reason=reason, score=new.score, needs_review=review.needs_review or bool(doubts),
-            evidence=review.evidence, cue_ball=facts.cue_ball, break_shot=st.opening_break,
-            fouls=tuple(f.foul for f in d.fouls) if d.kind is not Kind.BREAKING_VIOLATION
+            shot=n,
+            game=self.game,
+            player=names[p],
+            legal=d.kind not in (Kind.FOUL, Kind.BREAKING_VIOLATION),
+            foul=d.primary_foul,
+            points=d.points,
+            turn_over=news.turn_over,
+            game_over=new.match_over,
+            reason=reason,
+            score=new.score,
+            needs_review=review.needs_review or bool(doubts),
+            evidence=review.evidence,
+            cue_ball=facts.cue_ball,
+            break_shot=st.opening_break,
+            fouls=tuple(f.foul for f in d.fouls)
+            if d.kind is not Kind.BREAKING_VIOLATION
             else (StraightPoolFoul.BREAKING_VIOLATION,) + tuple(f.foul for f in d.fouls),
-            match_over=new.match_over, winner=None if new.winner is None else names[new.winner],
-            review_reason=" ".join(review_parts) or None, note=si.note, summary=_summary(d, news, new),
+            match_over=new.match_over,
+            winner=None if new.winner is None else names[new.winner],
+            review_reason=" ".join(review_parts) or None,
+            note=si.note,
+            summary=_summary(d, news, new),
             details=details,
         )
         return call, new
 
     # -- helpers --------------------------------------------------------------------------------
-    def _review(self, st: StraightPoolState, start: ShotStart | None, end: ShotEnd | None, n: int,
-                mids: tuple[Event, ...], si: ShotInput, d: Decision) -> Any:
+    def _review(
+        self,
+        st: StraightPoolState,
+        start: ShotStart | None,
+        end: ShotEnd | None,
+        n: int,
+        mids: tuple[Event, ...],
+        si: ShotInput,
+        d: Decision,
+    ) -> Any:
         head: tuple[Event, ...] = (start,) if start is not None else ()
         tail: tuple[Event, ...] = (end,) if end is not None else ()
 
@@ -209,7 +283,9 @@ class StraightPoolEngine:
         return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome)
 
     @staticmethod
-    def _details(st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any) -> StraightPoolExtras:
+    def _details(
+        st: StraightPoolState, new: StraightPoolState, d: Decision, facts: Any, news: Any
+    ) -> StraightPoolExtras:
         names = st.names
         return StraightPoolExtras(
             called=None if d.call is None else {"ball": d.call.ball.value, "pocket": d.call.pocket.value},
@@ -236,7 +312,12 @@ class StraightPoolEngine:
         names = state.names
         w = names[state.winner] if state.winner is not None else None
         return after_match_call(
-            self.game, shot, player=names[state.at_table], score=state.score, winner=w, note=si.note,
+            self.game,
+            shot,
+            player=names[state.at_table],
+            score=state.score,
+            winner=w,
+            note=si.note,
             reason=f"The match is over ({w} reached {state.target}, 004 art. 1): this shot is not scored.",
         )
 

@@ -58,16 +58,25 @@ _INFO: dict[StraightPoolFoul, FoulInfo] = {
     StraightPoolFoul.BALL_OFF_TABLE: FoulInfo("an object ball left the table", "004 art. 9", camera=True),
     StraightPoolFoul.NO_CONTACT: FoulInfo("the cue ball touched no object ball", "004 art. 7.2", camera=True),
     StraightPoolFoul.NO_RAIL_AFTER_CONTACT: FoulInfo(
-        "after the contact no ball was pocketed and no ball reached a cushion", "004 art. 7.2", camera=True),
+        "after the contact no ball was pocketed and no ball reached a cushion", "004 art. 7.2", camera=True
+    ),
     StraightPoolFoul.CUE_BALL_NOT_BEHIND_HEAD_STRING: FoulInfo(
         "with ball in hand behind the head string the cue ball was played from in front of it",
-        "004 art. 10; preamble (General Rules)", camera=True),
+        "004 art. 10; preamble (General Rules)",
+        camera=True,
+    ),
     StraightPoolFoul.BALL_BEHIND_HEAD_STRING: FoulInfo(
         "with ball in hand behind the head string the cue ball first struck a ball behind the string "
-        "without first crossing it", "004 art. 10; preamble (General Rules)", camera=True),
+        "without first crossing it",
+        "004 art. 10; preamble (General Rules)",
+        camera=True,
+    ),
     StraightPoolFoul.BREAKING_VIOLATION: FoulInfo(
         "breaking violation: the opening break neither pocketed a called ball nor drove the cue ball to a "
-        "cushion after a contact and two object balls to a cushion", "004 art. 6", camera=True),
+        "cushion after a contact and two object balls to a cushion",
+        "004 art. 6",
+        camera=True,
+    ),
     StraightPoolFoul.TOUCHED_BALL: FoulInfo("a ball was touched", "004 preamble (General Rules)"),
     StraightPoolFoul.DOUBLE_HIT: FoulInfo("double hit", "004 preamble (General Rules)"),
     StraightPoolFoul.PUSH_SHOT: FoulInfo("push shot", "004 preamble (General Rules)"),
@@ -75,10 +84,12 @@ _INFO: dict[StraightPoolFoul, FoulInfo] = {
     StraightPoolFoul.BALLS_MOVING: FoulInfo("the stroke began while balls were moving", "004 preamble (General Rules)"),
     StraightPoolFoul.FROZEN_BALL_RULE: FoulInfo(
         "the frozen-ball requirement on a ball near a cushion was not met (a third defensive shot on it)",
-        "004 art. 7.2 (note)"),
+        "004 art. 7.2 (note)",
+    ),
     StraightPoolFoul.INTENTIONAL: FoulInfo(
         "intentional foul: a ball on its way to a pocket or the rack area was touched or interfered with",
-        "004 art. 7.5"),
+        "004 art. 7.5",
+    ),
 }
 
 REFEREE_FOULS: tuple[StraightPoolFoul, ...] = tuple(f for f in StraightPoolFoul if not f.info.camera)

@@ -63,8 +63,19 @@ from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry
 from tracking.ids import BallId, Pocket
 
 __all__ = [
-    "DEFAULT_PLAYERS", "DEFAULT_TARGET", "CalledBallError", "ChoiceError", "CalledShot", "ShotInput",
-    "MatchOptions", "StartInput", "Setup", "StraightPoolInput", "parse_match", "parse_start", "parse_shot",
+    "DEFAULT_PLAYERS",
+    "DEFAULT_TARGET",
+    "CalledBallError",
+    "ChoiceError",
+    "CalledShot",
+    "ShotInput",
+    "MatchOptions",
+    "StartInput",
+    "Setup",
+    "StraightPoolInput",
+    "parse_match",
+    "parse_start",
+    "parse_shot",
     "parse_input",
 ]
 
@@ -102,7 +113,7 @@ class ShotInput:
 
     def __post_init__(self) -> None:
         if self.called is not None and self.safety:
-            raise RefereeInputError("a shot is either called (\"called\") or a safety (\"safety\": true), got both")
+            raise RefereeInputError('a shot is either called ("called") or a safety ("safety": true), got both')
         bad = [f.value for f in self.overrule if not f.info.camera]
         if bad:
             raise RefereeInputError(f"overrule names fouls found in the event log, got {', '.join(bad)}")
@@ -162,15 +173,13 @@ class StraightPoolInput:
 # -- parsing --------------------------------------------------------------------------------------
 
 
-
-
 def _object_ball(v: Any, where: str) -> BallId:
     try:
         b = BallId.parse(v)
     except ValueError:
         b = None
     if b not in OBJECT_BALLS:
-        raise RefereeInputError(f"{where} must be an object ball \"1\"..\"15\", got {v!r}")
+        raise RefereeInputError(f'{where} must be an object ball "1".."15", got {v!r}')
     assert b is not None
     return b
 
@@ -178,12 +187,13 @@ def _object_ball(v: Any, where: str) -> BallId:
 def _point(v: Any, where: str) -> PointMm | None:
     if v is None:
         return None
-    if (not isinstance(v, (list, tuple)) or len(v) != 2
-            or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) for c in v)):
+    if (
+        not isinstance(v, (list, tuple))
+        or len(v) != 2
+        or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) for c in v)
+    ):
         raise RefereeInputError(f"{where} must be [x_mm, y_mm] or null, got {v!r}")
     return (float(v[0]), float(v[1]))
-
-
 
 
 def _name(v: Any, names: tuple[str, str], where: str) -> int:
@@ -202,60 +212,89 @@ def parse_match(v: Any, where: str = "match") -> MatchOptions:
     try:
         calls = CallsMode(m.get("calls", "assume"))
     except ValueError:
-        raise RefereeInputError(f"{where}.calls must be \"assume\" or \"required\", got {m.get('calls')!r}") from None
-    return MatchOptions(target=m.get("target", DEFAULT_TARGET),
-                        geometry=StringGeometry(m.get("head_string_mm", HEAD_STRING_X_MM)), calls=calls)
+        raise RefereeInputError(f'{where}.calls must be "assume" or "required", got {m.get("calls")!r}') from None
+    return MatchOptions(
+        target=m.get("target", DEFAULT_TARGET),
+        geometry=StringGeometry(m.get("head_string_mm", HEAD_STRING_X_MM)),
+        calls=calls,
+    )
 
 
 def parse_start(v: Any, names: tuple[str, str], where: str = "start") -> StartInput | None:
     if v is None:
         return None
-    keys = ("at_table", "breaker", "score", "innings", "high_run", "run", "consecutive_fouls", "next_is_break",
-            "ball_in_hand", "balls", "rack", "choice_pending", "rack_pending")
+    keys = (
+        "at_table",
+        "breaker",
+        "score",
+        "innings",
+        "high_run",
+        "run",
+        "consecutive_fouls",
+        "next_is_break",
+        "ball_in_hand",
+        "balls",
+        "rack",
+        "choice_pending",
+        "rack_pending",
+    )
     s = checked_object(v, where, keys)
     next_is_break = boolean(s.get("next_is_break", False), f"{where}.next_is_break")
     at = s.get("at_table")
     brk = s.get("breaker")
     if brk is not None and not next_is_break:
-        raise RefereeInputError(f"{where}.breaker needs \"next_is_break\": true, got next_is_break false")
+        raise RefereeInputError(f'{where}.breaker needs "next_is_break": true, got next_is_break false')
     if at is not None and brk is not None and at != brk:
         raise RefereeInputError(f"{where}: the breaker is at the table, got at_table {at!r} and breaker {brk!r}")
     who = at if at is not None else brk
     at_table = 0 if who is None else _name(who, names, f"{where}.at_table")
-    fouls = player_pair(s.get("consecutive_fouls"), names, f"{where}.consecutive_fouls", item=partial(integer, minimum=0)) or (0, 0)
+    fouls = player_pair(
+        s.get("consecutive_fouls"), names, f"{where}.consecutive_fouls", item=partial(integer, minimum=0)
+    ) or (0, 0)
     if max(fouls) > 2:
-        raise RefereeInputError(f"{where}.consecutive_fouls are 0, 1 or 2 (a third resets them, 004 art. 12), got {max(fouls)}")
+        raise RefereeInputError(
+            f"{where}.consecutive_fouls are 0, 1 or 2 (a third resets them, 004 art. 12), got {max(fouls)}"
+        )
     balls = None
     if s.get("balls") is not None:
         if not isinstance(s["balls"], list):
             raise RefereeInputError(f"{where}.balls must be a list of object balls, got {s['balls']!r}")
         balls = frozenset(_object_ball(b, f"{where}.balls") for b in s["balls"])
         if len(balls) < 2 and s.get("rack_pending") is None:
-            raise RefereeInputError(f"{where}.balls: with fewer than 2 balls the 14 are re-racked (004 art. 7.3), "
-                                    f"got {len(balls)}")
+            raise RefereeInputError(
+                f"{where}.balls: with fewer than 2 balls the 14 are re-racked (004 art. 7.3), got {len(balls)}"
+            )
     choice_pending = None
     if s.get("choice_pending") is not None:
         try:
             choice_pending = Option(s["choice_pending"])
         except ValueError:
             valid = ", ".join(o.value for o in Option)
-            raise RefereeInputError(f"{where}.choice_pending must be one of {valid}, got {s['choice_pending']!r}") from None
+            raise RefereeInputError(
+                f"{where}.choice_pending must be one of {valid}, got {s['choice_pending']!r}"
+            ) from None
     rack_pending = None
     if s.get("rack_pending") is not None:
         r = checked_object(s["rack_pending"], f"{where}.rack_pending", ("fifteenth", "fifteenth_at", "cue_at"))
         fif = None if r.get("fifteenth") is None else _object_ball(r["fifteenth"], f"{where}.rack_pending.fifteenth")
-        rack_pending = (fif, _point(r.get("fifteenth_at"), f"{where}.rack_pending.fifteenth_at"),
-                        _point(r.get("cue_at"), f"{where}.rack_pending.cue_at"))
+        rack_pending = (
+            fif,
+            _point(r.get("fifteenth_at"), f"{where}.rack_pending.fifteenth_at"),
+            _point(r.get("cue_at"), f"{where}.rack_pending.cue_at"),
+        )
     return StartInput(
         at_table=at_table,
         score=player_pair(s.get("score"), names, f"{where}.score", item=partial(integer, minimum=None)) or (0, 0),
         innings=player_pair(s.get("innings"), names, f"{where}.innings", item=partial(integer, minimum=0)) or (0, 0),
         high_run=player_pair(s.get("high_run"), names, f"{where}.high_run", item=partial(integer, minimum=0)) or (0, 0),
         run=integer(s.get("run", 0), f"{where}.run", 0),
-        consecutive_fouls=fouls, next_is_break=next_is_break,
+        consecutive_fouls=fouls,
+        next_is_break=next_is_break,
         ball_in_hand=boolean(s.get("ball_in_hand", next_is_break), f"{where}.ball_in_hand"),
-        balls=balls, rack=integer(s.get("rack", 1), f"{where}.rack", 1),
-        choice_pending=choice_pending, rack_pending=rack_pending,
+        balls=balls,
+        rack=integer(s.get("rack", 1), f"{where}.rack", 1),
+        choice_pending=choice_pending,
+        rack_pending=rack_pending,
     )
 
 
@@ -265,7 +304,7 @@ def parse_shot(v: Any, where: str) -> ShotInput:
     if s.get("called") is not None:
         c = checked_object(s["called"], f"{where}.called", ("ball", "pocket"))
         if "ball" not in c or "pocket" not in c:
-            raise RefereeInputError(f"{where}.called needs both \"ball\" and \"pocket\", got {sorted(c)}")
+            raise RefereeInputError(f'{where}.called needs both "ball" and "pocket", got {sorted(c)}')
         try:
             pocket = Pocket.parse(c["pocket"])
         except ValueError as e:
@@ -276,14 +315,21 @@ def parse_shot(v: Any, where: str) -> ShotInput:
         try:
             choice = Choice(s["choice"])
         except ValueError:
-            raise RefereeInputError(f"{where}.choice must be \"accept_table\" or \"rerack\", got {s['choice']!r}") from None
+            raise RefereeInputError(f'{where}.choice must be "accept_table" or "rerack", got {s["choice"]!r}') from None
     note = s.get("note")
     if note is not None and not isinstance(note, str):
         raise RefereeInputError(f"{where}.note must be a string, got {note!r}")
-    return located(where, ShotInput, called=called, safety=boolean(s.get("safety", False), f"{where}.safety"),
-                   fouls=_fouls(s.get("foul"), f"{where}.foul"),
-                   intentional=boolean(s.get("intentional", False), f"{where}.intentional"),
-                   overrule=_fouls(s.get("overrule"), f"{where}.overrule"), choice=choice, note=note)
+    return located(
+        where,
+        ShotInput,
+        called=called,
+        safety=boolean(s.get("safety", False), f"{where}.safety"),
+        fouls=_fouls(s.get("foul"), f"{where}.foul"),
+        intentional=boolean(s.get("intentional", False), f"{where}.intentional"),
+        overrule=_fouls(s.get("overrule"), f"{where}.overrule"),
+        choice=choice,
+        note=note,
+    )
 
 
 def parse_input(obj: Any, where: str = "referee input") -> StraightPoolInput:

@@ -33,27 +33,54 @@ def resume_start(st: StraightPoolState) -> dict[str, Any]:
         d["choice_pending"] = st.pending_choice.option.value
     if st.rack_pending is not None:
         rp = st.rack_pending
-        d["rack_pending"] = {"fifteenth": None if rp.fifteenth is None else rp.fifteenth.value,
-                             "fifteenth_at": None if rp.fifteenth_at is None else list(rp.fifteenth_at),
-                             "cue_at": None if rp.cue_at is None else list(rp.cue_at)}
+        d["rack_pending"] = {
+            "fifteenth": None if rp.fifteenth is None else rp.fifteenth.value,
+            "fifteenth_at": None if rp.fifteenth_at is None else list(rp.fifteenth_at),
+            "cue_at": None if rp.cue_at is None else list(rp.cue_at),
+        }
     return d
 
 
 def score_sheet(st: StraightPoolState) -> dict[str, Any]:
     names = st.names
-    rows = [{"player": names[r.player], "inning": r.number, "balls": r.balls, "points": r.points,
-             "score": r.score, "ended": r.ended} for r in st.innings_log]
+    rows = [
+        {
+            "player": names[r.player],
+            "inning": r.number,
+            "balls": r.balls,
+            "points": r.points,
+            "score": r.score,
+            "ended": r.ended,
+        }
+        for r in st.innings_log
+    ]
     if st.in_inning and not st.match_over:
         p = st.player
-        rows.append({"player": p.name, "inning": p.innings, "balls": st.run, "points": st.inning_points,
-                     "score": p.score, "ended": None})
+        rows.append(
+            {
+                "player": p.name,
+                "inning": p.innings,
+                "balls": st.run,
+                "points": st.inning_points,
+                "score": p.score,
+                "ended": None,
+            }
+        )
     return {
         "game": st.game.value,
         "match": {"target": st.target, "head_string_mm": st.geometry.head_string_mm, "calls": st.calls.value},
         "players": [
-            {"name": p.name, "score": p.score, "innings": p.innings, "average": round(p.average, 3),
-             "high_run": p.high_run, "balls": p.balls, "fouls": p.fouls,
-             "breaking_violations": p.breaking_violations, "consecutive_fouls": p.consecutive_fouls}
+            {
+                "name": p.name,
+                "score": p.score,
+                "innings": p.innings,
+                "average": round(p.average, 3),
+                "high_run": p.high_run,
+                "balls": p.balls,
+                "fouls": p.fouls,
+                "breaking_violations": p.breaking_violations,
+                "consecutive_fouls": p.consecutive_fouls,
+            }
             for p in st.players
         ],
         "innings": rows,
@@ -63,8 +90,9 @@ def score_sheet(st: StraightPoolState) -> dict[str, Any]:
         "balls_on_table": None if st.balls is None else sorted((b.value for b in st.balls), key=int),
         "next_is_break": st.opening_break,
         "ball_in_hand": st.ball_in_hand,
-        "choice_pending": None if st.pending_choice is None else {
-            "option": st.pending_choice.option.value, "chooser": names[st.pending_choice.chooser]},
+        "choice_pending": None
+        if st.pending_choice is None
+        else {"option": st.pending_choice.option.value, "chooser": names[st.pending_choice.chooser]},
         "match_over": st.match_over,
         "winner": None if st.winner is None else names[st.winner],
         "shots_judged": st.shots,
@@ -74,8 +102,10 @@ def score_sheet(st: StraightPoolState) -> dict[str, Any]:
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip()
-            for r in [header, *rows]]
+    return [
+        "  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip()
+        for r in [header, *rows]
+    ]
 
 
 def format_score_sheet(st: StraightPoolState) -> str:
@@ -83,14 +113,37 @@ def format_score_sheet(st: StraightPoolState) -> str:
     sheet = score_sheet(st)
     head = f"{st.game.value} score sheet" + (f" (to {st.target})" if st.target is not None else "")
     lines = [head]
-    lines += _table(["player", "score", "innings", "average", "high run", "fouls", "on fouls"],
-                    [[p["name"], str(p["score"]), str(p["innings"]), f"{p['average']:.2f}", str(p["high_run"]),
-                      str(p["fouls"]), str(p["consecutive_fouls"])] for p in sheet["players"]])
+    lines += _table(
+        ["player", "score", "innings", "average", "high run", "fouls", "on fouls"],
+        [
+            [
+                p["name"],
+                str(p["score"]),
+                str(p["innings"]),
+                f"{p['average']:.2f}",
+                str(p["high_run"]),
+                str(p["fouls"]),
+                str(p["consecutive_fouls"]),
+            ]
+            for p in sheet["players"]
+        ],
+    )
     if sheet["innings"]:
         lines.append("")
-        lines += _table(["player", "inning", "balls", "points", "score", "ended"],
-                        [[r["player"], str(r["inning"]), str(r["balls"]), str(r["points"]), str(r["score"]),
-                          r["ended"] or "(at the table)"] for r in sheet["innings"]])
+        lines += _table(
+            ["player", "inning", "balls", "points", "score", "ended"],
+            [
+                [
+                    r["player"],
+                    str(r["inning"]),
+                    str(r["balls"]),
+                    str(r["points"]),
+                    str(r["score"]),
+                    r["ended"] or "(at the table)",
+                ]
+                for r in sheet["innings"]
+            ],
+        )
     lines.append("")
     if st.match_over:
         lines.append(f"match over: {sheet['winner']} wins")

@@ -24,8 +24,15 @@ from rules.straight_pool.table import PointMm, StringGeometry
 from tracking.ids import BallId
 
 __all__ = [
-    "OBJECT_BALLS", "Choice", "Option", "CallsMode", "PendingChoice", "RackPending", "InningRecord",
-    "PlayerRecord", "StraightPoolState",
+    "OBJECT_BALLS",
+    "Choice",
+    "Option",
+    "CallsMode",
+    "PendingChoice",
+    "RackPending",
+    "InningRecord",
+    "PlayerRecord",
+    "StraightPoolState",
 ]
 
 #: The fifteen object balls of a 14.1 rack (004 art. 3).
@@ -44,13 +51,16 @@ class Option(Enum):
     """Why the incoming player has a choice."""
 
     BREAKING_VIOLATION = "breaking_violation"  # 004 art. 6: the breaker breaks again
-    INTENTIONAL_FOUL = "intentional_foul"      # 004 art. 7.5: accept with ball in hand, or the offender breaks
-    THIRD_FOUL = "third_foul"                  # 004 art. 12: accept, or the offender breaks
+    INTENTIONAL_FOUL = "intentional_foul"  # 004 art. 7.5: accept with ball in hand, or the offender breaks
+    THIRD_FOUL = "third_foul"  # 004 art. 12: accept, or the offender breaks
 
     @property
     def article(self) -> str:
-        return {Option.BREAKING_VIOLATION: "004 art. 6", Option.INTENTIONAL_FOUL: "004 art. 7.5",
-                Option.THIRD_FOUL: "004 art. 12"}[self]
+        return {
+            Option.BREAKING_VIOLATION: "004 art. 6",
+            Option.INTENTIONAL_FOUL: "004 art. 7.5",
+            Option.THIRD_FOUL: "004 art. 12",
+        }[self]
 
 
 class CallsMode(Enum):

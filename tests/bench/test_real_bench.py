@@ -64,10 +64,10 @@ def test_parse_bbox_text_gives_centres():
 def test_match_boxes_one_to_one_within_a_radius():
     boxes = [(100.0, 100.0, 20.0, 20.0, 1), (200.0, 100.0, 20.0, 20.0, 3), (300.0, 100.0, 20.0, 20.0, 4)]
     tracked = [
-        (103.0, 101.0, "cue"),   # on box 0, right kind
-        (201.0, 100.0, "11"),    # on box 1, stripe on a solid: wrong kind
-        (197.0, 100.0, "2"),     # also near box 1, farther: unmatched (one-to-one)
-        (330.0, 100.0, "12"),    # 30 px from box 2: more than a radius (10 px)
+        (103.0, 101.0, "cue"),  # on box 0, right kind
+        (201.0, 100.0, "11"),  # on box 1, stripe on a solid: wrong kind
+        (197.0, 100.0, "2"),  # also near box 1, farther: unmatched (one-to-one)
+        (330.0, 100.0, "12"),  # 30 px from box 2: more than a radius (10 px)
     ]
     m = real.match_boxes(boxes, tracked)
     assert (m["labelled"], m["tracked"], m["matched"], m["kind_right"]) == (3, 4, 2, 1)

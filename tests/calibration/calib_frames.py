@@ -37,11 +37,21 @@ def _coverage(d_mm: np.ndarray) -> np.ndarray:
     return np.clip(0.5 - d_mm / g, 0.0, 1.0)
 
 
-def render_frame(camera: CameraModel, table: TableSpec, *, cloth: str = "blue", seed: int = 0,
-                 noise_sigma: float = 2.0, blur_sigma_px: float = 0.7, jpeg_quality: int | None = 88,
-                 diamond_diameter_mm: float = 12.0, balls_mm: tuple[tuple[float, float], ...] = (),
-                 occluder_px: np.ndarray | None = None, cushion_shade: float = 0.68,
-                 floor_bgr: tuple[float, float, float] | None = None) -> np.ndarray:
+def render_frame(
+    camera: CameraModel,
+    table: TableSpec,
+    *,
+    cloth: str = "blue",
+    seed: int = 0,
+    noise_sigma: float = 2.0,
+    blur_sigma_px: float = 0.7,
+    jpeg_quality: int | None = 88,
+    diamond_diameter_mm: float = 12.0,
+    balls_mm: tuple[tuple[float, float], ...] = (),
+    occluder_px: np.ndarray | None = None,
+    cushion_shade: float = 0.68,
+    floor_bgr: tuple[float, float, float] | None = None,
+) -> np.ndarray:
     """An 8-bit BGR frame of the empty table (plus ``balls_mm`` and an ``occluder_px`` polygon);
     ``floor_bgr`` paints the surround (default a dark floor; the cloth's colour for a carpet or
     floor that matches the cloth)."""
@@ -87,13 +97,13 @@ def render_frame(camera: CameraModel, table: TableSpec, *, cloth: str = "blue", 
     o37 = _outward(table, x37, y37)
     xn = (x37 - table.length_mm / 2) / (table.length_mm / 2)
     yn = (y37 - table.width_mm / 2) / (table.width_mm / 2)
-    light = 1.0 - 0.12 * (xn ** 2 + yn ** 2) + 0.04 * xn
+    light = 1.0 - 0.12 * (xn**2 + yn**2) + 0.04 * xn
     weave = 0.03 * cv2.GaussianBlur(rng.standard_normal((H, W)), (0, 0), 0.8)
     bed = cloth_bgr[None, None, :] * (light + weave)[..., None]
     a = _coverage(o37)[..., None]
     img = img * (1 - a) + bed * a
 
-    for (bx, by) in balls_mm:
+    for bx, by in balls_mm:
         c = camera.project(np.array([[bx, by, table.ball_radius_mm]]))[0]
         depth = (R @ np.array([bx, by, table.ball_radius_mm]) + t)[2]
         r_px = camera.fx * table.ball_radius_mm / depth
@@ -116,9 +126,19 @@ def render_frame(camera: CameraModel, table: TableSpec, *, cloth: str = "blue", 
     return out
 
 
-def overhead_camera(table: TableSpec, image_w_px: int, image_h_px: int, height_mm: float, *,
-                    tilt_deg: float = 0.0, tilt_axis: str = "x", roll_deg: float = 0.0, k1: float = 0.0,
-                    k2: float = 0.0, margin_mm: float = 120.0) -> CameraModel:
+def overhead_camera(
+    table: TableSpec,
+    image_w_px: int,
+    image_h_px: int,
+    height_mm: float,
+    *,
+    tilt_deg: float = 0.0,
+    tilt_axis: str = "x",
+    roll_deg: float = 0.0,
+    k1: float = 0.0,
+    k2: float = 0.0,
+    margin_mm: float = 120.0,
+) -> CameraModel:
     """A camera ``height_mm`` above the cloth looking at the table centre, moved ``tilt_deg`` off the
     vertical along the table's x or y axis, rolled ``roll_deg`` about its axis, with the focal length
     chosen so that the table with its rails (plus ``margin_mm``) just fits the frame."""
@@ -139,13 +159,15 @@ def overhead_camera(table: TableSpec, image_w_px: int, image_h_px: int, height_m
     return CameraModel.look_at(image_w_px, image_h_px, fx, tuple(eye), tuple(centre), up, k1, k2, table.name)
 
 
-def ball_plane_errors_mm(true: CameraModel, solved: CameraModel, z_mm: float | None = None,
-                         inset_mm: float = 0.0) -> np.ndarray:
+def ball_plane_errors_mm(
+    true: CameraModel, solved: CameraModel, z_mm: float | None = None, inset_mm: float = 0.0
+) -> np.ndarray:
     """Distances (mm) between grid points on plane z and where ``solved`` maps ``true``'s pixels of them."""
     table = load_table(solved.table)
     z_mm = table.ball_radius_mm if z_mm is None else z_mm
-    gx, gy = np.meshgrid(np.linspace(inset_mm, table.length_mm - inset_mm, 29),
-                         np.linspace(inset_mm, table.width_mm - inset_mm, 15))
+    gx, gy = np.meshgrid(
+        np.linspace(inset_mm, table.length_mm - inset_mm, 29), np.linspace(inset_mm, table.width_mm - inset_mm, 15)
+    )
     P = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z_mm)])
     q = solved.pixel_to_plane(true.project(P), z_mm=z_mm)
     return np.hypot(*(q - P[:, :2]).T)

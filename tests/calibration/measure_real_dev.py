@@ -47,9 +47,12 @@ def read_frame(video: Path, index: int) -> np.ndarray:
 
 def _symmetries(table):
     L, W = table.length_mm, table.width_mm
-    return [lambda p: p, lambda p: np.column_stack([L - p[:, 0], W - p[:, 1], p[:, 2]]),
-            lambda p: np.column_stack([L - p[:, 0], p[:, 1], p[:, 2]]),
-            lambda p: np.column_stack([p[:, 0], W - p[:, 1], p[:, 2]])]
+    return [
+        lambda p: p,
+        lambda p: np.column_stack([L - p[:, 0], W - p[:, 1], p[:, 2]]),
+        lambda p: np.column_stack([L - p[:, 0], p[:, 1], p[:, 2]]),
+        lambda p: np.column_stack([p[:, 0], W - p[:, 1], p[:, 2]]),
+    ]
 
 
 def label_errors(camera, table, labels: dict) -> dict:
@@ -57,8 +60,7 @@ def label_errors(camera, table, labels: dict) -> dict:
     solved camera), the best over the table's symmetric naming."""
     L, W = table.length_mm, table.width_mm
     names = list(CORNER_WORLD)
-    corner_w = np.array([[CORNER_WORLD[n][0] * L, CORNER_WORLD[n][1] * W, table.cushion_nose_height_mm]
-                         for n in names])
+    corner_w = np.array([[CORNER_WORLD[n][0] * L, CORNER_WORLD[n][1] * W, table.cushion_nose_height_mm] for n in names])
     corner_px = np.array([labels["corners_px"][n] for n in names])
     pk_names = [p.name for p in table.pockets if p.name in labels["pockets_px"]]
     mouth_w = np.array([[*table.pocket(n).centre_mm, 0.0] for n in pk_names])
@@ -75,9 +77,14 @@ def label_errors(camera, table, labels: dict) -> dict:
     mm_c = np.hypot(*(camera.pixel_to_plane(corner_px, z_mm=table.cushion_nose_height_mm) - cw[:, :2]).T)
     e_m = np.hypot(*(camera.project(sym(mouth_w)) - pocket_px).T)
     e_h = np.hypot(*(camera.project(sym(hole_w)) - pocket_px).T)
-    return {"corner_px_max": float(e_c.max()), "corner_px_mean": float(e_c.mean()),
-            "corner_mm_max": float(mm_c.max()), "mouth_px_mean": float(e_m.mean()),
-            "hole_px_mean": float(e_h.mean()), "hole_px_max": float(e_h.max())}
+    return {
+        "corner_px_max": float(e_c.max()),
+        "corner_px_mean": float(e_c.mean()),
+        "corner_mm_max": float(mm_c.max()),
+        "mouth_px_mean": float(e_m.mean()),
+        "hole_px_mean": float(e_h.mean()),
+        "hole_px_max": float(e_h.max()),
+    }
 
 
 def calibrate(img, table):
@@ -102,19 +109,27 @@ def carom(every: int, out: Path | None) -> list[dict]:
         res, err, dt = calibrate(cv2.imread(str(p)), table)
         row = {"frame": p.name, "ok": res is not None, "s": round(dt, 1)}
         if res is not None:
-            row.update(px=round(res.reprojection_error_px, 3), mm=round(res.reprojection_error_mm, 3),
-                       diamonds=res.n_diamond_inliers, f=round(res.camera.fx), k1=round(res.camera.k1, 3))
+            row.update(
+                px=round(res.reprojection_error_px, 3),
+                mm=round(res.reprojection_error_mm, 3),
+                diamonds=res.n_diamond_inliers,
+                f=round(res.camera.fx),
+                k1=round(res.camera.k1, 3),
+            )
             if out:
                 from calibration.draw import draw_calibration
+
                 cv2.imwrite(str(out / f"carom_{p.stem}.jpg"), draw_calibration(cv2.imread(str(p)), res, table))
         else:
             row["error"] = err
         rows.append(row)
         print(json.dumps(row), flush=True)
     ok = [r for r in rows if r["ok"]]
-    print(f"carom: {len(ok)}/{len(rows)} calibrated; reprojection px median "
-          f"{np.median([r['px'] for r in ok]) if ok else float('nan'):.3f}; diamonds median "
-          f"{np.median([r['diamonds'] for r in ok]) if ok else float('nan')}")
+    print(
+        f"carom: {len(ok)}/{len(rows)} calibrated; reprojection px median "
+        f"{np.median([r['px'] for r in ok]) if ok else float('nan'):.3f}; diamonds median "
+        f"{np.median([r['diamonds'] for r in ok]) if ok else float('nan')}"
+    )
     return rows
 
 
@@ -142,10 +157,15 @@ def _record(row: dict, res, err, extra: dict, img, table, image_path: Path | Non
     import cv2
 
     if res is not None:
-        row.update(px=round(res.reprojection_error_px, 3), mm=round(res.reprojection_error_mm, 3),
-                   diamonds=res.n_diamond_inliers, **extra)
+        row.update(
+            px=round(res.reprojection_error_px, 3),
+            mm=round(res.reprojection_error_mm, 3),
+            diamonds=res.n_diamond_inliers,
+            **extra,
+        )
         if image_path is not None:
             from calibration.draw import draw_calibration
+
             cv2.imwrite(str(image_path), draw_calibration(img, res, table))
     else:
         row["error"] = err

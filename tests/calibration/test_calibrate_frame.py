@@ -55,11 +55,13 @@ def test_ball_plane_within_a_millimetre(name: str) -> None:
     true, _ = case_frame(name)
     res = case_result(name)
     e = ball_plane_errors_mm(true, res.camera)
-    print(f"\n{name}: ball plane median {np.median(e):.2f} mm, max {e.max():.2f} mm; "
-          f"f {res.camera.fx:.0f} px (true {true.fx:.0f}), k1 {res.camera.k1:+.4f} (true {true.k1:+.3f}), "
-          f"height {res.camera.centre_mm[2]:.0f} mm (true {true.centre_mm[2]:.0f}); "
-          f"reprojection {res.reprojection_error_px:.2f} px / {res.reprojection_error_mm:.2f} mm; "
-          f"{res.n_edge_inliers} edge points, {res.n_diamond_inliers} diamonds")
+    print(
+        f"\n{name}: ball plane median {np.median(e):.2f} mm, max {e.max():.2f} mm; "
+        f"f {res.camera.fx:.0f} px (true {true.fx:.0f}), k1 {res.camera.k1:+.4f} (true {true.k1:+.3f}), "
+        f"height {res.camera.centre_mm[2]:.0f} mm (true {true.centre_mm[2]:.0f}); "
+        f"reprojection {res.reprojection_error_px:.2f} px / {res.reprojection_error_mm:.2f} mm; "
+        f"{res.n_edge_inliers} edge points, {res.n_diamond_inliers} diamonds"
+    )
     assert np.median(e) <= 0.7
     assert e.max() <= 1.3
     assert res.n_diamond_inliers >= 18

@@ -24,30 +24,36 @@ def _frame(cloth: str, bridged: bool, seed: int = 1):
 
     cam = overhead_camera(TABLE, 1280, 720, 3500, tilt_deg=5, roll_deg=2, k1=-0.08, margin_mm=400)
     floor = tuple(0.95 * v for v in CLOTHS_BGR[cloth])
-    img = render_frame(cam, TABLE, cloth=cloth, seed=seed, floor_bgr=floor,
-                       balls_mm=((600.0, 400.0), (2000.0, 900.0)))
+    img = render_frame(cam, TABLE, cloth=cloth, seed=seed, floor_bgr=floor, balls_mm=((600.0, 400.0), (2000.0, 900.0)))
     if bridged:
         W = TABLE.width_mm
         banner = cam.project(np.array([[-700, 500, 45], [300, 500, 45], [300, 800, 45], [-700, 800, 45]]))
-        shirt = cam.project(np.array([[1700, W - 250, 45], [2100, W - 250, 45], [2150, W + 700, 45],
-                                      [1650, W + 700, 45]]))
+        shirt = cam.project(
+            np.array([[1700, W - 250, 45], [2100, W - 250, 45], [2150, W + 700, 45], [1650, W + 700, 45]])
+        )
         for poly in (banner, shirt):
             cv2.fillPoly(img, [np.round(poly).astype(np.int32)], tuple(1.03 * v for v in CLOTHS_BGR[cloth]))
     return cam, img
 
 
-@pytest.mark.parametrize("cloth,bridged", [
-    ("green", False),
-    ("blue", True),
-    pytest.param("blue", False, marks=pytest.mark.slow),  # the same cases again: out of .ci/run's time
-    pytest.param("green", True, marks=pytest.mark.slow),
-], ids=["green-carpet", "blue-carpet_joined_by_overlays", "blue-carpet", "green-carpet_joined_by_overlays"])
+@pytest.mark.parametrize(
+    "cloth,bridged",
+    [
+        ("green", False),
+        ("blue", True),
+        pytest.param("blue", False, marks=pytest.mark.slow),  # the same cases again: out of .ci/run's time
+        pytest.param("green", True, marks=pytest.mark.slow),
+    ],
+    ids=["green-carpet", "blue-carpet_joined_by_overlays", "blue-carpet", "green-carpet_joined_by_overlays"],
+)
 def test_cloth_coloured_floor_calibrates(cloth: str, bridged: bool) -> None:
     true, img = _frame(cloth, bridged)
     res = calibrate_frame(img, TABLE)
     e = ball_plane_errors_mm(true, res.camera)
-    print(f"\n{cloth} on {cloth} ({'bridged' if bridged else 'apart'}): median {np.median(e):.2f} mm, "
-          f"max {e.max():.2f} mm, {res.n_diamond_inliers} diamonds")
+    print(
+        f"\n{cloth} on {cloth} ({'bridged' if bridged else 'apart'}): median {np.median(e):.2f} mm, "
+        f"max {e.max():.2f} mm, {res.n_diamond_inliers} diamonds"
+    )
     assert e.max() <= 1.0
     assert res.n_diamond_inliers >= (16 if bridged else 18)  # the overlays hide some
 

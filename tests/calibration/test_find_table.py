@@ -35,11 +35,14 @@ def test_outline_lies_near_the_cloth_wood_corners(tilt, roll, k1, cloth) -> None
     assert (o.cloth.hue > 90) == (cloth == "blue")
 
 
-@pytest.mark.parametrize("make", [
-    lambda rng: np.clip(rng.normal(120, 30, (720, 1280, 3)), 0, 255).astype(np.uint8),  # noise
-    lambda rng: np.full((720, 1280, 3), 90, np.uint8),  # a grey wall
-    lambda rng: np.dstack([np.tile(np.linspace(0, 255, 1280), (720, 1)).astype(np.uint8)] * 3),  # a gradient
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda rng: np.clip(rng.normal(120, 30, (720, 1280, 3)), 0, 255).astype(np.uint8),  # noise
+        lambda rng: np.full((720, 1280, 3), 90, np.uint8),  # a grey wall
+        lambda rng: np.dstack([np.tile(np.linspace(0, 255, 1280), (720, 1)).astype(np.uint8)] * 3),  # a gradient
+    ],
+)
 def test_no_table_raises_one_clear_line(make) -> None:
     with pytest.raises(CalibrationError) as e:
         find_table(make(np.random.default_rng(0)))
@@ -102,8 +105,10 @@ def test_real_footage_outline_holds_the_balls_or_fails_cleanly() -> None:
             continue
         with pytest.raises(CalibrationError, match="diamonds"):
             calibrate_frame(img, load_table("pool"))
-    print(f"\nCOCO test images: {found} outlines of {len(d['images'])}, {small} of a coloured cloth covering "
-          "under 60% of the table")
+    print(
+        f"\nCOCO test images: {found} outlines of {len(d['images'])}, {small} of a coloured cloth covering "
+        "under 60% of the table"
+    )
     assert found >= 40
     assert small <= 0.05 * found
 
@@ -122,8 +127,13 @@ def test_a_grey_or_white_pool_cloth_is_found_and_calibrated(cloth_bgr) -> None:
 
     table = load_table("pool")
     cam = broadcast_camera(table, 1280, 720)
-    img = render_still(table, {BallId.CUE: (700.0, 600.0), BallId("9"): (1900.0, 640.0)}, cam,
-                       RenderStyle(static_supersample=1, cloth_bgr=cloth_bgr), np.random.default_rng(3))
+    img = render_still(
+        table,
+        {BallId.CUE: (700.0, 600.0), BallId("9"): (1900.0, 640.0)},
+        cam,
+        RenderStyle(static_supersample=1, cloth_bgr=cloth_bgr),
+        np.random.default_rng(3),
+    )
     o = find_table(img)
     assert o.cloth.hue == GREY_HUE and not o.cut_sides
     res = calibrate_frame(img, table)

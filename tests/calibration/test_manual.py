@@ -20,32 +20,41 @@ def true_corners(cam) -> np.ndarray:
     return cam.project(np.array(TABLE.nose_corners_mm()))
 
 
-@pytest.mark.parametrize("text", [
-    "100,600,1800,610,1790,80,110,90",
-    "100 600 1800 610 1790 80 110 90",
-    "100,600; 1800,610; 1790,80; 110,90",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100,600,1800,610,1790,80,110,90",
+        "100 600 1800 610 1790 80 110 90",
+        "100,600; 1800,610; 1790,80; 110,90",
+    ],
+)
 def test_parse_corners_from_the_command_line(text: str) -> None:
     assert parse_corners(text) == ((100.0, 600.0), (1800.0, 610.0), (1790.0, 80.0), (110.0, 90.0))
 
 
-@pytest.mark.parametrize("content", [
-    [[100, 600], [1800, 610], [1790, 80], [110, 90]],
-    [100, 600, 1800, 610, 1790, 80, 110, 90],
-    {"corners_px": [[100, 600], [1800, 610], [1790, 80], [110, 90]]},
-    {"head_left": [110, 90], "foot_left": [1790, 80], "foot_right": [1800, 610], "head_right": [100, 600]},
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        [[100, 600], [1800, 610], [1790, 80], [110, 90]],
+        [100, 600, 1800, 610, 1790, 80, 110, 90],
+        {"corners_px": [[100, 600], [1800, 610], [1790, 80], [110, 90]]},
+        {"head_left": [110, 90], "foot_left": [1790, 80], "foot_right": [1800, 610], "head_right": [100, 600]},
+    ],
+)
 def test_parse_corners_from_a_json_file(tmp_path, content) -> None:
     p = tmp_path / "corners.json"
     p.write_text(json.dumps(content))
     assert parse_corners(str(p)) == ((100.0, 600.0), (1800.0, 610.0), (1790.0, 80.0), (110.0, 90.0))
 
 
-@pytest.mark.parametrize("text, match", [
-    ("1,2,3", "got 3 numbers"),
-    ("a,b,c,d,e,f,g,h", "expected four playing-surface corners"),
-    ("/no/such/corners.json", "not found"),
-])
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("1,2,3", "got 3 numbers"),
+        ("a,b,c,d,e,f,g,h", "expected four playing-surface corners"),
+        ("/no/such/corners.json", "not found"),
+    ],
+)
 def test_parse_corners_errors_say_what_was_expected(text: str, match: str) -> None:
     with pytest.raises(CalibrationError, match=match):
         parse_corners(text)
@@ -65,8 +74,10 @@ def test_manual_calibration_maps_the_ball_plane(height_mm: float, tilt_deg: floa
     en = ball_plane_errors_mm(true, noisy.camera)
     mm_per_px = max(noisy.camera.extras["mm_per_px_at_corners"])
     worst_click_px = float(np.max(np.hypot(noise[:, 0], noise[:, 1])))
-    print(f"\nmanual H={height_mm:.0f} tilt={tilt_deg:.0f}: exact corners max {e.max():.2f} mm; corners off by up "
-          f"to {worst_click_px:.1f} px ({mm_per_px:.1f} mm/px): max {en.max():.2f} mm")
+    print(
+        f"\nmanual H={height_mm:.0f} tilt={tilt_deg:.0f}: exact corners max {e.max():.2f} mm; corners off by up "
+        f"to {worst_click_px:.1f} px ({mm_per_px:.1f} mm/px): max {en.max():.2f} mm"
+    )
     assert e.max() < 1.0
     assert en.max() < 2.5 * mm_per_px * worst_click_px  # the error follows the clicks, nothing adds to it
     assert res.method == "manual" and res.camera.method == "manual"

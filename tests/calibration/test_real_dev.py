@@ -30,8 +30,10 @@ from calibration.table import load_table  # noqa: E402
 pytestmark = pytest.mark.skipif(not M.REAL.is_dir(), reason="real-dev footage not present")
 
 
-@pytest.mark.parametrize("frame", ["00072.jpg", pytest.param("00054.jpg", marks=pytest.mark.slow),
-                                   pytest.param("00090.jpg", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "frame",
+    ["00072.jpg", pytest.param("00054.jpg", marks=pytest.mark.slow), pytest.param("00090.jpg", marks=pytest.mark.slow)],
+)
 def test_carom_broadcast_blue_on_blue(frame: str) -> None:
     import cv2
 
@@ -45,8 +47,14 @@ def test_carom_broadcast_blue_on_blue(frame: str) -> None:
     assert 2500 < res.camera.centre_mm[2] < 6000  # a camera over a hall table, not a weak-perspective fake
 
 
-@pytest.mark.parametrize("clip", ["2019_PoolChamp_Clip9.mp4", pytest.param("2019_PoolChamp_Clip1.mp4", marks=pytest.mark.slow),
-                                  pytest.param("2019_PoolChamp_Clip17.mp4", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "clip",
+    [
+        "2019_PoolChamp_Clip9.mp4",
+        pytest.param("2019_PoolChamp_Clip1.mp4", marks=pytest.mark.slow),
+        pytest.param("2019_PoolChamp_Clip17.mp4", marks=pytest.mark.slow),
+    ],
+)
 def test_nine_ball_against_the_labels(clip: str) -> None:
     labels = json.loads((M.NINE / "labels.json").read_text()) if (M.NINE / "labels.json").is_file() else {}
     if clip not in labels or not (M.NINE / clip).is_file():

@@ -71,11 +71,14 @@ def test_loading_a_foreign_file_fails_with_one_line(tmp_path) -> None:
         CameraModel.load(p)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(camera_height_mm=10.0), "camera height"),
-    (dict(camera_height_rel_sigma=0.0), "uncertainty"),
-    (dict(fx_px=-5.0), "focal length"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(camera_height_mm=10.0), "camera height"),
+        (dict(camera_height_rel_sigma=0.0), "uncertainty"),
+        (dict(fx_px=-5.0), "focal length"),
+    ],
+)
 def test_bad_hints_are_refused(kwargs, match) -> None:
     with pytest.raises(CalibrationError, match=match):
         CalibrationHints(**kwargs)

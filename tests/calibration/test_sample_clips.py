@@ -43,8 +43,10 @@ def test_sample_clip_camera_within_a_millimetre(clip: str) -> None:
     table = load_table(truth["table"])
     res = calibrate_frame(img, table)
     e = ball_plane_errors_mm(true, res.camera)
-    print(f"\n{clip}: ball plane median {np.median(e):.2f} mm, max {e.max():.2f} mm; f {res.camera.fx:.0f} px "
-          f"(true {true.fx:.0f}), k1 {res.camera.k1:+.3f} (true {true.k1:+.3f}); {res.n_diamond_inliers} diamonds")
+    print(
+        f"\n{clip}: ball plane median {np.median(e):.2f} mm, max {e.max():.2f} mm; f {res.camera.fx:.0f} px "
+        f"(true {true.fx:.0f}), k1 {res.camera.k1:+.3f} (true {true.k1:+.3f}); {res.n_diamond_inliers} diamonds"
+    )
     med, worst = BARS_MM[table.kind]
     assert np.median(e) <= med
     assert e.max() <= worst

@@ -15,31 +15,55 @@ from calibration.camera import CameraModel
 from calibration.diamonds import diamond_world
 from calibration.features import SIDES, side_frame
 from calibration.lens import rotation_vector
-from calibration.solve import (CameraState, EdgeObs, FocalPrior, PointObs, flipped, init_from_corners, refine)
+from calibration.solve import CameraState, EdgeObs, FocalPrior, PointObs, flipped, init_from_corners, refine
 from calibration.table import load_table
 
 TABLE = load_table("carom")
 
 
 def state_of(cam: CameraModel) -> CameraState:
-    return CameraState(cam.fx, cam.cx, cam.cy, cam.k1, cam.k2, cam.R, np.array(cam.tvec_mm), (0.0,) * 4,
-                       (TABLE.cushion_width_mm,) * 4, TABLE.diamond_setback_mm)
+    return CameraState(
+        cam.fx,
+        cam.cx,
+        cam.cy,
+        cam.k1,
+        cam.k2,
+        cam.R,
+        np.array(cam.tvec_mm),
+        (0.0,) * 4,
+        (TABLE.cushion_width_mm,) * 4,
+        TABLE.diamond_setback_mm,
+    )
 
 
 def camera_of(st: CameraState, like: CameraModel) -> CameraModel:
-    return CameraModel(like.image_w_px, like.image_h_px, st.f, st.f, st.cx, st.cy, st.k1, st.k2,
-                       tuple(rotation_vector(st.R)), tuple(st.t), like.table)
+    return CameraModel(
+        like.image_w_px,
+        like.image_h_px,
+        st.f,
+        st.f,
+        st.cx,
+        st.cy,
+        st.k1,
+        st.k2,
+        tuple(rotation_vector(st.R)),
+        tuple(st.t),
+        like.table,
+    )
 
 
-def observations(cam: CameraModel, noise_px: float, rng: np.random.Generator,
-                 diamond_noise_px: float = 0.05) -> tuple[EdgeObs, PointObs]:
+def observations(
+    cam: CameraModel, noise_px: float, rng: np.random.Generator, diamond_noise_px: float = 0.05
+) -> tuple[EdgeObs, PointObs]:
     """Edge points every ~35 mm on all eight lines and the 20 diamonds, with gaussian noise (defaults:
     what the detectors show on the test frames: ~0.2 px for edge points, ~0.03 px for dot centroids)."""
     sides, kinds, ss, us = [], [], [], []
     for si, side in enumerate(SIDES):
         fr = side_frame(TABLE, side)
         s = np.linspace(120, fr.length_mm - 120, 80)
-        for ki, (o, z) in enumerate(((0.0, TABLE.cushion_nose_height_mm), (TABLE.cushion_width_mm, TABLE.rail_height_mm))):
+        for ki, (o, z) in enumerate(
+            ((0.0, TABLE.cushion_nose_height_mm), (TABLE.cushion_width_mm, TABLE.rail_height_mm))
+        ):
             u = cam.project(fr.points(s, o, z))
             sides.append(np.full(len(s), si))
             kinds.append(np.full(len(s), ki))
@@ -80,16 +104,29 @@ def test_focal_prior_cost_at_the_table_corners(height_mm: float) -> None:
     true = overhead_camera(TABLE, 1920, 1080, height_mm, k1=-0.05)
     rng = np.random.default_rng(int(height_mm))
     edges, pts = observations(true, 0.2, rng)
-    fit = refine(TABLE, perturbed(state_of(true), rng), edges, pts, prior=FocalPrior(), fit_offsets=True,
-                 fit_setback=True)
+    fit = refine(
+        TABLE, perturbed(state_of(true), rng), edges, pts, prior=FocalPrior(), fit_offsets=True, fit_setback=True
+    )
     e_edge = ball_plane_errors_mm(true, camera_of(fit.state, true))
-    known = refine(TABLE, perturbed(state_of(true), rng), edges, pts, prior=FocalPrior(height_mm, 0.02),
-                   fit_offsets=True, fit_setback=True)
+    known = refine(
+        TABLE,
+        perturbed(state_of(true), rng),
+        edges,
+        pts,
+        prior=FocalPrior(height_mm, 0.02),
+        fit_offsets=True,
+        fit_setback=True,
+    )
     e_known = ball_plane_errors_mm(true, camera_of(known.state, true))
-    print(f"\ncamera {height_mm / 1000:.1f} m: solved height {fit.state.centre_mm[2]:.0f} mm, ball-plane max "
-          f"{e_edge.max():.2f} mm (median {np.median(e_edge):.2f}); with the height known: max {e_known.max():.2f} mm")
-    parallax_mm = (TABLE.rail_height_mm - TABLE.ball_radius_mm) * np.hypot(TABLE.length_mm / 2, TABLE.width_mm / 2) \
+    print(
+        f"\ncamera {height_mm / 1000:.1f} m: solved height {fit.state.centre_mm[2]:.0f} mm, ball-plane max "
+        f"{e_edge.max():.2f} mm (median {np.median(e_edge):.2f}); with the height known: max {e_known.max():.2f} mm"
+    )
+    parallax_mm = (
+        (TABLE.rail_height_mm - TABLE.ball_radius_mm)
+        * np.hypot(TABLE.length_mm / 2, TABLE.width_mm / 2)
         * abs(1 / height_mm - 1 / FocalPrior().height_mm)
+    )
     assert e_edge.max() < parallax_mm + 0.15
     assert e_edge.max() < 1.3
     assert e_known.max() < 0.2

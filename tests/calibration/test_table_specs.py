@@ -183,12 +183,15 @@ def _user_pool(**over):
     return d
 
 
-@pytest.mark.parametrize("over,msg", [
-    ({"diamonds_long": 7}, "diamonds on the right rail"),
-    ({"pockets": [{"name": "x", "kind": "middle", "centre_mm": [0, 0]}]}, "kind expected"),
-    ({"drawn_spots": ["nowhere"]}, "drawn_spots"),
-    ({"lines": [{"name": "l", "kind": "spiral"}]}, "kind expected"),
-])
+@pytest.mark.parametrize(
+    "over,msg",
+    [
+        ({"diamonds_long": 7}, "diamonds on the right rail"),
+        ({"pockets": [{"name": "x", "kind": "middle", "centre_mm": [0, 0]}]}, "kind expected"),
+        ({"drawn_spots": ["nowhere"]}, "drawn_spots"),
+        ({"lines": [{"name": "l", "kind": "spiral"}]}, "kind expected"),
+    ],
+)
 def test_bad_specs_are_one_line_errors(over, msg):
     with pytest.raises(TableSpecError, match=msg) as e:
         table_from_dict(_user_pool(**over), "user.json")

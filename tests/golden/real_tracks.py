@@ -33,13 +33,21 @@ def shot_rows(data: Path = DATA) -> list[dict]:
         calls, _ = judge_events(events, "three-cushion", None, table=opening_table(table))
         start = next(e for e in events if isinstance(e, ShotStart))
         c = calls[0]
-        rows.append({
-            "file": lab["file"], "cue_ball": start.cue_ball.value, "point": c.points > 0,
-            "cushions_before_second": c.cushions_before_second_ball if c.second_ball is not None else None,
-            "cue_cushions": sum(1 for e in events if isinstance(e, CushionHit) and e.shot == 1 and e.ball is start.cue_ball),
-            "shots": len(calls), "needs_review": bool(c.needs_review), "foul": c.foul.value if c.foul else None,
-            "time_order": all(a.t_s <= b.t_s for a, b in zip(events, events[1:])),
-        })
+        rows.append(
+            {
+                "file": lab["file"],
+                "cue_ball": start.cue_ball.value,
+                "point": c.points > 0,
+                "cushions_before_second": c.cushions_before_second_ball if c.second_ball is not None else None,
+                "cue_cushions": sum(
+                    1 for e in events if isinstance(e, CushionHit) and e.shot == 1 and e.ball is start.cue_ball
+                ),
+                "shots": len(calls),
+                "needs_review": bool(c.needs_review),
+                "foul": c.foul.value if c.foul else None,
+                "time_order": all(a.t_s <= b.t_s for a, b in zip(events, events[1:])),
+            }
+        )
     return rows
 
 

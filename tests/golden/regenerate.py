@@ -52,8 +52,9 @@ def analyze(video: Path, out_dir: Path):
 
     if video.parent.name == "pool":
         truth = ClipTruth.load(truth_path(video))
-        opts = AnalyzeOptions(game=truth.game, table=load_table(truth.table), out_dir=out_dir,
-                              annotated_video=False, progress=False)
+        opts = AnalyzeOptions(
+            game=truth.game, table=load_table(truth.table), out_dir=out_dir, annotated_video=False, progress=False
+        )
     else:
         opts = AnalyzeOptions(out_dir=out_dir, annotated_video=False, progress=False)
     return analyze_video(video, opts)
@@ -80,21 +81,32 @@ def _val(x: Any) -> Any:
 
 
 def call_row(c) -> dict[str, Any]:
-    return {"legal": c.legal, "foul": _val(c.foul), "points": c.points, "turn_over": c.turn_over,
-            "articles": articles(c.reason)}
+    return {
+        "legal": c.legal,
+        "foul": _val(c.foul),
+        "points": c.points,
+        "turn_over": c.turn_over,
+        "articles": articles(c.reason),
+    }
 
 
 def cushion_row(c) -> dict[str, Any]:
     """003 art. 3, 10: the cue ball's cushion impacts as the rules count them (None in pool)."""
-    return {"cue_ball": _val(c.cue_ball), "before_second_ball": c.cushions_before_second_ball,
-            "total": c.cushions_total}
+    return {
+        "cue_ball": _val(c.cue_ball),
+        "before_second_ball": c.cushions_before_second_ball,
+        "total": c.cushions_total,
+    }
 
 
 def event_row(e) -> dict[str, Any]:
     from tracking.events import BallBall
 
-    balls = [b.value for b in e.balls] if isinstance(e, BallBall) else (
-        [e.ball.value] if hasattr(e, "ball") else [e.cue_ball.value] if hasattr(e, "cue_ball") else [])
+    balls = (
+        [b.value for b in e.balls]
+        if isinstance(e, BallBall)
+        else ([e.ball.value] if hasattr(e, "ball") else [e.cue_ball.value] if hasattr(e, "cue_ball") else [])
+    )
     at = getattr(e, "cushion", None) or getattr(e, "pocket", None)
     return {"kind": e.kind.value, "balls": balls, "at": _val(at), "t": round(float(e.t_s), 4)}
 
@@ -111,15 +123,17 @@ def outputs(video: Path, events: Sequence[Any], calls: Sequence[Any]) -> dict[st
         ev = [e for e in events if e.shot == n]
         c = by_shot.get(n)
         fc = firsts.get(n)
-        shots.append({
-            "shot": n,
-            "call": None if c is None else call_row(c),
-            "cue_cushions": None if c is None else cushion_row(c),
-            "first_contact": None if fc is None else list(fc),
-            "pocketings": [[b, p] for s, b, p in pocketings(ev)],
-            "off_table": [b for s, b in off_table(ev)],
-            "events": [event_row(e) for e in ev],
-        })
+        shots.append(
+            {
+                "shot": n,
+                "call": None if c is None else call_row(c),
+                "cue_cushions": None if c is None else cushion_row(c),
+                "first_contact": None if fc is None else list(fc),
+                "pocketings": [[b, p] for s, b, p in pocketings(ev)],
+                "off_table": [b for s, b in off_table(ev)],
+                "events": [event_row(e) for e in ev],
+            }
+        )
     return {"clip": video.stem, "shots": shots}
 
 
@@ -148,8 +162,12 @@ def truth_differences(doc: dict[str, Any], truth: dict[str, Any]) -> list[str]:
     b = [key(s) for s in truth["shots"] if s["call"] is not None]
     if len(a) != len(b):
         return [f"{len(a)} calls, the truth has {len(b)}"]
-    return [f"shot {x['shot']}: {name} {x[name]!r}, truth {y[name]!r}"
-            for x, y in zip(a, b) for name in keys if x[name] != y[name]]
+    return [
+        f"shot {x['shot']}: {name} {x[name]!r}, truth {y[name]!r}"
+        for x, y in zip(a, b)
+        for name in keys
+        if x[name] != y[name]
+    ]
 
 
 def differences(found: dict[str, Any], expected: dict[str, Any], tol_s: float = TIME_TOL_S) -> list[str]:
@@ -214,8 +232,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"NOT written {video.stem} ({dt:.0f} s): differs from its truth: {diffs}", flush=True)
             continue
         expected_path(video).write_text(dumps(doc), encoding="utf-8")
-        print(f"written {expected_path(video).relative_to(REPO)} ({dt:.0f} s)"
-              + (f" DIFFERS FROM ITS TRUTH: {diffs}" if diffs else ""), flush=True)
+        print(
+            f"written {expected_path(video).relative_to(REPO)} ({dt:.0f} s)"
+            + (f" DIFFERS FROM ITS TRUTH: {diffs}" if diffs else ""),
+            flush=True,
+        )
     return 1 if refused else 0
 
 

@@ -12,8 +12,18 @@ import json
 
 import pytest
 
-from regenerate import (CAROM_CLIPS, DEFAULT_TIER, EXPECTED_DIR, POOL_CLIPS, TIME_TOL_S, articles, differences,
-                        expected_path, truth_differences, truth_outputs)
+from regenerate import (
+    CAROM_CLIPS,
+    DEFAULT_TIER,
+    EXPECTED_DIR,
+    POOL_CLIPS,
+    TIME_TOL_S,
+    articles,
+    differences,
+    expected_path,
+    truth_differences,
+    truth_outputs,
+)
 
 CLIPS = CAROM_CLIPS + POOL_CLIPS
 
@@ -34,8 +44,11 @@ def test_one_expected_output_per_clip_none_stray() -> None:
 def test_the_default_tier_has_a_carom_a_pool_and_a_snooker_clip() -> None:
     stems = {v.stem for v in CLIPS}
     assert set(DEFAULT_TIER) <= stems
-    tables = {json.loads(v.with_name(v.stem + ".truth.json").read_text(encoding="utf-8")).get("table", "carom")
-             for v in CLIPS if v.stem in DEFAULT_TIER}
+    tables = {
+        json.loads(v.with_name(v.stem + ".truth.json").read_text(encoding="utf-8")).get("table", "carom")
+        for v in CLIPS
+        if v.stem in DEFAULT_TIER
+    }
     assert {t.split("_")[0] for t in tables} == {"carom", "pool", "snooker"}, tables
 
 
@@ -48,9 +61,11 @@ def test_expected_output_agrees_with_the_truth(video) -> None:
 
 
 def test_articles_are_the_citations_of_the_reason() -> None:
-    reason = ("Point: the cue ball (white) hit the red first, then made 3 cushion impacts before reaching the yellow "
-              "(003 art. 2(a), 3; 002 ART 27); 2 kisses (valid either way, 003 art. 15). player 1 plays the white "
-              "(the starter chooses, 003 art. 4(c)).")
+    reason = (
+        "Point: the cue ball (white) hit the red first, then made 3 cushion impacts before reaching the yellow "
+        "(003 art. 2(a), 3; 002 ART 27); 2 kisses (valid either way, 003 art. 15). player 1 plays the white "
+        "(the starter chooses, 003 art. 4(c))."
+    )
     assert articles(reason) == ["003 art. 2(a), 3; 002 ART 27"]
     assert articles("Legal: pots the 5 (000 2.5). BEA continues (000 2.5).") == ["000 2.5", "000 2.5"]
 

@@ -19,8 +19,10 @@ from tabletrack.truth_eval import ClipTruth, call_key, cue_cushion_key, position
 pytestmark = pytest.mark.golden
 
 
-@pytest.fixture(scope="module", params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow)
-                                        for v in CAROM_CLIPS])
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow) for v in CAROM_CLIPS],
+)
 def analyzed(request, tmp_path_factory):
     video = request.param
     result = analyze(video, tmp_path_factory.mktemp(video.stem))
@@ -32,8 +34,10 @@ def test_outputs_as_committed(analyzed) -> None:
     video, result, _ = analyzed
     expected = json.loads(expected_path(video).read_text(encoding="utf-8"))
     diffs = differences(outputs(video, result.events, result.calls), expected)
-    assert not diffs, (f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
-                       f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}")
+    assert not diffs, (
+        f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
+        f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}"
+    )
 
 
 def test_calls_equal_truth(analyzed) -> None:

@@ -31,8 +31,10 @@ def _known(request, what: str, stem: str) -> None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=f"{stem}: the 15-red pack is mostly not found"))
 
 
-@pytest.fixture(scope="module", params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow)
-                                        for v in POOL_CLIPS])
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(v, id=v.stem, marks=() if v.stem in DEFAULT_TIER else pytest.mark.slow) for v in POOL_CLIPS],
+)
 def analyzed(request, tmp_path_factory):
     video = request.param
     result = analyze(video, tmp_path_factory.mktemp(video.stem))
@@ -44,8 +46,10 @@ def test_outputs_as_committed(analyzed) -> None:
     video, result, _ = analyzed
     expected = json.loads(expected_path(video).read_text(encoding="utf-8"))
     diffs = differences(outputs(video, result.events, result.calls), expected)
-    assert not diffs, (f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
-                       f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}")
+    assert not diffs, (
+        f"{video.stem}: {len(diffs)} differences from {expected_path(video).name}; if the new outputs "
+        f"are right, run python tests/golden/regenerate.py {video.stem}: {diffs[:4]}"
+    )
 
 
 def test_every_pocketing_found(analyzed) -> None:

@@ -14,8 +14,10 @@ import pytest
 from real_tracks import DATA, EXPECTED, shot_rows
 
 # Tier golden; the real data lives outside the repository (../shared/data): skipped where absent.
-pytestmark = [pytest.mark.golden,
-              pytest.mark.skipif(not (DATA / "labels.json").is_file(), reason=f"real data absent: {DATA}")]
+pytestmark = [
+    pytest.mark.golden,
+    pytest.mark.skipif(not (DATA / "labels.json").is_file(), reason=f"real data absent: {DATA}"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +34,11 @@ def test_every_shot_against_its_labels_003_art_2_3(rows, labels) -> None:
     wrong = []
     for r in rows:
         lab = labels[r["file"]]
-        if r["cue_ball"] != lab["cue_ball"] or r["point"] != lab["point"] or (
-                lab["second_object_ball"] is not None and r["cushions_before_second"] != lab["cushions_before_second"]):
+        if (
+            r["cue_ball"] != lab["cue_ball"]
+            or r["point"] != lab["point"]
+            or (lab["second_object_ball"] is not None and r["cushions_before_second"] != lab["cushions_before_second"])
+        ):
             wrong.append((r["file"], r, lab))
     assert not wrong, f"{len(wrong)} of {len(rows)} shots wrong: {wrong[:3]}"
 
@@ -50,4 +55,5 @@ def test_outputs_as_committed(rows) -> None:
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     changed = [(e, r) for e, r in zip(expected, rows) if e != r]
     assert len(expected) == len(rows) and not changed, (
-        f"{len(changed)} shots changed; check them against the labels, then run tests/golden/real_tracks.py: {changed[:2]}")
+        f"{len(changed)} shots changed; check them against the labels, then run tests/golden/real_tracks.py: {changed[:2]}"
+    )

@@ -15,10 +15,15 @@ def test_every_label_is_a_ball_id():
             assert BallId.parse(l).value == l
 
 
-@pytest.mark.parametrize("game, ball, label", [
-    ("snooker", BallId.RED_7, "red"), ("snooker", BallId.CUE, "cue"), ("pool", BallId.B15, "15"),
-    ("carom", BallId.WHITE, "white"),
-])
+@pytest.mark.parametrize(
+    "game, ball, label",
+    [
+        ("snooker", BallId.RED_7, "red"),
+        ("snooker", BallId.CUE, "cue"),
+        ("pool", BallId.B15, "15"),
+        ("carom", BallId.WHITE, "white"),
+    ],
+)
 def test_label_of(game, ball, label):
     assert label_of(game, ball) == label
 

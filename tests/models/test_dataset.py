@@ -10,12 +10,15 @@ import pytest
 from models.dataset import tile_labels, tiles_of
 
 
-@pytest.mark.parametrize("box, x0, y0, want", [
-    ((10, 10, 20, 20), 0, 0, [(15 / 100, 15 / 100, 0.1, 0.1)]),      # inside
-    ((95, 10, 105, 20), 0, 0, [(97.5 / 100, 15 / 100, 0.05, 0.1)]),  # half inside: clipped
-    ((97, 10, 107, 20), 0, 0, []),                                     # 30 % inside: dropped
-    ((110, 10, 120, 20), 100, 0, [(15 / 100, 15 / 100, 0.1, 0.1)]),  # in a shifted tile
-])
+@pytest.mark.parametrize(
+    "box, x0, y0, want",
+    [
+        ((10, 10, 20, 20), 0, 0, [(15 / 100, 15 / 100, 0.1, 0.1)]),  # inside
+        ((95, 10, 105, 20), 0, 0, [(97.5 / 100, 15 / 100, 0.05, 0.1)]),  # half inside: clipped
+        ((97, 10, 107, 20), 0, 0, []),  # 30 % inside: dropped
+        ((110, 10, 120, 20), 100, 0, [(15 / 100, 15 / 100, 0.1, 0.1)]),  # in a shifted tile
+    ],
+)
 def test_tile_labels(box, x0, y0, want):
     got = tile_labels([box], x0, y0, 100)
     assert len(got) == len(want)

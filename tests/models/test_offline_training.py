@@ -15,7 +15,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import json, socket, sys
     from pathlib import Path
     attempts = []
@@ -40,16 +40,21 @@ SCRIPT = textwrap.dedent('''
     (out / "result.json").write_text(json.dumps({
         "attempts": attempts, "online": uu.ONLINE, "sync": uu.SETTINGS["sync"],
         "config_dir": str(uu.USER_CONFIG_DIR), "det": det["onnx"], "cls": cls["onnx"]}))
-''')
+""")
 
 
 @pytest.mark.slow
 def test_tiny_training_runs_with_the_network_blocked(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO),
-           "TABLETRACK_CACHE": str(tmp_path / "cache")}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "PYTHONPATH": str(REPO),
+        "TABLETRACK_CACHE": str(tmp_path / "cache"),
+    }
     pytest.importorskip("ultralytics")
-    r = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], cwd=REPO, env=env, capture_output=True,
-                       text=True, timeout=900)
+    r = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(tmp_path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=900
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads((tmp_path / "result.json").read_text())
     assert res["attempts"] == [], res["attempts"]

@@ -34,11 +34,18 @@ def shot_events(
     c = BallId.parse(cue)
     evs: list[Event] = []
     if start:
-        evs.append(ShotStart(
-            t_s=t0_s, frame=int(t0_s * 30), shot=shot, confidence=start_conf, cue_ball=c, positions=dict(POS),
-            frozen_to_cushion={BallId.parse(b): Cushion.parse(k) for b, k in (frozen or {}).items()},
-            balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact),
-        ))
+        evs.append(
+            ShotStart(
+                t_s=t0_s,
+                frame=int(t0_s * 30),
+                shot=shot,
+                confidence=start_conf,
+                cue_ball=c,
+                positions=dict(POS),
+                frozen_to_cushion={BallId.parse(b): Cushion.parse(k) for b, k in (frozen or {}).items()},
+                balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact),
+            )
+        )
     t = t0_s
     mid, gone_now = shorthand_events(tokens, c, shot, t, conf)
     evs.extend(mid)
@@ -62,8 +69,15 @@ def log(*shots: tuple[list[str], str] | list[str]) -> list[Event]:
     return out
 
 
-def judge(tokens, game: str = "three-cushion", state: GameState | None = None, shot_input: ShotInput | None = None,
-          setup: MatchSetup | None = None, number: int = 1, **kw):
+def judge(
+    tokens,
+    game: str = "three-cushion",
+    state: GameState | None = None,
+    shot_input: ShotInput | None = None,
+    setup: MatchSetup | None = None,
+    number: int = 1,
+    **kw,
+):
     """Judge one shot; returns (call, new state)."""
     engine = engine_for(state.game if state is not None else game)
     st = state if state is not None else engine.initial_state(setup)
@@ -75,7 +89,9 @@ def play(state: GameState, outcomes: str):
     returns (calls, state)."""
     engine = engine_for(state.game)
     calls = []
-    point = ["red", "foot", "left", "head", "yellow"] if state.game.value == "three-cushion" else ["red", "foot", "yellow"]
+    point = (
+        ["red", "foot", "left", "head", "yellow"] if state.game.value == "three-cushion" else ["red", "foot", "yellow"]
+    )
     for n, o in enumerate(outcomes, start=state.shots + 1):
         cue = state.player.ball
         other = "yellow" if cue is BallId.WHITE else "white"

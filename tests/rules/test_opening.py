@@ -75,11 +75,14 @@ NINE = [str(i) for i in range(1, 10)]
 FIFTEEN = [str(i) for i in range(1, 16)]
 
 
-@pytest.mark.parametrize("game,balls,art", [
-    (Game.NINE_BALL, NINE, "000 2.2"),
-    (Game.EIGHT_BALL, FIFTEEN, "002 bola 8 ART 10"),
-    (Game.STRAIGHT_POOL, FIFTEEN, "004 art. 4"),
-])
+@pytest.mark.parametrize(
+    "game,balls,art",
+    [
+        (Game.NINE_BALL, NINE, "000 2.2"),
+        (Game.EIGHT_BALL, FIFTEEN, "002 bola 8 ART 10"),
+        (Game.STRAIGHT_POOL, FIFTEEN, "004 art. 4"),
+    ],
+)
 def test_pool_rack_is_a_break(game: Game, balls: list[str], art: str) -> None:
     pos = _rack(POOL, balls, POOL.spots_mm["foot_spot"])
     pos[BallId.CUE] = (400.0, 500.0)
@@ -114,11 +117,18 @@ def test_snooker_reds_racked_behind_the_pink_002_art_1_3() -> None:
     assert sight.is_break and "ART 1.3" in sight.reason
 
 
-@pytest.mark.parametrize("raw,default", [
-    (None, True), ({}, True), ({"players": ["A", "B"]}, True), ({"start": {}}, True),
-    ({"start": {"next_is_break": True}}, False), ({"start": {"next_is_break": False}}, False),
-    ({"start": {"at_table": "A"}}, False),
-])
+@pytest.mark.parametrize(
+    "raw,default",
+    [
+        (None, True),
+        ({}, True),
+        ({"players": ["A", "B"]}, True),
+        ({"start": {}}, True),
+        ({"start": {"next_is_break": True}}, False),
+        ({"start": {"next_is_break": False}}, False),
+        ({"start": {"at_table": "A"}}, False),
+    ],
+)
 def test_only_input_silent_on_the_start_leaves_the_opening_to_the_layout(raw, default) -> None:
     assert break_left_to_default(raw) is default
 
@@ -133,13 +143,15 @@ def _shot_in_play() -> list:
     # the white plays the yellow then the red after three cushions: a point, from a position in
     # play (as a break it would be a foul: the red not first, 003 art. 5)
     s = _start(W, {Y: (600, 400), W: (300, 300), R: (2000, 1000)})
-    return [s,
-            BallBall(0.5, 1, 1, 1.0, (W, Y), (570, 390)),
-            CushionHit(1.0, 2, 1, 1.0, W, Cushion.LEFT, (900, 1389)),
-            CushionHit(1.5, 3, 1, 1.0, W, Cushion.FOOT, (2809, 1200)),
-            CushionHit(2.0, 4, 1, 1.0, W, Cushion.RIGHT, (2300, 31)),
-            BallBall(2.6, 5, 1, 1.0, (W, R), (2000, 970)),
-            ShotEnd(4.0, 6, 1, 1.0, {Y: (700, 300), W: (1900, 900), R: (2100, 1100)})]
+    return [
+        s,
+        BallBall(0.5, 1, 1, 1.0, (W, Y), (570, 390)),
+        CushionHit(1.0, 2, 1, 1.0, W, Cushion.LEFT, (900, 1389)),
+        CushionHit(1.5, 3, 1, 1.0, W, Cushion.FOOT, (2809, 1200)),
+        CushionHit(2.0, 4, 1, 1.0, W, Cushion.RIGHT, (2300, 31)),
+        BallBall(2.6, 5, 1, 1.0, (W, R), (2000, 970)),
+        ShotEnd(4.0, 6, 1, 1.0, {Y: (700, 300), W: (1900, 900), R: (2100, 1100)}),
+    ]
 
 
 def test_first_shot_in_play_judged_as_such_and_said_003_art5() -> None:

@@ -21,16 +21,21 @@ def _log(cue_ball: BallId, moved_mm: float = 4.0):
     after = dict(POS)
     x, y = POS[cue_ball]
     after[cue_ball] = (x + moved_mm, y)
-    return [ShotStart(t_s=1.0, frame=30, shot=1, confidence=0.8, cue_ball=cue_ball, positions=POS),
-            ShotEnd(t_s=1.2, frame=36, shot=1, confidence=0.5, positions=after)]
+    return [
+        ShotStart(t_s=1.0, frame=30, shot=1, confidence=0.8, cue_ball=cue_ball, positions=POS),
+        ShotEnd(t_s=1.2, frame=36, shot=1, confidence=0.5, positions=after),
+    ]
 
 
-@pytest.mark.parametrize("game, article", [
-    ("nine-ball", "000 6.6"),
-    ("ten-ball", "000 6.6"),
-    ("eight-ball", "ART 16.1e"),
-    ("14.1", "004 general rules"),
-])
+@pytest.mark.parametrize(
+    "game, article",
+    [
+        ("nine-ball", "000 6.6"),
+        ("ten-ball", "000 6.6"),
+        ("eight-ball", "ART 16.1e"),
+        ("14.1", "004 general rules"),
+    ],
+)
 def test_an_object_ball_moving_first_is_not_judged_but_flagged(game, article):
     calls, state = judge_events(_log(BallId("2")), game, {"players": ["A", "B"]})
     (c,) = calls
@@ -39,8 +44,9 @@ def test_an_object_ball_moving_first_is_not_judged_but_flagged(game, article):
     assert c.player == "A" and c.cue_ball is BallId("2")
 
 
-@pytest.mark.parametrize("game, foul", [("nine-ball", "touched_ball"), ("eight-ball", "touched_ball"),
-                                        ("14.1", "touched_ball")])
+@pytest.mark.parametrize(
+    "game, foul", [("nine-ball", "touched_ball"), ("eight-ball", "touched_ball"), ("14.1", "touched_ball")]
+)
 def test_the_referees_foul_for_that_shot_is_judged(game, foul):
     calls, _ = judge_events(_log(BallId("2")), game, {"players": ["A", "B"], "shots": {"1": {"foul": foul}}})
     (c,) = calls
@@ -52,9 +58,15 @@ def _placed():
     return _log(BallId.CUE, moved_mm=300.0)
 
 
-@pytest.mark.parametrize("game, article", [
-    ("nine-ball", "000 2.3"), ("seven-ball", "000 2.3"), ("eight-ball", "ART 17.1"), ("14.1", "004 art. 10"),
-])
+@pytest.mark.parametrize(
+    "game, article",
+    [
+        ("nine-ball", "000 2.3"),
+        ("seven-ball", "000 2.3"),
+        ("eight-ball", "ART 17.1"),
+        ("14.1", "004 art. 10"),
+    ],
+)
 def test_the_breaker_placing_the_cue_ball_is_not_the_break(game, article):
     """Before the break the breaker has the cue ball in hand behind the head string: moving it
     there and touching nothing is not a stroke (000 2.3; 002 bola 8 ART 17.1; 004 art. 10)."""
@@ -66,8 +78,15 @@ def test_the_breaker_placing_the_cue_ball_is_not_the_break(game, article):
 
 
 def test_nine_ball_000_2_7_placing_the_cue_ball_in_hand_keeps_the_ball_in_hand():
-    ref = {"players": ["A", "B"], "start": {"at_table": "B", "next_is_break": False, "ball_in_hand": True,
-                                            "balls": [str(i) for i in range(1, 10)]}}
+    ref = {
+        "players": ["A", "B"],
+        "start": {
+            "at_table": "B",
+            "next_is_break": False,
+            "ball_in_hand": True,
+            "balls": [str(i) for i in range(1, 10)],
+        },
+    }
     calls, state = judge_events(_placed(), "nine-ball", ref)
     (c,) = calls
     assert c.summary == "cue ball placed" and "000 2.7" in c.reason and c.player == "B"
@@ -75,8 +94,15 @@ def test_nine_ball_000_2_7_placing_the_cue_ball_in_hand_keeps_the_ball_in_hand()
 
 
 def test_nine_ball_000_6_2_without_ball_in_hand_touching_nothing_is_a_foul():
-    ref = {"players": ["A", "B"], "start": {"at_table": "B", "next_is_break": False, "ball_in_hand": False,
-                                            "balls": [str(i) for i in range(1, 10)]}}
+    ref = {
+        "players": ["A", "B"],
+        "start": {
+            "at_table": "B",
+            "next_is_break": False,
+            "ball_in_hand": False,
+            "balls": [str(i) for i in range(1, 10)],
+        },
+    }
     calls, state = judge_events(_placed(), "nine-ball", ref)
     (c,) = calls
     assert not c.legal and c.foul.value == "no_contact" and c.turn_over
@@ -86,8 +112,10 @@ def _snooker_log(conf: float):
     pos = {BallId.CUE: (700.0, 760.0), BallId.parse("red_1"): (2700.0, 889.0), BallId.PINK: (2677.0, 889.0)}
     after = dict(pos)
     after[BallId.parse("red_1")] = (2705.0, 889.0)
-    return [ShotStart(t_s=0.0, frame=0, shot=1, confidence=conf, cue_ball=BallId.parse("red_1"), positions=pos),
-            ShotEnd(t_s=0.3, frame=9, shot=1, confidence=0.9, positions=after)]
+    return [
+        ShotStart(t_s=0.0, frame=0, shot=1, confidence=conf, cue_ball=BallId.parse("red_1"), positions=pos),
+        ShotEnd(t_s=0.3, frame=9, shot=1, confidence=0.9, positions=after),
+    ]
 
 
 @pytest.mark.parametrize("conf, called", [(0.3, False), (0.9, True)])

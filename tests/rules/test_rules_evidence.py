@@ -17,28 +17,59 @@ BALLS = {"player 1": "white", "player 2": "yellow"}
 
 def mid_game(config=None):
     return engine_for("three-cushion", config).initial_state(
-        MatchSetup(start=StartState(score={"player 1": 1}, innings={"player 1": 2, "player 2": 2}, balls=BALLS)))
+        MatchSetup(start=StartState(score={"player 1": 1}, innings={"player 1": 2, "player 2": 2}, balls=BALLS))
+    )
 
 
 CASES = [
-    pytest.param(["red", "foot", "left", "head@0.4", "yellow"], True, "confidence 0.40 below 0.60",
-                 id="003-2a point resting on a low-confidence third cushion"),
-    pytest.param(["red", "foot", "left", "head", "yellow@0.3"], True, "without it the call would be no point",
-                 id="003-2a point resting on a low-confidence second-ball contact"),
-    pytest.param(["red", "foot", "left", "head", "right@0.3", "yellow"], False, None,
-                 id="003-3 a fourth low-confidence cushion does not decide"),
-    pytest.param(["red", "foot@0.4", "left@0.4", "head", "right", "yellow"], True, "without the 2 such events",
-                 id="003-3 two low-confidence cushions that together decide"),
-    pytest.param(["red", "foot", "left", "head", "yellow~0.01"], True, "under one frame",
-                 id="003-2 third cushion and second ball under one frame apart"),
-    pytest.param(["red", "foot", "left", "yellow", "head~0.02"], True, "in the other order the call would be a point",
-                 id="003-2 near miss: the third cushion just after the second ball"),
-    pytest.param(["red", "foot", "left", "head", "yellow~0.05"], False, None,
-                 id="003-2 more than a frame apart is not in doubt"),
-    pytest.param(["red", "foot", "off:red@0.3"], True, "without it the call would be no point",
-                 id="003-6a foul resting on a low-confidence off-table"),
-    pytest.param(["red@0.2", "foot", "left"], False, None,
-                 id="002-7.2 a doubtful contact in a clear miss is not flagged"),
+    pytest.param(
+        ["red", "foot", "left", "head@0.4", "yellow"],
+        True,
+        "confidence 0.40 below 0.60",
+        id="003-2a point resting on a low-confidence third cushion",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "head", "yellow@0.3"],
+        True,
+        "without it the call would be no point",
+        id="003-2a point resting on a low-confidence second-ball contact",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "head", "right@0.3", "yellow"],
+        False,
+        None,
+        id="003-3 a fourth low-confidence cushion does not decide",
+    ),
+    pytest.param(
+        ["red", "foot@0.4", "left@0.4", "head", "right", "yellow"],
+        True,
+        "without the 2 such events",
+        id="003-3 two low-confidence cushions that together decide",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "head", "yellow~0.01"],
+        True,
+        "under one frame",
+        id="003-2 third cushion and second ball under one frame apart",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "yellow", "head~0.02"],
+        True,
+        "in the other order the call would be a point",
+        id="003-2 near miss: the third cushion just after the second ball",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "head", "yellow~0.05"], False, None, id="003-2 more than a frame apart is not in doubt"
+    ),
+    pytest.param(
+        ["red", "foot", "off:red@0.3"],
+        True,
+        "without it the call would be no point",
+        id="003-6a foul resting on a low-confidence off-table",
+    ),
+    pytest.param(
+        ["red@0.2", "foot", "left"], False, None, id="002-7.2 a doubtful contact in a clear miss is not flagged"
+    ),
 ]
 
 
@@ -57,8 +88,10 @@ def test_review_flags_only_deciding_doubts(tokens, flag, doubt):
 def test_evidence_lists_the_deciding_events_of_a_point():
     call, _ = judge(["red", "foot", "left", "head", "yellow"], state=mid_game())
     assert [(e.kind, e.role) for e in call.evidence] == [
-        ("ball_ball", "first object ball (red)"), ("cushion", "cushion impact 1 (foot)"),
-        ("cushion", "cushion impact 2 (left)"), ("cushion", "cushion impact 3 (head)"),
+        ("ball_ball", "first object ball (red)"),
+        ("cushion", "cushion impact 1 (foot)"),
+        ("cushion", "cushion impact 2 (left)"),
+        ("cushion", "cushion impact 3 (head)"),
         ("ball_ball", "second object ball (yellow)"),
     ]
     assert all(e.confidence == pytest.approx(0.95) and e.doubt is None for e in call.evidence)
@@ -87,7 +120,9 @@ def test_thresholds_come_from_the_config():
     assert call.needs_review
 
 
-@pytest.mark.parametrize("kw", [dict(confidence_threshold=1.5), dict(frame_period_s=-1.0), dict(confidence_threshold="x")])
+@pytest.mark.parametrize(
+    "kw", [dict(confidence_threshold=1.5), dict(frame_period_s=-1.0), dict(confidence_threshold="x")]
+)
 def test_bad_config_is_refused(kw):
     with pytest.raises(RulesConfigError):
         JudgeConfig(**kw)
@@ -95,7 +130,9 @@ def test_bad_config_is_refused(kw):
 
 def test_low_confidence_frozen_flag_puts_the_003_10_discount_in_doubt():
     # 003-10: the discounted contact decides the miss; if the cue ball was not frozen, it was a point
-    call, _ = judge(["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"}, start_conf=0.4)
+    call, _ = judge(
+        ["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"}, start_conf=0.4
+    )
     assert call.points == 0 and call.needs_review
     assert "if no ball was frozen or touching" in call.review_reason
     call, _ = judge(["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"})

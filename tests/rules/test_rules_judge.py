@@ -7,14 +7,37 @@ import json
 import pytest
 
 from rules import (
-    CallWriter, Family, Game, RefereeInputError, UnknownGameError, call_to_dict, engine_for, format_calls_table,
-    judge_events, judge_log, parse_game, parse_referee_input, score_sheet,
+    CallWriter,
+    Family,
+    Game,
+    RefereeInputError,
+    UnknownGameError,
+    call_to_dict,
+    engine_for,
+    format_calls_table,
+    judge_events,
+    judge_log,
+    parse_game,
+    parse_referee_input,
+    score_sheet,
 )
 from rules_builders import log
 from tracking.eventlog import write_events
 
-DESIGN_KEYS = ["shot", "game", "player", "legal", "foul", "points", "turn_over", "game_over", "reason", "score",
-               "needs_review", "evidence"]
+DESIGN_KEYS = [
+    "shot",
+    "game",
+    "player",
+    "legal",
+    "foul",
+    "points",
+    "turn_over",
+    "game_over",
+    "reason",
+    "score",
+    "needs_review",
+    "evidence",
+]
 
 # 002 ART 7.4-7.5: player 1 (white) scores twice then misses; player 2 (yellow) scores, then fouls
 # (the red off the table, 003 art. 6(a)); player 1 scores with a 2(b).
@@ -93,26 +116,45 @@ def test_summary_table_and_score_sheet():
     assert st2.players == st.players and st2.at_table == st.at_table and st2.series == st.series
 
 
-@pytest.mark.parametrize("name,game", [
-    ("three-cushion", Game.THREE_CUSHION), ("One_Cushion", Game.ONE_CUSHION), ("14.1", Game.STRAIGHT_POOL),
-    ("9-ball", Game.NINE_BALL), ("Nine Ball", Game.NINE_BALL), ("cuadro 47/2", Game.BALKLINE_47_2),
-    ("71/2", Game.BALKLINE_71_2), ("snooker", Game.SNOOKER), ("bola-8", Game.EIGHT_BALL),
-])
+@pytest.mark.parametrize(
+    "name,game",
+    [
+        ("three-cushion", Game.THREE_CUSHION),
+        ("One_Cushion", Game.ONE_CUSHION),
+        ("14.1", Game.STRAIGHT_POOL),
+        ("9-ball", Game.NINE_BALL),
+        ("Nine Ball", Game.NINE_BALL),
+        ("cuadro 47/2", Game.BALKLINE_47_2),
+        ("71/2", Game.BALKLINE_71_2),
+        ("snooker", Game.SNOOKER),
+        ("bola-8", Game.EIGHT_BALL),
+    ],
+)
 def test_parse_game(name, game):
     assert parse_game(name) is game
 
 
 def test_parse_game_lists_valid_names():
-    with pytest.raises(UnknownGameError, match="unknown game 'pyramid': expected one of three-cushion, one-cushion, libre"):
+    with pytest.raises(
+        UnknownGameError, match="unknown game 'pyramid': expected one of three-cushion, one-cushion, libre"
+    ):
         parse_game("pyramid")
     assert issubclass(UnknownGameError, ValueError)
 
 
-@pytest.mark.parametrize("game,family", [
-    (Game.THREE_CUSHION, Family.CAROM), (Game.BALKLINE_71_2, Family.CAROM), (Game.PENTATHLON, Family.CAROM),
-    (Game.NINE_BALL, Family.POOL), (Game.ROTATION, Family.POOL), (Game.STRAIGHT_POOL, Family.POOL),
-    (Game.EIGHT_BALL, Family.POOL), (Game.SNOOKER, Family.SNOOKER),
-])
+@pytest.mark.parametrize(
+    "game,family",
+    [
+        (Game.THREE_CUSHION, Family.CAROM),
+        (Game.BALKLINE_71_2, Family.CAROM),
+        (Game.PENTATHLON, Family.CAROM),
+        (Game.NINE_BALL, Family.POOL),
+        (Game.ROTATION, Family.POOL),
+        (Game.STRAIGHT_POOL, Family.POOL),
+        (Game.EIGHT_BALL, Family.POOL),
+        (Game.SNOOKER, Family.SNOOKER),
+    ],
+)
 def test_game_family(game, family):
     assert game.family is family
 
@@ -131,4 +173,8 @@ def test_every_game_has_an_engine(game):
 
 def test_empty_log():
     calls, st = judge_events([], "one-cushion")
-    assert calls == [] and st.next_is_break and format_calls_table(calls).endswith("0 shots: 0 points, 0 fouls, 0 to review")
+    assert (
+        calls == []
+        and st.next_is_break
+        and format_calls_table(calls).endswith("0 shots: 0 points, 0 fouls, 0 to review")
+    )

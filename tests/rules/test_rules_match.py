@@ -19,7 +19,7 @@ def new(distance=None, innings_limit=None, sets=None, game="three-cushion", star
 
 def test_002_7_innings_series_high_run_average():
     # 002 ART 7.4-7.5: a point scores and keeps the table, a miss passes it
-    calls, st = play(new(), "ppm" "pm" "m" "pppm")
+    calls, st = play(new(), "ppmpmmpppm")
     assert [c.player for c in calls] == ["Ana"] * 3 + ["Bea"] * 2 + ["Ana"] + ["Bea"] * 4
     assert [c.turn_over for c in calls] == [False, False, True, False, True, True, False, False, False, True]
     assert [c.series for c in calls] == [1, 2, 2, 1, 1, 0, 1, 2, 3, 3]
@@ -43,7 +43,7 @@ def test_002_12_3_starter_reaching_the_distance_gives_the_equalizing_inning():
 
 
 def test_002_12_4_equalizing_inning_short_of_the_distance_starter_wins():
-    calls, st = play(new(distance=3), "ppp" "ppm")
+    calls, st = play(new(distance=3), "pppppm")
     assert calls[3].break_shot and calls[3].equalizing_inning  # from the break position (ART 12.3)
     end = calls[-1]
     assert end.game_over and end.match_over and end.winner == "Ana" and not end.draw
@@ -52,14 +52,14 @@ def test_002_12_4_equalizing_inning_short_of_the_distance_starter_wins():
 
 
 def test_002_12_4_equalizing_inning_to_the_distance_is_a_draw():
-    calls, st = play(new(distance=3), "ppp" "ppp")
+    calls, st = play(new(distance=3), "pppppp")
     end = calls[-1]
     assert end.game_over and end.draw and end.winner is None and "draw" in end.reason
     assert st.draw and st.match_over
 
 
 def test_002_12_3_second_player_reaching_the_distance_wins_at_once():
-    calls, st = play(new(distance=2), "m" "pp")
+    calls, st = play(new(distance=2), "mpp")
     end = calls[-1]
     assert end.game_over and end.winner == "Bea" and end.turn_over
     assert st.match_over and st.players[0].innings == st.players[1].innings == 1
@@ -74,7 +74,7 @@ def test_002_12_equalizing_inning_break_must_take_the_red():
 
 
 def test_002_13_innings_limit_last_inning_and_win_on_points():
-    calls, st = play(new(distance=10, innings_limit=2), "m" "m" "pm")
+    calls, st = play(new(distance=10, innings_limit=2), "mmpm")
     c = calls[-1]
     assert c.turn_over and not c.game_over and "innings limit (2)" in c.reason and "002 ART 13.3" in c.reason
     assert st.equalizing is Equalizing.INNINGS_LIMIT and not st.next_is_break  # balls as they lie
@@ -86,7 +86,7 @@ def test_002_13_innings_limit_last_inning_and_win_on_points():
 
 
 def test_002_13_4_innings_limit_equal_points_is_a_draw():
-    _, st = play(new(distance=10, innings_limit=1), "pm" "pm")
+    _, st = play(new(distance=10, innings_limit=1), "pmpm")
     assert st.match_over and st.draw and st.winner is None
 
 
@@ -98,12 +98,12 @@ def test_002_13_3_starter_reaching_the_distance_within_the_limit():
 
 
 def test_002_13_4_second_player_reaching_the_distance_in_his_last_inning_wins():
-    _, st = play(new(distance=2, innings_limit=1), "m" "pp")
+    _, st = play(new(distance=2, innings_limit=1), "mpp")
     assert st.match_over and st.winner == 1
 
 
 def test_innings_limit_without_distance():
-    _, st = play(new(innings_limit=2), "pppm" "m" "m" "pm")
+    _, st = play(new(innings_limit=2), "pppmmmpm")
     assert st.match_over and st.winner == 0 and [p.points for p in st.players] == [3, 1]
 
 
@@ -117,7 +117,7 @@ def test_002_14_sets_no_equalizing_inning_alternate_starts():
     assert st.set_number == 2 and st.starter == 1 and st.at_table == 1 and st.next_is_break
     assert st.players[1].ball is BallId.WHITE and st.players[0].ball is BallId.YELLOW
     assert [p.points for p in st.players] == [0, 0] and [p.innings for p in st.players] == [0, 0]
-    calls, st = play(st, "pm" "pp")
+    calls, st = play(st, "pmpp")
     end = calls[-1]
     assert end.game_over and end.match_over and end.winner == "Ana" and end.sets == {"Ana": 2, "Bea": 0}
     assert "002 ART 14.1.5" in end.reason
@@ -144,7 +144,7 @@ def test_002_14_three_cushion_set_starter_chooses_his_ball_003_4c():
 
 
 def test_002_12_2_shots_after_the_end_are_not_scored():
-    calls, st = play(new(distance=1), "m" "p")
+    calls, st = play(new(distance=1), "mp")
     assert st.match_over
     call, st2 = judge(["red", "foot", "left", "head", "yellow"], state=st, number=3)
     assert call.points == 0 and call.needs_review and call.game_over and "Not scored" in call.reason
@@ -152,8 +152,9 @@ def test_002_12_2_shots_after_the_end_are_not_scored():
 
 
 def test_start_mid_game_second_player_to_begin_an_inning():
-    start = StartState(at_table="Bea", score={"Ana": 10, "Bea": 9}, innings={"Ana": 15, "Bea": 14},
-                       high_run={"Ana": 4, "Bea": 2})
+    start = StartState(
+        at_table="Bea", score={"Ana": 10, "Bea": 9}, innings={"Ana": 15, "Bea": 14}, high_run={"Ana": 4, "Bea": 2}
+    )
     st = new(distance=40, start=start)
     assert st.starter == 0 and st.at_table == 1 and not st.next_is_break and not st.balls_chosen
     calls, st = play(st, "pppm")
@@ -163,8 +164,9 @@ def test_start_mid_game_second_player_to_begin_an_inning():
 
 
 def test_start_mid_game_mid_inning_keeps_the_series():
-    start = StartState(at_table="Ana", score={"Ana": 12, "Bea": 9}, innings={"Ana": 15, "Bea": 14}, series=3,
-                       high_run={"Ana": 2})
+    start = StartState(
+        at_table="Ana", score={"Ana": 12, "Bea": 9}, innings={"Ana": 15, "Bea": 14}, series=3, high_run={"Ana": 2}
+    )
     calls, st = play(new(distance=40, start=start), "pm")
     assert calls[0].series == 4 and st.players[0].innings == 15 and st.players[0].high_run == 4
 
@@ -181,28 +183,46 @@ def test_start_mid_match_in_sets():
     start = StartState(starter="Bea", set_number=2, sets_won={"Ana": 1}, score={"Bea": 1}, innings={"Ana": 1, "Bea": 1})
     st = new(distance=3, sets=3, start=start)
     assert st.set_number == 2 and st.first_starter == 0 and st.at_table == 1
-    calls, st = play(st, "pp" "pm" "ppp")
+    calls, st = play(st, "pppmppp")
     assert calls[1].game_over and calls[1].sets == {"Ana": 1, "Bea": 1}
     assert st.set_number == 3 and st.starter == 0  # 002 ART 14.1.4
 
 
-@pytest.mark.parametrize("match,outcomes", [
-    pytest.param((None, None, None), "ppmpp", id="002-7 mid-inning of the second player"),
-    pytest.param((3, None, None), "ppp", id="002-12.3 at the equalizing inning"),
-    pytest.param((3, None, None), "pppp", id="002-12.3 during the equalizing inning"),
-    pytest.param((10, 2, None), "mmpm", id="002-13.3 last inning after the innings limit"),
-    pytest.param((2, None, 3), "ppmp", id="002-14 in the second set"),
-    pytest.param((1, None, 5), "pp", id="002-14 third set of five"),
-])
+@pytest.mark.parametrize(
+    "match,outcomes",
+    [
+        pytest.param((None, None, None), "ppmpp", id="002-7 mid-inning of the second player"),
+        pytest.param((3, None, None), "ppp", id="002-12.3 at the equalizing inning"),
+        pytest.param((3, None, None), "pppp", id="002-12.3 during the equalizing inning"),
+        pytest.param((10, 2, None), "mmpm", id="002-13.3 last inning after the innings limit"),
+        pytest.param((2, None, 3), "ppmp", id="002-14 in the second set"),
+        pytest.param((1, None, 5), "pp", id="002-14 third set of five"),
+    ],
+)
 def test_score_sheet_resume_restores_the_state(match, outcomes):
     from rules import parse_referee_input
 
     _, st = play(new(*match), outcomes)
     sheet = score_sheet(st)
-    ref = parse_referee_input({"players": ["Ana", "Bea"], "match": dict(zip(("distance", "innings_limit", "sets"), match)),
-                               "start": sheet["resume"]})
+    ref = parse_referee_input(
+        {
+            "players": ["Ana", "Bea"],
+            "match": dict(zip(("distance", "innings_limit", "sets"), match)),
+            "start": sheet["resume"],
+        }
+    )
     back = engine_for("three-cushion").initial_state(ref.setup)
-    for key in ("at_table", "starter", "first_starter", "series", "in_inning", "next_is_break", "equalizing", "set_number"):
+    for key in (
+        "at_table",
+        "starter",
+        "first_starter",
+        "series",
+        "in_inning",
+        "next_is_break",
+        "equalizing",
+        "set_number",
+    ):
         assert getattr(back, key) == getattr(st, key), key
-    assert [(p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in back.players] == \
-        [(p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in st.players]
+    assert [(p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in back.players] == [
+        (p.points, p.innings, p.high_run, p.sets_won, p.ball) for p in st.players
+    ]

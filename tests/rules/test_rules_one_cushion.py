@@ -16,16 +16,21 @@ BALLS = {"player 1": "white", "player 2": "yellow"}
 
 
 def mid_game():
-    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 2}, innings={"player 1": 3, "player 2": 3}, balls=BALLS)))
+    return engine_for(GAME).initial_state(
+        MatchSetup(start=StartState(score={"player 1": 2}, innings={"player 1": 3, "player 2": 3}, balls=BALLS))
+    )
 
 
-@pytest.mark.parametrize("tokens,points,before_second", [
-    pytest.param(["red", "foot", "yellow"], 1, 1, id="002-26 ball, cushion, ball scores"),
-    pytest.param(["foot", "red", "yellow"], 1, 1, id="002-26 cushion first then both balls scores"),
-    pytest.param(["red", "foot", "left", "head", "yellow"], 1, 3, id="002-26 three cushions also score"),
-    pytest.param(["red", "yellow", "foot"], 0, 0, id="002-26 no cushion before the second ball is a miss"),
-    pytest.param(["red", "foot"], 0, 1, id="002-7.2 one object ball only is a miss"),
-])
+@pytest.mark.parametrize(
+    "tokens,points,before_second",
+    [
+        pytest.param(["red", "foot", "yellow"], 1, 1, id="002-26 ball, cushion, ball scores"),
+        pytest.param(["foot", "red", "yellow"], 1, 1, id="002-26 cushion first then both balls scores"),
+        pytest.param(["red", "foot", "left", "head", "yellow"], 1, 3, id="002-26 three cushions also score"),
+        pytest.param(["red", "yellow", "foot"], 0, 0, id="002-26 no cushion before the second ball is a miss"),
+        pytest.param(["red", "foot"], 0, 1, id="002-7.2 one object ball only is a miss"),
+    ],
+)
 def test_one_cushion_count(tokens, points, before_second):
     call, state = judge(tokens, game=GAME, state=mid_game())
     assert call.points == points and call.foul is None

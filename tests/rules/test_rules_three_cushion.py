@@ -24,7 +24,9 @@ BALLS = {"player 1": "white", "player 2": "yellow"}
 
 def mid_game():
     """Player 1 (white) at the table, past the break."""
-    return engine_for(GAME).initial_state(MatchSetup(start=StartState(score={"player 1": 3}, innings={"player 1": 4, "player 2": 4}, balls=BALLS)))
+    return engine_for(GAME).initial_state(
+        MatchSetup(start=StartState(score={"player 1": 3}, innings={"player 1": 4, "player 2": 4}, balls=BALLS))
+    )
 
 
 POINTS = [
@@ -32,7 +34,9 @@ POINTS = [
     pytest.param(["foot", "left", "head", "red", "yellow"], "2(b)", 3, 3, id="003-2b three cushions then both balls"),
     pytest.param(["foot", "red", "left", "head", "yellow"], "2(c)", 1, 3, id="003-2c one cushion, ball, two cushions"),
     pytest.param(["foot", "left", "red", "head", "yellow"], "2(d)", 2, 3, id="003-2d two cushions, ball, one cushion"),
-    pytest.param(["red", "foot", "left", "head", "right", "yellow"], "2(a)", 0, 4, id="003-2a four cushions also count"),
+    pytest.param(
+        ["red", "foot", "left", "head", "right", "yellow"], "2(a)", 0, 4, id="003-2a four cushions also count"
+    ),
     pytest.param(["foot", "foot", "foot", "red", "yellow"], "2(b)", 3, 3, id="003-3 same cushion three times counts"),
     pytest.param(["red", "left", "foot", "left", "yellow"], "2(a)", 0, 3, id="003-3 two cushions, one of them twice"),
     pytest.param(["yellow", "right", "foot", "left", "red"], "2(a)", 0, 3, id="003-2a the yellow may be first ball"),
@@ -52,13 +56,23 @@ def test_valid_caroms_score_a_point(tokens, case, before_first, before_second):
 
 
 MISSES = [
-    pytest.param(["red", "foot", "left", "yellow", "head"], "only 2 cushion impacts", id="003-2 two cushions only is a miss"),
-    pytest.param(["foot", "left", "red", "yellow", "head"], "only 2 cushion impacts", id="003-2d needs one after the first ball"),
-    pytest.param(["red", "yellow", "foot", "left", "head"], "only no cushion impact", id="003-2 cushions after the second ball do not count"),
+    pytest.param(
+        ["red", "foot", "left", "yellow", "head"], "only 2 cushion impacts", id="003-2 two cushions only is a miss"
+    ),
+    pytest.param(
+        ["foot", "left", "red", "yellow", "head"], "only 2 cushion impacts", id="003-2d needs one after the first ball"
+    ),
+    pytest.param(
+        ["red", "yellow", "foot", "left", "head"],
+        "only no cushion impact",
+        id="003-2 cushions after the second ball do not count",
+    ),
     pytest.param(["red", "foot", "left", "head"], "touched only the red", id="002-7.2 one object ball only"),
     pytest.param(["foot", "left", "head", "right"], "touched neither", id="002-7.2 no object ball"),
     pytest.param([], "touched neither", id="002-7.2 nothing happened"),
-    pytest.param(["red", "foot", "red", "left", "red"], "touched only the red", id="002-7.2 the same ball twice is one ball"),
+    pytest.param(
+        ["red", "foot", "red", "left", "red"], "touched only the red", id="002-7.2 the same ball twice is one ball"
+    ),
 ]
 
 
@@ -96,8 +110,18 @@ def test_frozen_object_ball_is_irrelevant_003_10():
 
 
 BREAKS = [
-    pytest.param(["yellow", "foot", "left", "head", "red"], Foul.BREAK_NOT_RED_FIRST, 0, id="003-5 break hitting the yellow first is a foul"),
-    pytest.param(["foot", "yellow", "left", "head", "red"], Foul.BREAK_NOT_RED_FIRST, 0, id="003-5 break yellow first after a cushion is a foul"),
+    pytest.param(
+        ["yellow", "foot", "left", "head", "red"],
+        Foul.BREAK_NOT_RED_FIRST,
+        0,
+        id="003-5 break hitting the yellow first is a foul",
+    ),
+    pytest.param(
+        ["foot", "yellow", "left", "head", "red"],
+        Foul.BREAK_NOT_RED_FIRST,
+        0,
+        id="003-5 break yellow first after a cushion is a foul",
+    ),
     pytest.param(["red", "foot", "left", "head", "yellow"], None, 1, id="003-5 break taking the red first scores"),
     pytest.param(["foot", "red", "left", "head", "yellow"], None, 1, id="003-5 break red first after a cushion scores"),
     pytest.param(["foot", "left"], None, 0, id="003-5 break touching no ball is a plain miss"),
@@ -119,13 +143,24 @@ def test_after_the_break_either_ball_may_be_first_003_5():
     assert call.points == 1 and not call.break_shot
 
 
-@pytest.mark.parametrize("tokens,left,spots", [
-    pytest.param(["red", "foot", "off:red"], ["red"], {BallId.RED: "foot_spot"}, id="003-6a 11 red off the table"),
-    pytest.param(["red", "foot", "left", "head", "yellow", "off:white"], ["white"], {BallId.WHITE: "centre_spot"},
-                 id="003-6a 11 cue ball off after a carom: foul, no point"),
-    pytest.param(["off:white", "off:yellow"], ["white", "yellow"],
-                 {BallId.WHITE: "centre_spot", BallId.YELLOW: "head_spot"}, id="003-6a 11 two balls off"),
-])
+@pytest.mark.parametrize(
+    "tokens,left,spots",
+    [
+        pytest.param(["red", "foot", "off:red"], ["red"], {BallId.RED: "foot_spot"}, id="003-6a 11 red off the table"),
+        pytest.param(
+            ["red", "foot", "left", "head", "yellow", "off:white"],
+            ["white"],
+            {BallId.WHITE: "centre_spot"},
+            id="003-6a 11 cue ball off after a carom: foul, no point",
+        ),
+        pytest.param(
+            ["off:white", "off:yellow"],
+            ["white", "yellow"],
+            {BallId.WHITE: "centre_spot", BallId.YELLOW: "head_spot"},
+            id="003-6a 11 two balls off",
+        ),
+    ],
+)
 def test_ball_off_the_table_is_a_foul_and_only_it_is_respotted(tokens, left, spots):
     call, state = judge(tokens, state=mid_game())
     assert (call.foul, call.points, call.turn_over, call.legal) == (Foul.BALL_OFF_TABLE, 0, True, False)
@@ -136,19 +171,24 @@ def test_ball_off_the_table_is_a_foul_and_only_it_is_respotted(tokens, left, spo
     assert state.at_table == 1 and not state.next_is_break
 
 
-@pytest.mark.parametrize("foul,article", [
-    pytest.param("double_hit", "003 art. 6(e), 14", id="003-14 referee double hit cancels the point"),
-    pytest.param("push_shot", "003 art. 6(d), 14", id="003-14 referee push cancels the point"),
-    pytest.param("touched_ball", "003 art. 6(c)", id="003-6c referee touched ball cancels the point"),
-    pytest.param("balls_moving", "003 art. 6(b), 13", id="003-13 stroke with balls moving"),
-    pytest.param("no_foot_on_floor", "003 art. 6(f)", id="003-6f no foot on the floor"),
-    pytest.param("touched_cue_ball_aiming", "003 art. 6(h), 17", id="003-17 touched the cue ball aiming"),
-    pytest.param("cue_not_tip", "002 ART 15.3", id="002-15.3 struck without the tip"),
-    pytest.param("moved_ball", "002 ART 15.6", id="002-15.6 moved a ball"),
-    pytest.param("aiming_mark", "002 ART 15.10", id="002-15.10 aiming mark"),
-])
+@pytest.mark.parametrize(
+    "foul,article",
+    [
+        pytest.param("double_hit", "003 art. 6(e), 14", id="003-14 referee double hit cancels the point"),
+        pytest.param("push_shot", "003 art. 6(d), 14", id="003-14 referee push cancels the point"),
+        pytest.param("touched_ball", "003 art. 6(c)", id="003-6c referee touched ball cancels the point"),
+        pytest.param("balls_moving", "003 art. 6(b), 13", id="003-13 stroke with balls moving"),
+        pytest.param("no_foot_on_floor", "003 art. 6(f)", id="003-6f no foot on the floor"),
+        pytest.param("touched_cue_ball_aiming", "003 art. 6(h), 17", id="003-17 touched the cue ball aiming"),
+        pytest.param("cue_not_tip", "002 ART 15.3", id="002-15.3 struck without the tip"),
+        pytest.param("moved_ball", "002 ART 15.6", id="002-15.6 moved a ball"),
+        pytest.param("aiming_mark", "002 ART 15.10", id="002-15.10 aiming mark"),
+    ],
+)
 def test_referee_foul_cancels_a_carom(foul, article):
-    call, state = judge(["red", "foot", "left", "head", "yellow"], state=mid_game(), shot_input=ShotInput(fouls=(foul,), note="seen"))
+    call, state = judge(
+        ["red", "foot", "left", "head", "yellow"], state=mid_game(), shot_input=ShotInput(fouls=(foul,), note="seen")
+    )
     assert call.foul is Foul(foul) and call.points == 0 and call.turn_over and not call.legal
     assert article in call.reason
     assert "does not count (003 art. 14; 002 ART 7.3)" in call.reason
@@ -156,13 +196,26 @@ def test_referee_foul_cancels_a_carom(foul, article):
     assert call.score == {"player 1": 3, "player 2": 0}
 
 
-@pytest.mark.parametrize("tokens,points", [
-    pytest.param(["red", "red-yellow", "foot", "left", "head", "yellow"], 1, id="003-15 object balls kiss, point stands"),
-    pytest.param(["red", "foot", "red-white", "left", "head", "yellow"], 1, id="003-15 first ball kisses the cue ball back"),
-    pytest.param(["red", "foot", "left", "yellow-white"], 0, id="003-15 yellow kisses the cue ball before 3 cushions: miss"),
-    pytest.param(["red", "foot", "left", "head", "yellow-white"], 1, id="003-15 moving yellow meets the cue ball after 3 cushions: point"),
-    pytest.param(["red", "red-yellow", "foot", "left", "head"], 0, id="003-15 kiss moves the yellow away: miss"),
-])
+@pytest.mark.parametrize(
+    "tokens,points",
+    [
+        pytest.param(
+            ["red", "red-yellow", "foot", "left", "head", "yellow"], 1, id="003-15 object balls kiss, point stands"
+        ),
+        pytest.param(
+            ["red", "foot", "red-white", "left", "head", "yellow"], 1, id="003-15 first ball kisses the cue ball back"
+        ),
+        pytest.param(
+            ["red", "foot", "left", "yellow-white"], 0, id="003-15 yellow kisses the cue ball before 3 cushions: miss"
+        ),
+        pytest.param(
+            ["red", "foot", "left", "head", "yellow-white"],
+            1,
+            id="003-15 moving yellow meets the cue ball after 3 cushions: point",
+        ),
+        pytest.param(["red", "red-yellow", "foot", "left", "head"], 0, id="003-15 kiss moves the yellow away: miss"),
+    ],
+)
 def test_kisses_are_valid_either_way(tokens, points):
     call, _ = judge(tokens, state=mid_game())
     assert call.points == points and call.foul is None
@@ -216,16 +269,39 @@ def test_given_balls_are_enforced_on_the_break_002_5_8():
     assert call.foul is Foul.WRONG_BALL
 
 
-@pytest.mark.parametrize("tokens,masse,foul,points", [
-    pytest.param(["red", "foot", "left", "head", "yellow"], False, Foul.PLAYED_INTO_CONTACT, 0,
-                 id="003-9a 002-15.8 played into the touching red is a foul"),
-    pytest.param(["foot", "left", "head", "red", "yellow"], False, None, 1,
-                 id="003-9a playing away from the touching red is allowed"),
-    pytest.param(["yellow", "foot", "left", "head", "red"], False, None, 1,
-                 id="003-9a playing the ball not in contact first is allowed"),
-    pytest.param(["red", "foot", "left", "head", "yellow"], True, None, 0,
-                 id="002-10.1.3 detached masse: the separation is not a contact"),
-])
+@pytest.mark.parametrize(
+    "tokens,masse,foul,points",
+    [
+        pytest.param(
+            ["red", "foot", "left", "head", "yellow"],
+            False,
+            Foul.PLAYED_INTO_CONTACT,
+            0,
+            id="003-9a 002-15.8 played into the touching red is a foul",
+        ),
+        pytest.param(
+            ["foot", "left", "head", "red", "yellow"],
+            False,
+            None,
+            1,
+            id="003-9a playing away from the touching red is allowed",
+        ),
+        pytest.param(
+            ["yellow", "foot", "left", "head", "red"],
+            False,
+            None,
+            1,
+            id="003-9a playing the ball not in contact first is allowed",
+        ),
+        pytest.param(
+            ["red", "foot", "left", "head", "yellow"],
+            True,
+            None,
+            0,
+            id="002-10.1.3 detached masse: the separation is not a contact",
+        ),
+    ],
+)
 def test_balls_in_contact(tokens, masse, foul, points):
     call, _ = judge(tokens, state=mid_game(), contact=(("white", "red"),), shot_input=ShotInput(detached_masse=masse))
     assert (call.foul, call.points) == (foul, points)

@@ -32,11 +32,26 @@ def _cases(tmp: Path) -> list[tuple[list[str], str]]:
     empty = tmp / "empty.mp4"
     empty.write_bytes(b"")
     other_cal = tmp / "cal_other.json"
-    other_cal.write_text(json.dumps({"format": "tabletrack-camera/1", "image_w_px": 1920, "image_h_px": 1080,
-                                     "fx": 1800, "fy": 1800, "cx": 960, "cy": 540, "k1": 0, "k2": 0,
-                                     "rvec": [3.14, 0, 0], "tvec_mm": [-1420, 710, 3500], "table": "carom_match"}))
+    other_cal.write_text(
+        json.dumps(
+            {
+                "format": "tabletrack-camera/1",
+                "image_w_px": 1920,
+                "image_h_px": 1080,
+                "fx": 1800,
+                "fy": 1800,
+                "cx": 960,
+                "cy": 540,
+                "k1": 0,
+                "k2": 0,
+                "rvec": [3.14, 0, 0],
+                "tvec_mm": [-1420, 710, 3500],
+                "table": "carom_match",
+            }
+        )
+    )
     bad_cal = tmp / "cal_bad.json"
-    bad_cal.write_text("{\"format\": \"something else\"}")
+    bad_cal.write_text('{"format": "something else"}')
     bad_ref = tmp / "referee.json"
     bad_ref.write_text(json.dumps({"shots": {"x": {"foul": "touched_ball"}}}))
     out = str(tmp / "out")

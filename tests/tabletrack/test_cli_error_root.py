@@ -49,8 +49,15 @@ def test_user_errors_are_one_line_exit_2(monkeypatch, capsys, exc, expected) -> 
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("exc", [ValueError("operands could not be broadcast"), ZeroDivisionError("division by zero"),
-                                 KeyError("white"), AttributeError("'NoneType' object has no attribute 'x_mm'")])
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ValueError("operands could not be broadcast"),
+        ZeroDivisionError("division by zero"),
+        KeyError("white"),
+        AttributeError("'NoneType' object has no attribute 'x_mm'"),
+    ],
+)
 def test_a_bug_is_reported_as_a_bug(monkeypatch, capsys, exc) -> None:
     assert _run_raising(monkeypatch, exc) == cli.EXIT_BUG
     err = capsys.readouterr().err

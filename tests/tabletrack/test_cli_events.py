@@ -26,7 +26,11 @@ def _irregular_csv(shot_name: str, path: Path, step_mm: float = 10.0) -> None:
         last = None
         last_t = -1.0
         for t, (x, y) in zip(shot.t_s, shot.xy_mm[:, k]):
-            if last is None or np.hypot(x - last[0], y - last[1]) >= step_mm or (t - last_t > 1.0 and np.hypot(x - last[0], y - last[1]) > 0.5):
+            if (
+                last is None
+                or np.hypot(x - last[0], y - last[1]) >= step_mm
+                or (t - last_t > 1.0 and np.hypot(x - last[0], y - last[1]) > 0.5)
+            ):
                 x = min(max(x, R), 2840 - R)
                 y = min(max(y, R), 1420 - R)
                 rows.append((float(t), ball.value, round(float(x), 1), round(float(y), 1)))
@@ -45,8 +49,12 @@ def test_events_from_irregular_tracks_count_the_cue_ball_cushions(tmp_path: Path
     tracks = tmp_path / "tracks.csv"
     _irregular_csv(shot, tracks)
     out = tmp_path / "events.jsonl"
-    r = subprocess.run([sys.executable, "-m", "tabletrack", "events", str(tracks), "--table", "carom", "-o", str(out)],
-                       cwd=REPO, capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "tabletrack", "events", str(tracks), "--table", "carom", "-o", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     found = read_events(out)
     truth = load_shot(shot).events
@@ -57,11 +65,14 @@ def test_events_from_irregular_tracks_count_the_cue_ball_cushions(tmp_path: Path
     assert n_found == n_true
 
 
-@pytest.mark.parametrize("content,expect", [
-    ("t,ball,x\n0,white,1\n", "x_mm"),
-    ("t,ball,x_mm,y_mm\n0,purple,1,2\n", "unknown ball"),
-    ("t,ball,x_mm,y_mm\n0,white,abc,2\n", "x_mm"),
-])
+@pytest.mark.parametrize(
+    "content,expect",
+    [
+        ("t,ball,x\n0,white,1\n", "x_mm"),
+        ("t,ball,x_mm,y_mm\n0,purple,1,2\n", "unknown ball"),
+        ("t,ball,x_mm,y_mm\n0,white,abc,2\n", "x_mm"),
+    ],
+)
 def test_bad_tracks_file_is_one_line_exit_2(tmp_path: Path, content: str, expect: str) -> None:
     p = tmp_path / "t.csv"
     p.write_text(content)

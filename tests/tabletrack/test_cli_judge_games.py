@@ -45,15 +45,19 @@ def test_judge_every_game(game: Game, tmp_path: Path, capsys: pytest.CaptureFixt
     assert json.loads(sheet.read_text())  # the JSON score sheet
 
 
-@pytest.mark.parametrize("game,bad,expect", [
-    ("nine-ball", {"players": ["A"]}, "players"),
-    ("eight-ball", {"shots": {"x": {}}}, "shot numbers"),
-    ("snooker", {"match": {"frames": "many"}}, "match"),
-    ("straight-pool", {"start": {"nobody": 1}}, "start"),
-    ("libre", {"match": {"table_mm": [1]}}, "table_mm"),
-])
-def test_judge_bad_referee_input_is_one_line(game: str, bad: dict, expect: str, tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "game,bad,expect",
+    [
+        ("nine-ball", {"players": ["A"]}, "players"),
+        ("eight-ball", {"shots": {"x": {}}}, "shot numbers"),
+        ("snooker", {"match": {"frames": "many"}}, "match"),
+        ("straight-pool", {"start": {"nobody": 1}}, "start"),
+        ("libre", {"match": {"table_mm": [1]}}, "table_mm"),
+    ],
+)
+def test_judge_bad_referee_input_is_one_line(
+    game: str, bad: dict, expect: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     events = _log_for(Game(game), tmp_path)
     ref = tmp_path / "referee.json"
     ref.write_text(json.dumps(bad))

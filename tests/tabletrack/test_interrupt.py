@@ -13,8 +13,13 @@ REPO = Path(__file__).resolve().parents[2]
 def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
     out = tmp_path / "out"
     video = REPO / "sample_videos" / "kiss_720p60.mp4"
-    p = subprocess.Popen([sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet",
-                          "--no-video"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet", "--no-video"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     tracks = out / "tracks.csv"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
@@ -27,7 +32,8 @@ def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
     assert p.returncode == 130, (stdout, stderr)
     assert "Traceback" not in stderr
     assert [ln for ln in stderr.splitlines() if ln.strip()] == [
-        "tabletrack: interrupted; what was found so far is in the output files"]
+        "tabletrack: interrupted; what was found so far is in the output files"
+    ]
     lines = tracks.read_text().splitlines()
     assert lines[0] == "t,frame,ball,x_mm,y_mm,observed,confidence"
     assert len(lines) > 60 and all(len(ln.split(",")) == 7 for ln in lines)

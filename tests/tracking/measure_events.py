@@ -42,8 +42,10 @@ TABLE = load_table("carom")
 def _row(label: str, runs: int, exact: int, calls: int | None, errs: list[float], secs: float) -> str:
     e = np.abs(np.array(errs)) * 1000.0
     call = f"{calls}/{runs}" if calls is not None else "-"
-    return (f"| {label} | {runs} | {exact}/{runs} | {call} | {len(e)} | {np.median(e):.2f} | "
-            f"{np.percentile(e, 90):.2f} | {e.max():.1f} | {secs / runs:.2f} |")
+    return (
+        f"| {label} | {runs} | {exact}/{runs} | {call} | {len(e)} | {np.median(e):.2f} | "
+        f"{np.percentile(e, 90):.2f} | {e.max():.1f} | {secs / runs:.2f} |"
+    )
 
 
 def from_the_stroke(trajs: dict) -> dict:
@@ -58,9 +60,10 @@ def from_the_stroke(trajs: dict) -> dict:
     out = {}
     for b, tr in trajs.items():
         k = max(int(np.searchsorted(tr.t_s, t0, side="right")) - 1, 0)
-        t = np.concatenate([[t0], tr.t_s[k + 1:]])
-        out[b] = Trajectory.from_samples(b, t, np.concatenate([[tr.x_mm[k]], tr.x_mm[k + 1:]]),
-                                         np.concatenate([[tr.y_mm[k]], tr.y_mm[k + 1:]]))
+        t = np.concatenate([[t0], tr.t_s[k + 1 :]])
+        out[b] = Trajectory.from_samples(
+            b, t, np.concatenate([[tr.x_mm[k]], tr.x_mm[k + 1 :]]), np.concatenate([[tr.y_mm[k]], tr.y_mm[k + 1 :]])
+        )
     return out
 
 
@@ -69,13 +72,17 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3)
     args = ap.parse_args()
     seeds = range(args.seeds)
-    print("| data | runs | every event right | cue cushions before 2nd right | contacts timed | "
-          "median ms | p90 ms | max ms | s/run |")
+    print(
+        "| data | runs | every event right | cue cushions before 2nd right | contacts timed | "
+        "median ms | p90 ms | max ms | s/run |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     sims = [(sc.name, sc.run(TABLE)) for sc in scenarios(TABLE)]
-    for label, sample in (("analytic 60 fps", lambda s, k: sample_video(s, 60, 1.0, k)),
-                          ("analytic 30 fps", lambda s, k: sample_video(s, 30, 1.0, k)),
-                          ("analytic sparse", lambda s, k: sample_irregular(s, TABLE, k))):
+    for label, sample in (
+        ("analytic 60 fps", lambda s, k: sample_video(s, 60, 1.0, k)),
+        ("analytic 30 fps", lambda s, k: sample_video(s, 30, 1.0, k)),
+        ("analytic sparse", lambda s, k: sample_irregular(s, TABLE, k)),
+    ):
         runs = exact = 0
         errs: list[float] = []
         t0 = time.time()
@@ -89,12 +96,15 @@ def main() -> None:
         print(_row(label, runs, exact, None, errs, time.time() - t0))
     from synth.physics.trajectory import SimShot
 
-    shots = [SimShot.load(p) for p in sorted((Path(__file__).resolve().parents[2] / "sample_data" / "shots").glob("*.npz"))]
-    for label, sample in (("pooltool 60 fps", lambda s, k: sample_video_fast(s, 60.0, 1.0, k)),
-                          ("pooltool 30 fps", lambda s, k: sample_video_fast(s, 30.0, 1.0, k)),
-                          ("pooltool sparse", lambda s, k: sample_irregular_fast(s, TABLE, k)),
-                          ("pooltool sparse from the stroke",
-                           lambda s, k: from_the_stroke(sample_irregular_fast(s, TABLE, k)))):
+    shots = [
+        SimShot.load(p) for p in sorted((Path(__file__).resolve().parents[2] / "sample_data" / "shots").glob("*.npz"))
+    ]
+    for label, sample in (
+        ("pooltool 60 fps", lambda s, k: sample_video_fast(s, 60.0, 1.0, k)),
+        ("pooltool 30 fps", lambda s, k: sample_video_fast(s, 30.0, 1.0, k)),
+        ("pooltool sparse", lambda s, k: sample_irregular_fast(s, TABLE, k)),
+        ("pooltool sparse from the stroke", lambda s, k: from_the_stroke(sample_irregular_fast(s, TABLE, k))),
+    ):
         runs = exact = calls = 0
         errs = []
         t0 = time.time()
@@ -104,8 +114,11 @@ def main() -> None:
                 trajs = sample(sim, seed)
                 events = infer_events(trajs, TABLE)
                 runs += 1
-                call_ok = all(cue_cushions_before_second(events, s["shot"]) == cue_cushions_before_second(list(shot.events), s["shot"])
-                              for s in shot.meta["shots"])
+                call_ok = all(
+                    cue_cushions_before_second(events, s["shot"])
+                    == cue_cushions_before_second(list(shot.events), s["shot"])
+                    for s in shot.meta["shots"]
+                )
                 calls += call_ok
                 if len(shot.meta["shots"]) == 1:
                     c = compare(sim, events, trajs if "sparse" in label else None)
@@ -126,7 +139,9 @@ def main() -> None:
                 for k in range(8):
                     for seed in seeds:
                         ev = infer_events(sample_video(sim, fps, 1.0, seed=seed, phase_s=k / 8 / fps), TABLE)
-                        found = sorted((e for e in ev if isinstance(e, (BallBall, CushionHit))), key=lambda e: e.t_s)[:2]
+                        found = sorted((e for e in ev if isinstance(e, (BallBall, CushionHit))), key=lambda e: e.t_s)[
+                            :2
+                        ]
                         runs += 1
                         right += [("ball" if isinstance(e, BallBall) else "cushion") for e in found] == truth
             print(f"| {gap * 1000:.0f} ms apart | {fps} | {runs} | {right}/{runs} |")

@@ -40,8 +40,10 @@ def main() -> None:
     ap.add_argument("--per-shot", action="store_true")
     args = ap.parse_args()
     shots = [SimShot.load(p) for p in sorted(SHOTS.glob("*.npz"))]
-    print("| data | fps | runs | pockets found | false pockets | pocket time median / max ms | first contact right | "
-          "object-ball cushions found | false cushions | identity swaps | s/run |")
+    print(
+        "| data | fps | runs | pockets found | false pockets | pocket time median / max ms | first contact right | "
+        "object-ball cushions found | false cushions | identity swaps | s/run |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for mode in ("ids known", "tracked", "tracked, 2 % misread"):
         for fps in args.fps:
@@ -67,9 +69,11 @@ def main() -> None:
             e = np.abs(np.array(tot.pocket_time_errors_s)) * 1000.0
             tm = f"{np.median(e):.1f} / {e.max():.1f}" if len(e) else "-"
             sw = f"{swaps}/{observed}" if mode != "ids known" else "-"
-            print(f"| {mode} | {fps:.0f} | {runs} | {tot.pockets_found}/{tot.pockets_truth} | {tot.pockets_false} | {tm} | "
-                  f"{tot.first_contact_right}/{tot.first_contact_truth} | {tot.ob_cushions_found}/{tot.ob_cushions_truth} | "
-                  f"{tot.ob_cushions_false} | {sw} | {(time.time() - t0) / runs:.2f} |")
+            print(
+                f"| {mode} | {fps:.0f} | {runs} | {tot.pockets_found}/{tot.pockets_truth} | {tot.pockets_false} | {tm} | "
+                f"{tot.first_contact_right}/{tot.first_contact_truth} | {tot.ob_cushions_found}/{tot.ob_cushions_truth} | "
+                f"{tot.ob_cushions_false} | {sw} | {(time.time() - t0) / runs:.2f} |"
+            )
 
 
 if __name__ == "__main__":

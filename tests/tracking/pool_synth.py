@@ -68,13 +68,25 @@ def trajectories_from_frames(frames: list[Frame], balls) -> dict[BallId, Traject
     for b, r in rows.items():
         if r:
             a = np.array(r, dtype=float)
-            out[b] = Trajectory(b, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool),
-                                np.where(a[:, 4] > 0, 1.0, 0.0))
+            out[b] = Trajectory(
+                b,
+                a[:, 0],
+                a[:, 1].astype(np.int64),
+                a[:, 2],
+                a[:, 3],
+                a[:, 4].astype(bool),
+                np.where(a[:, 4] > 0, 1.0, 0.0),
+            )
     return out
 
 
-def detections(frame: Frame, classes: tuple[BallId, ...], rng: np.random.Generator,
-               misread: float = 0.0, hidden: tuple[BallId, ...] = ()) -> list[BallDetection]:
+def detections(
+    frame: Frame,
+    classes: tuple[BallId, ...],
+    rng: np.random.Generator,
+    misread: float = 0.0,
+    hidden: tuple[BallId, ...] = (),
+) -> list[BallDetection]:
     """One frame's detections: the detector's class with scores (0.8-0.95 for it, the rest
     spread over the other classes); with probability ``misread`` the top class is another one."""
     out = []
@@ -105,8 +117,15 @@ def _swap_equivalent(a: BallId, b: BallId) -> bool:
     return detector_class(a) is BallId.RED and detector_class(b) is BallId.RED
 
 
-def track(frames: list[Frame], balls: tuple[BallId, ...], table: TableSpec, seed: int, misread: float = 0.0,
-          hide: dict[BallId, tuple[float, float]] | None = None, reds_by_motion: bool = True) -> TrackResult:
+def track(
+    frames: list[Frame],
+    balls: tuple[BallId, ...],
+    table: TableSpec,
+    seed: int,
+    misread: float = 0.0,
+    hide: dict[BallId, tuple[float, float]] | None = None,
+    reds_by_motion: bool = True,
+) -> TrackResult:
     """The tracker over the frames. Swaps are counted per observed state: the state's position is
     another ball's detection. Reds are named by the tracker, so red states are matched to the
     red they follow: the first observed detection each red track takes fixes its truth ball."""
@@ -161,8 +180,9 @@ def _same(a: BallId, b: BallId) -> bool:
     return a is b or _swap_equivalent(a, b)
 
 
-def score_events(truth: list[Event], found: list[Event], cue: BallId = BallId.CUE,
-                 cushion_window_s: float = 0.1) -> EventScore:
+def score_events(
+    truth: list[Event], found: list[Event], cue: BallId = BallId.CUE, cushion_window_s: float = 0.1
+) -> EventScore:
     """Inferred events against the truth (one shot or several, matched by time)."""
     sc = EventScore()
     tp = [e for e in truth if isinstance(e, Pocketed)]
@@ -170,7 +190,9 @@ def score_events(truth: list[Event], found: list[Event], cue: BallId = BallId.CU
     used: set[int] = set()
     sc.pockets_truth = len(tp)
     for e in tp:
-        k = next((i for i, f in enumerate(fp) if i not in used and _same(f.ball, e.ball) and f.pocket is e.pocket), None)
+        k = next(
+            (i for i, f in enumerate(fp) if i not in used and _same(f.ball, e.ball) and f.pocket is e.pocket), None
+        )
         if k is not None:
             used.add(k)
             sc.pockets_found += 1
@@ -180,16 +202,28 @@ def score_events(truth: list[Event], found: list[Event], cue: BallId = BallId.CU
     fb = sorted((e for e in found if isinstance(e, BallBall)), key=lambda e: e.t_s)
     if tb:
         sc.first_contact_truth = 1
-        if fb and {b for b in fb[0].balls} == {b for b in tb[0].balls} or (
-                fb and all(any(_same(x, y) for y in tb[0].balls) for x in fb[0].balls)):
+        if (
+            fb
+            and {b for b in fb[0].balls} == {b for b in tb[0].balls}
+            or (fb and all(any(_same(x, y) for y in tb[0].balls) for x in fb[0].balls))
+        ):
             sc.first_contact_right = 1
     tc = [e for e in truth if isinstance(e, CushionHit) and e.ball is not cue]
     fc = [e for e in found if isinstance(e, CushionHit) and e.ball is not cue]
     used = set()
     sc.ob_cushions_truth = len(tc)
     for e in tc:
-        k = next((i for i, f in enumerate(fc) if i not in used and _same(f.ball, e.ball) and f.cushion is e.cushion
-                  and abs(f.t_s - e.t_s) <= cushion_window_s), None)
+        k = next(
+            (
+                i
+                for i, f in enumerate(fc)
+                if i not in used
+                and _same(f.ball, e.ball)
+                and f.cushion is e.cushion
+                and abs(f.t_s - e.t_s) <= cushion_window_s
+            ),
+            None,
+        )
         if k is not None:
             used.add(k)
             sc.ob_cushions_found += 1

@@ -33,8 +33,10 @@ class Comparison:
 
     @property
     def cushions_ok(self) -> bool:
-        return all(self.cushions_truth.get(b, []) == self.cushions_found.get(b, [])
-                   for b in set(self.cushions_truth) | set(self.cushions_found))
+        return all(
+            self.cushions_truth.get(b, []) == self.cushions_found.get(b, [])
+            for b in set(self.cushions_truth) | set(self.cushions_found)
+        )
 
     @property
     def pairs_ok(self) -> bool:
@@ -83,8 +85,15 @@ def compare(sim: SimResult, events: list, trajectories: dict[BallId, Trajectory]
     return Comparison(ct, cf, pt, pf, errs, cue_ok, start_err)
 
 
-def detections_for(trajs: dict[BallId, Trajectory], k: int, rng: np.random.Generator, colours: bool = True,
-                   hidden: tuple[BallId, ...] = (), clutter: int = 0, table: TableSpec | None = None) -> list:
+def detections_for(
+    trajs: dict[BallId, Trajectory],
+    k: int,
+    rng: np.random.Generator,
+    colours: bool = True,
+    hidden: tuple[BallId, ...] = (),
+    clutter: int = 0,
+    table: TableSpec | None = None,
+) -> list:
     """What a detector would report at frame ``k``: one detection per visible ball (shuffled),
     with noisy colour scores (true ball 0.6-0.95, others 0-0.35) when ``colours``, plus
     ``clutter`` spurious detections anywhere on the table that look like no ball in particular
@@ -96,13 +105,21 @@ def detections_for(trajs: dict[BallId, Trajectory], k: int, rng: np.random.Gener
     for b in balls:
         if b in hidden:
             continue
-        scores = {o: float(rng.uniform(0.6, 0.95) if o == b else rng.uniform(0.0, 0.35)) for o in balls} if colours else {}
+        scores = (
+            {o: float(rng.uniform(0.6, 0.95) if o == b else rng.uniform(0.0, 0.35)) for o in balls} if colours else {}
+        )
         out.append(BallDetection(float(trajs[b].x_mm[k]), float(trajs[b].y_mm[k]), label_scores=scores))
     for _ in range(clutter):
         L = table.length_mm if table else 2840.0
         W = table.width_mm if table else 1420.0
-        out.append(BallDetection(float(rng.uniform(0, L)), float(rng.uniform(0, W)),
-                                 label_scores={o: float(rng.uniform(0.0, 0.3)) for o in balls}, score=0.4))
+        out.append(
+            BallDetection(
+                float(rng.uniform(0, L)),
+                float(rng.uniform(0, W)),
+                label_scores={o: float(rng.uniform(0.0, 0.3)) for o in balls},
+                score=0.4,
+            )
+        )
     order = rng.permutation(len(out))
     return [out[i] for i in order]
 

@@ -25,8 +25,9 @@ class Path2D:
         return np.array([np.interp(t, k[:, 0], k[:, 1]), np.interp(t, k[:, 0], k[:, 2])])
 
 
-def record(paths: dict[BallId, Path2D], t_end_s: float, pace_s: float = 0.02, step_mm: float = 10.0,
-           closing_mm: float = 3.0) -> dict[BallId, Trajectory]:
+def record(
+    paths: dict[BallId, Path2D], t_end_s: float, pace_s: float = 0.02, step_mm: float = 10.0, closing_mm: float = 3.0
+) -> dict[BallId, Trajectory]:
     """The sparse recorder's trajectories of ``paths`` over ``0..t_end_s``."""
     ticks = np.arange(0.0, t_end_s, pace_s)
     out: dict[BallId, Trajectory] = {}
@@ -44,8 +45,9 @@ def record(paths: dict[BallId, Path2D], t_end_s: float, pace_s: float = 0.02, st
     return out
 
 
-def struck_from_rest(t_contact_s: float, cue_speed_mm_s: float = 2000.0,
-                     struck_speed_mm_s: float = 1200.0) -> tuple[dict[BallId, Path2D], float]:
+def struck_from_rest(
+    t_contact_s: float, cue_speed_mm_s: float = 2000.0, struck_speed_mm_s: float = 1200.0
+) -> tuple[dict[BallId, Path2D], float]:
     """The white struck at t = 0 from (400, 700) along +x; the red at rest ahead, touched at
     ``t_contact_s`` (a cut: it leaves along the line of centres); the yellow at rest far away.
     Returns the paths and the contact time."""

@@ -23,7 +23,9 @@ def test_class_names_map_to_ball_ids_once() -> None:
 
 
 def test_in_play_renormalizes_over_the_balls_in_play() -> None:
-    d = BallDetection(1.0, 2.0, label=BallId.B11, score=1.3, label_scores={BallId.B11: 0.5, BallId.B3: 0.3, BallId.CUE: 0.1})
+    d = BallDetection(
+        1.0, 2.0, label=BallId.B11, score=1.3, label_scores={BallId.B11: 0.5, BallId.B3: 0.3, BallId.CUE: 0.1}
+    )
     nine = frozenset({BallId.CUE} | {BallId(str(k)) for k in range(1, 10)})
     t = in_play(d, nine)
     assert t.label is BallId.B3 and t.score == 1.0
@@ -74,8 +76,11 @@ def test_motion_says_at_rest_as_the_pipeline_did() -> None:
         for b in CAROM_BALLS:
             pos[b] = pos[b] + vel[b] / 30.0
             vel[b] = vel[b] * 0.95 if np.hypot(*vel[b]) > 20.0 else np.zeros(2)
-        dets = [BallDetection(*(pos[b] + rng.normal(0.0, 0.3, 2)), label=b) for b in CAROM_BALLS
-                if not (b is R and k >= 150)]  # the red leaves the table
+        dets = [
+            BallDetection(*(pos[b] + rng.normal(0.0, 0.3, 2)), label=b)
+            for b in CAROM_BALLS
+            if not (b is R and k >= 150)
+        ]  # the red leaves the table
         m = tracker.motion(t, still_mm=1.5, gone_frames=30)
         agree.append(m.resting == _old_pipeline_at_rest(samples, 30))
         seen.add(m.resting)
@@ -90,7 +95,9 @@ def test_motion_says_at_rest_as_the_pipeline_did() -> None:
 def test_motion_predicts_a_rolling_ball_ahead() -> None:
     tracker = Tracker(CAROM_BALLS, TABLE)
     for k in range(5):
-        tracker.update(k, k / 50.0, [BallDetection(1000.0 + 20.0 * k, 700.0, label=W), BallDetection(300.0, 300.0, label=Y)])
+        tracker.update(
+            k, k / 50.0, [BallDetection(1000.0 + 20.0 * k, 700.0, label=W), BallDetection(300.0, 300.0, label=Y)]
+        )
     m = tracker.motion(5 / 50.0)
     w = m.get(W)
     assert w is not None and w.vx_mm_s > 900.0 and w.x_mm > 1080.0

@@ -9,8 +9,18 @@ from calibration.table import load_table
 from tracking.eventlog import event_to_dict
 from tracking.events import ShotEnd
 from tracking.infer import EventStream, infer_events
-from synth.tracking_sim import (R_, W_, Y_, concatenate, final_positions, sample_irregular, sample_video, scenarios, simulate,
-                                 with_row_frames)
+from synth.tracking_sim import (
+    R_,
+    W_,
+    Y_,
+    concatenate,
+    final_positions,
+    sample_irregular,
+    sample_video,
+    scenarios,
+    simulate,
+    with_row_frames,
+)
 
 TABLE = load_table("carom")
 
@@ -21,7 +31,9 @@ def _stream(trajs, poll_every: int = 1):
     got, when = [], []
     for i, (t, _, b, k) in enumerate(rows):
         tr = trajs[b]
-        stream.add(b, t, int(tr.frame[k]), float(tr.x_mm[k]), float(tr.y_mm[k]), bool(tr.observed[k]), float(tr.confidence[k]))
+        stream.add(
+            b, t, int(tr.frame[k]), float(tr.x_mm[k]), float(tr.y_mm[k]), bool(tr.observed[k]), float(tr.confidence[k])
+        )
         if i % poll_every == 0:
             new = stream.poll()
             got += new
@@ -34,7 +46,11 @@ def _stream(trajs, poll_every: int = 1):
 @pytest.mark.parametrize("sampling", ["60fps", "irregular"])
 def test_stream_equals_batch(name: str, sampling: str) -> None:
     sim = next(s for s in scenarios(TABLE) if s.name == name).run(TABLE)
-    trajs = sample_video(sim, 60, 1.0, seed=1) if sampling == "60fps" else with_row_frames(sample_irregular(sim, TABLE, seed=1))
+    trajs = (
+        sample_video(sim, 60, 1.0, seed=1)
+        if sampling == "60fps"
+        else with_row_frames(sample_irregular(sim, TABLE, seed=1))
+    )
     batch = [event_to_dict(e) for e in infer_events(trajs, TABLE)]
     streamed, _ = _stream(trajs)
     assert [event_to_dict(e) for e in streamed] == batch
@@ -53,4 +69,4 @@ def test_first_shot_is_handed_back_while_the_second_is_played() -> None:
     # shot 1 came out during the data, within settle_s (+ the poll interval) of its end
     assert when[end1] is not None and when[end1] - events[end1].t_s <= stream.settle_s + 0.3
     assert when[end1] < offset + 2.5  # before the second stroke even started
-    assert all(e.shot == 1 for e in events[: end1 + 1]) and all(e.shot == 2 for e in events[end1 + 1:])
+    assert all(e.shot == 1 for e in events[: end1 + 1]) and all(e.shot == 2 for e in events[end1 + 1 :])

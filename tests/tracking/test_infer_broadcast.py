@@ -21,8 +21,7 @@ FPS = 25.0
 
 def _traj(ball, ts, xy, observed=None):
     obs = np.ones(len(ts), bool) if observed is None else observed
-    return Trajectory.from_samples(ball, ts, xy[:, 0], xy[:, 1], observed=obs,
-                                   confidence=np.where(obs, 1.0, 0.0))
+    return Trajectory.from_samples(ball, ts, xy[:, 0], xy[:, 1], observed=obs, confidence=np.where(obs, 1.0, 0.0))
 
 
 def _path(ts, p0, v, t_go, decel=300.0):

@@ -93,7 +93,9 @@ def test_rolling_along_a_cushion_without_touching_is_no_contact(gap_mm: float) -
         assert [e.cushion for e in events if isinstance(e, CushionHit)] == [Cushion.FOOT]
 
 
-def _vanish(trajs: dict[BallId, Trajectory], ball: BallId, t_from: float, t_to: float = np.inf) -> dict[BallId, Trajectory]:
+def _vanish(
+    trajs: dict[BallId, Trajectory], ball: BallId, t_from: float, t_to: float = np.inf
+) -> dict[BallId, Trajectory]:
     """The tracker's view of a ball unseen over [t_from, t_to): samples not observed, the
     position held where it was last seen."""
     tr = trajs[ball]
@@ -159,6 +161,8 @@ def test_a_contact_inside_a_data_gap_is_found_with_less_confidence() -> None:
 def test_no_motion_no_events() -> None:
     t = np.arange(0, 3, 1 / 30)
     rng = np.random.default_rng(0)
-    trajs = {b: Trajectory.from_samples(b, t, 500 + 300 * i + rng.normal(0, 1, len(t)), 700 + rng.normal(0, 1, len(t)))
-             for i, b in enumerate((W_, Y_, R_))}
+    trajs = {
+        b: Trajectory.from_samples(b, t, 500 + 300 * i + rng.normal(0, 1, len(t)), 700 + rng.normal(0, 1, len(t)))
+        for i, b in enumerate((W_, Y_, R_))
+    }
     assert infer_events(trajs, TABLE) == []

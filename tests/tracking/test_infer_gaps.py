@@ -58,8 +58,12 @@ def _struck_into_cushion():
 def test_a_contact_right_after_a_hidden_stroke_and_the_struck_ball_into_a_cushion(fps: int, phase: float) -> None:
     sim, t_ball, t_cushion = _struck_into_cushion()
     # the cue and the hand hide the cue ball from just before the stroke to a frame and a half after
-    trajs = _hidden(sample_video(sim, fps, 1.0, seed=int(phase * 8), phase_s=phase / fps), W_,
-                    STROKE_S - 0.2 / fps, STROKE_S + 1.5 / fps)
+    trajs = _hidden(
+        sample_video(sim, fps, 1.0, seed=int(phase * 8), phase_s=phase / fps),
+        W_,
+        STROKE_S - 0.2 / fps,
+        STROKE_S + 1.5 / fps,
+    )
     events = infer_events(trajs, TABLE)
     start = events[0]
     contacts = sorted((e for e in events if isinstance(e, (BallBall, CushionHit))), key=lambda e: e.t_s)[:2]

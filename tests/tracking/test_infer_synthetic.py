@@ -34,7 +34,12 @@ SAMPLINGS = {
     "30fps_1mm": lambda sim, seed: sample_video(sim, 30, 1.0, seed),
     "irregular": lambda sim, seed: sample_irregular(sim, TABLE, seed),
 }
-CASES = [(name, label, seed) for name in SCENARIOS for label in SAMPLINGS for seed in ((0, 1) if label == "60fps_1mm" else (0,))]
+CASES = [
+    (name, label, seed)
+    for name in SCENARIOS
+    for label in SAMPLINGS
+    for seed in ((0, 1) if label == "60fps_1mm" else (0,))
+]
 
 
 def _sim(name: str):
@@ -62,9 +67,15 @@ def test_cushions_pairs_and_cue_ball_exact(name: str, label: str, seed: int) -> 
     assert len(shots) == 1 and shots[0].shot == 1
 
 
-@pytest.mark.parametrize("label, median_ms, p90_ms", [
-    ("60fps_1mm", 5.0, 10.0), ("60fps_0.5mm", 5.0, 10.0), ("30fps_1mm", 5.0, 15.0), ("irregular", 5.0, 15.0),
-])
+@pytest.mark.parametrize(
+    "label, median_ms, p90_ms",
+    [
+        ("60fps_1mm", 5.0, 10.0),
+        ("60fps_0.5mm", 5.0, 10.0),
+        ("30fps_1mm", 5.0, 15.0),
+        ("irregular", 5.0, 15.0),
+    ],
+)
 def test_contact_times_are_below_one_frame(label: str, median_ms: float, p90_ms: float) -> None:
     errs = []
     for name in SCENARIOS:
@@ -78,8 +89,9 @@ def test_contact_times_are_below_one_frame(label: str, median_ms: float, p90_ms:
 @pytest.mark.parametrize("phase", [0.0, 0.25, 0.5, 0.75])
 @pytest.mark.parametrize("gap_s", [0.004, 0.008])
 @pytest.mark.parametrize("seed", [2, 7])
-def test_third_cushion_and_second_ball_within_one_frame_are_ordered(fps: int, phase: float, gap_s: float,
-                                                                     seed: int) -> None:
+def test_third_cushion_and_second_ball_within_one_frame_are_ordered(
+    fps: int, phase: float, gap_s: float, seed: int
+) -> None:
     """Three-cushion art. 2(a) turns on it: the cushion must come before the second ball (seed 2
     puts a resting ball's last frame before the contact a noise-width toward its path)."""
     for sc in same_frame_scenarios(TABLE, gap_s=gap_s):
@@ -89,8 +101,11 @@ def test_third_cushion_and_second_ball_within_one_frame_are_ordered(fps: int, ph
         events = infer_events(sample_video(sim, fps, 1.0, seed=seed, phase_s=phase / fps), TABLE)
         found = sorted((e for e in events if isinstance(e, (BallBall, CushionHit))), key=lambda e: e.t_s)
         first_two = [("ball" if isinstance(e, BallBall) else "cushion") for e in found[:2]]
-        assert first_two == [e.kind for e in truth], (sc.name, [(e.kind, e.t_s) for e in truth],
-                                                      [(type(e).__name__, e.t_s) for e in found[:2]])
+        assert first_two == [e.kind for e in truth], (
+            sc.name,
+            [(e.kind, e.t_s) for e in truth],
+            [(type(e).__name__, e.t_s) for e in found[:2]],
+        )
 
 
 def test_shot_end_positions_and_frames() -> None:

@@ -90,8 +90,14 @@ def test_a_ball_vanishing_into_a_pocket_is_timed_below_a_frame(pocket, start, ve
 
 
 def _traj(ball, ts, xy, observed=None):
-    return Trajectory.from_samples(ball, ts, xy[:, 0], xy[:, 1], observed=observed,
-                                   confidence=None if observed is None else np.where(observed, 1.0, 0.0))
+    return Trajectory.from_samples(
+        ball,
+        ts,
+        xy[:, 0],
+        xy[:, 1],
+        observed=observed,
+        confidence=None if observed is None else np.where(observed, 1.0, 0.0),
+    )
 
 
 def _shot_with(ball_path, fps=60.0, tail_s=3.0, hide_after: float | None = None):

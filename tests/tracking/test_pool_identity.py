@@ -84,8 +84,9 @@ def test_every_pool_shot_tracked(path: Path, fps: float) -> None:
     assert sc.ob_cushions_false == 0 and sc.ob_cushions_found >= 0.75 * sc.ob_cushions_truth
 
 
-def _rest_frames(t0: float, t1: float, fps: float, layout: dict[BallId, tuple[float, float]], k0: int,
-                 rng: np.random.Generator) -> list[Frame]:
+def _rest_frames(
+    t0: float, t1: float, fps: float, layout: dict[BallId, tuple[float, float]], k0: int, rng: np.random.Generator
+) -> list[Frame]:
     out = []
     for k, t in enumerate(np.arange(t0, t1, 1.0 / fps)):
         balls = tuple(layout)
@@ -157,7 +158,9 @@ def test_a_pocketed_ball_does_not_take_a_neighbours_misread_detection() -> None:
         assert states[B3].observed and not states[B9].observed
     # the 9 back on the foot spot: found again
     foot = POOL.spots_mm["foot_spot"]
-    states = {s.ball: s for s in tracker.update(60, 1.0, [BallDetection(*p3, label=B3), BallDetection(*foot, label=B9)])}
+    states = {
+        s.ball: s for s in tracker.update(60, 1.0, [BallDetection(*p3, label=B3), BallDetection(*foot, label=B9)])
+    }
     assert states[B9].observed and (states[B9].x_mm, states[B9].y_mm) == foot
 
 
@@ -172,8 +175,11 @@ def test_reds_hidden_by_an_arm_keep_their_names() -> None:
     first: dict[BallId, tuple[float, float]] = {}
     for k in range(150):
         t = k / 50.0
-        dets = [BallDetection(*(np.array(p) + rng.normal(0, 0.7, 2)), label=detector_class(b))
-                for b, p in layout.items() if not (b in hidden and 30 <= k < 80)]
+        dets = [
+            BallDetection(*(np.array(p) + rng.normal(0, 0.7, 2)), label=detector_class(b))
+            for b, p in layout.items()
+            if not (b in hidden and 30 <= k < 80)
+        ]
         for s in tracker.update(k, t, dets):
             if s.observed:
                 first.setdefault(s.ball, (s.x_mm, s.y_mm))
@@ -191,10 +197,12 @@ def test_reds_hidden_by_an_arm_keep_their_names() -> None:
 )
 def test_between_shots(gone, start, expect) -> None:
     end_pos = {CUE: (600.0, 600.0)}
-    evs = [ShotStart(0.0, 0, 1, 1.0, CUE, {CUE: (100.0, 100.0)}),
-           *[Pocketed(1.0, 60, 1, 0.9, b, Pocket.FOOT_LEFT) for b in gone],
-           ShotEnd(3.0, 180, 1, 1.0, {b: p for b, p in end_pos.items() if b not in gone}),
-           ShotStart(10.0, 600, 2, 1.0, CUE, start)]
+    evs = [
+        ShotStart(0.0, 0, 1, 1.0, CUE, {CUE: (100.0, 100.0)}),
+        *[Pocketed(1.0, 60, 1, 0.9, b, Pocket.FOOT_LEFT) for b in gone],
+        ShotEnd(3.0, 180, 1, 1.0, {b: p for b, p in end_pos.items() if b not in gone}),
+        ShotStart(10.0, 600, 2, 1.0, CUE, start),
+    ]
     assert between_shots(evs, POOL) == expect
 
 
@@ -204,8 +212,10 @@ def test_a_re_rack_is_one_change() -> None:
     apex = POOL.spots_mm["foot_spot"]
     D = POOL.ball_diameter_mm
     rack = {b: (apex[0] + D * (k // 4), apex[1] + D * ((k % 4) - 1.5)) for k, b in enumerate(balls)}
-    evs = [ShotStart(0.0, 0, 1, 1.0, CUE, {CUE: (100.0, 100.0), BallId.B15: (900.0, 300.0)}),
-           *[Pocketed(1.0, 60, 1, 0.9, b, Pocket.FOOT_LEFT) for b in balls],
-           ShotEnd(3.0, 180, 1, 1.0, {CUE: (600.0, 600.0), BallId.B15: (900.0, 300.0)}),
-           ShotStart(10.0, 600, 2, 1.0, CUE, {CUE: (600.0, 600.0), BallId.B15: (900.0, 300.0), **rack})]
+    evs = [
+        ShotStart(0.0, 0, 1, 1.0, CUE, {CUE: (100.0, 100.0), BallId.B15: (900.0, 300.0)}),
+        *[Pocketed(1.0, 60, 1, 0.9, b, Pocket.FOOT_LEFT) for b in balls],
+        ShotEnd(3.0, 180, 1, 1.0, {CUE: (600.0, 600.0), BallId.B15: (900.0, 300.0)}),
+        ShotStart(10.0, 600, 2, 1.0, CUE, {CUE: (600.0, 600.0), BallId.B15: (900.0, 300.0), **rack}),
+    ]
     assert between_shots(evs, POOL) == [Reracked(1, tuple(sorted(balls, key=lambda b: b.value)))]

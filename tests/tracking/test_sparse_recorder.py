@@ -66,8 +66,11 @@ def test_frames_unchanged_by_the_sparse_rules() -> None:
 def test_ball_rolling_to_a_stop_stays_in_its_shot() -> None:
     # reported every 10 mm: at the end a report only every ~1.3 s, each a step the same way
     white = Path2D(((0.0, 400.0, 700.0), (1.0, 1400.0, 700.0), (2.0, 1500.0, 700.0), (8.0, 1545.0, 700.0)))
-    paths = {BallId.WHITE: white, BallId.RED: Path2D(((0.0, 2000.0, 300.0),)),
-             BallId.YELLOW: Path2D(((0.0, 2300.0, 1100.0),))}
+    paths = {
+        BallId.WHITE: white,
+        BallId.RED: Path2D(((0.0, 2000.0, 300.0),)),
+        BallId.YELLOW: Path2D(((0.0, 2300.0, 1100.0),)),
+    }
     # the recording closes 0.15 s after the last slow report (re-measured 0.3 mm off)
     events = infer_events(record(paths, 6.17, closing_mm=0.3), TABLE)
     assert sum(isinstance(e, ShotStart) for e in events) == 1

@@ -20,8 +20,13 @@ from synth.tracking_sim import R_, W_, Y_, sample_video, scenarios, simulate
 TABLE = load_table("carom")
 
 
-def _track(trajs: dict[BallId, Trajectory], seed: int = 0, colours: str = "always",
-           hidden: dict[BallId, tuple[int, int]] | None = None, clutter: int = 0):
+def _track(
+    trajs: dict[BallId, Trajectory],
+    seed: int = 0,
+    colours: str = "always",
+    hidden: dict[BallId, tuple[int, int]] | None = None,
+    clutter: int = 0,
+):
     """Run the tracker over sampled trajectories; return it and per-ball wrong-identity counts."""
     rng = np.random.default_rng(seed)
     tracker = Tracker(CAROM_BALLS, TABLE)
@@ -110,7 +115,9 @@ def test_lost_ball_is_held_with_no_confidence_then_found_by_colour() -> None:
         t = k / 50.0
         dets = [BallDetection(*pos[b], label_scores=scores[b]) for b in CAROM_BALLS if not (R_ is b and 20 <= k < 170)]
         if k >= 170:  # red back elsewhere (put back by the referee)
-            dets = [d for d in dets if d.label_scores[R_] < 0.5] + [BallDetection(1200.0, 1000.0, label_scores=scores[R_])]
+            dets = [d for d in dets if d.label_scores[R_] < 0.5] + [
+                BallDetection(1200.0, 1000.0, label_scores=scores[R_])
+            ]
         states = {s.ball: s for s in tracker.update(k, t, dets)}
         if 20 + 2.0 * 50 < k < 170:
             assert states[R_].confidence == 0.0 and not states[R_].observed

@@ -49,8 +49,12 @@ def test_no_ball_starts_where_a_ball_already_is() -> None:
     # like the 3, which is not on the table: the 3 must not start there
     tr = Tracker(BALLS, POOL)
     tr.update(0, 0.0, [_det(1000, 600, _1=0.9), _det(400, 300, cue=0.95)])
-    got = {s.ball.value for s in tr.update(1, 0.04, [_det(1000, 600, _1=0.9), _det(1030, 600, conf=0.6, _1=0.6, _3=0.2),
-                                                     _det(400, 300, cue=0.95)])}
+    got = {
+        s.ball.value
+        for s in tr.update(
+            1, 0.04, [_det(1000, 600, _1=0.9), _det(1030, 600, conf=0.6, _1=0.6, _3=0.2), _det(400, 300, cue=0.95)]
+        )
+    }
     assert got == {"1", "cue"}
 
 

@@ -49,7 +49,10 @@ BAD = [
     ("t,ball,x_mm,y_mm\n0,white,abc,2\n", ":2: column 'x_mm' must be a number, got 'abc'"),
     ("t,ball,x_mm,y_mm\nnan,white,1,2\n", ":2: column 't' must be finite"),
     ("t,ball,x_mm,y_mm\n0,purple,1,2\n", ":2: unknown ball id 'purple'"),
-    ("t,ball,x_mm,y_mm\n0,white,1,2\n0.5,white,1,2\n0.4,red,1,2\n0.3,white,1,2\n", ":5: time goes backwards for ball white"),
+    (
+        "t,ball,x_mm,y_mm\n0,white,1,2\n0.5,white,1,2\n0.4,red,1,2\n0.3,white,1,2\n",
+        ":5: time goes backwards for ball white",
+    ),
     ("t,ball,x_mm,y_mm\n0,white,1,2\n0,white,1,2\n", ":3: ball white has two samples at t=0.0"),
     ("t,ball,x_mm,y_mm\n0,white,1\n", ":2: expected 4 columns"),
     ("t,frame,ball,x_mm,y_mm\n0,1.5,white,1,2\n", "column 'frame' must be an integer"),
@@ -78,8 +81,15 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
 
 
 def test_write_then_read_round_trip(tmp_path: Path) -> None:
-    w = Trajectory.from_samples(W, [0.0, 0.02, 0.04], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0], frame=[0, 1, 2],
-                                observed=[True, False, True], confidence=[1.0, 0.5, 0.9])
+    w = Trajectory.from_samples(
+        W,
+        [0.0, 0.02, 0.04],
+        [1.0, 2.0, 3.0],
+        [4.0, 5.0, 6.0],
+        frame=[0, 1, 2],
+        observed=[True, False, True],
+        confidence=[1.0, 0.5, 0.9],
+    )
     r = Trajectory.from_samples(R, [0.0, 0.04], [100.0, 100.0], [50.0, 50.0], frame=[0, 2])
     p = tmp_path / "tracks.csv"
     write_tracks_csv(p, {W: w, R: r})

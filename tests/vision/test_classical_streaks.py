@@ -60,15 +60,20 @@ def test_streak_found_named_and_placed(world, fps: float, ball: BallId, speed_mm
     assert 0.5 * travel_px < np.hypot(u1 - u0, v1 - v0) < 1.3 * travel_px
 
 
-@pytest.mark.parametrize("pos", [
-    {BallId.WHITE: (1200.0, 700.0), BallId.YELLOW: (1262.0, 700.0), BallId.RED: (2300.0, 300.0)},
-    {BallId.WHITE: (1200.0, 700.0), BallId.YELLOW: (1262.0, 700.0), BallId.RED: (1323.5, 700.0)},
-], ids=["two touching", "three in a line"])
+@pytest.mark.parametrize(
+    "pos",
+    [
+        {BallId.WHITE: (1200.0, 700.0), BallId.YELLOW: (1262.0, 700.0), BallId.RED: (2300.0, 300.0)},
+        {BallId.WHITE: (1200.0, 700.0), BallId.YELLOW: (1262.0, 700.0), BallId.RED: (1323.5, 700.0)},
+    ],
+    ids=["two touching", "three in a line"],
+)
 def test_touching_balls_are_no_streak(world, pos) -> None:
     scene, rect = world
     det = ClassicalDetector(rect.geometry, R)
-    det.set_background(rect(render_frame(scene, BallsState.at_rest({BallId.RED: pos[BallId.RED]}, R),
-                                         np.random.default_rng(1))))
+    det.set_background(
+        rect(render_frame(scene, BallsState.at_rest({BallId.RED: pos[BallId.RED]}, R), np.random.default_rng(1)))
+    )
     found = det.detect(rect(render_frame(scene, BallsState.at_rest(pos, R), np.random.default_rng(2))))
     assert sorted(d.label.value for d in found) == ["red", "white", "yellow"]
     assert all(d.streak_px is None for d in found)

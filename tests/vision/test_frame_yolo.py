@@ -20,8 +20,9 @@ CENTRE = (POOL.length_mm / 2, POOL.width_mm / 2, 0.0)
 def _camera(angle_deg: float, dist_mm: float = 3500.0) -> CameraModel:
     a = math.radians(angle_deg)
     eye = (CENTRE[0] - dist_mm * math.sin(a), CENTRE[1], dist_mm * math.cos(a))
-    return CameraModel.look_at(1024, 576, 900.0, eye, CENTRE, up_hint=(1.0, 0.0, 0.0) if angle_deg < 1 else (0.0, 0.0, 1.0),
-                               table="pool_9ft")
+    return CameraModel.look_at(
+        1024, 576, 900.0, eye, CENTRE, up_hint=(1.0, 0.0, 0.0) if angle_deg < 1 else (0.0, 0.0, 1.0), table="pool_9ft"
+    )
 
 
 @pytest.mark.parametrize("angle,expect", [(0.0, False), (12.0, False), (OBLIQUE_DEG + 5, True), (65.0, True)])
@@ -41,10 +42,13 @@ class _NoModel:
 def test_crop_holds_the_table_and_ball_size_follows_distance() -> None:
     cam = _camera(65.0, dist_mm=2500.0)
     det = FrameYoloDetector(_NoModel(), cam, POOL)
-    corners = cam.project(np.array([[0, 0, 0], [POOL.length_mm, 0, 0], [POOL.length_mm, POOL.width_mm, 0],
-                                    [0, POOL.width_mm, 0]], float))
-    inside = [(det.x0 <= u <= det.x1 or not 0 <= u <= 1024) and (det.y0 <= v <= det.y1 or not 0 <= v <= 576)
-              for u, v in corners]
+    corners = cam.project(
+        np.array([[0, 0, 0], [POOL.length_mm, 0, 0], [POOL.length_mm, POOL.width_mm, 0], [0, POOL.width_mm, 0]], float)
+    )
+    inside = [
+        (det.x0 <= u <= det.x1 or not 0 <= u <= 1024) and (det.y0 <= v <= det.y1 or not 0 <= v <= 576)
+        for u, v in corners
+    ]
     assert all(inside)
     R = POOL.ball_radius_mm
     near, far = (300.0, 635.0, R), (2240.0, 635.0, R)
@@ -64,12 +68,15 @@ def test_the_shipped_model_finds_a_rendered_ball_in_the_image_where_it_is() -> N
 
     cam = _camera(55.0, dist_mm=2600.0)
     img = np.full((576, 1024, 3), (40, 30, 20), np.uint8)
-    cloth = cam.project(np.array([[0, 0, 0], [POOL.length_mm, 0, 0], [POOL.length_mm, POOL.width_mm, 0],
-                                  [0, POOL.width_mm, 0]], float)).astype(np.int32)
+    cloth = cam.project(
+        np.array([[0, 0, 0], [POOL.length_mm, 0, 0], [POOL.length_mm, POOL.width_mm, 0], [0, POOL.width_mm, 0]], float)
+    ).astype(np.int32)
     cv2.fillPoly(img, [cloth], (140, 110, 20))
     truth = (1400.0, 500.0)
     uv = cam.project(np.array([[truth[0], truth[1], POOL.ball_radius_mm]]))[0]
-    det = FrameYoloDetector(YoloDetector(Rectifier(cam, POOL, 0.5).geometry, POOL.ball_radius_mm, game="pool"), cam, POOL)
+    det = FrameYoloDetector(
+        YoloDetector(Rectifier(cam, POOL, 0.5).geometry, POOL.ball_radius_mm, game="pool"), cam, POOL
+    )
     r = float(det.ball_radius_px(uv[:1], uv[1:])[0])
     cv2.circle(img, (int(round(uv[0])), int(round(uv[1]))), int(round(r)), (235, 235, 235), -1, cv2.LINE_AA)
     found = det.detect(img)

@@ -85,11 +85,14 @@ def test_a_ball_rolling_steadily_is_followed_by_its_velocity():
     assert res[-1][1]["cue"] == pytest.approx((480.0, 300.0))
 
 
-@pytest.mark.parametrize("change, why", [
-    (lambda w: {"cue": (w["cue"][0] + 3 * R, w["cue"][1]), "1": w["1"]}, "the cue ball struck"),
-    (lambda w: {"cue": (w["cue"][0] + 0.8 * R, w["cue"][1]), "1": w["1"]}, "moved farther than max_shift_r"),
-    (lambda w: {"cue": w["cue"]}, "the 1 pocketed or hidden"),
-])
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        (lambda w: {"cue": (w["cue"][0] + 3 * R, w["cue"][1]), "1": w["1"]}, "the cue ball struck"),
+        (lambda w: {"cue": (w["cue"][0] + 0.8 * R, w["cue"][1]), "1": w["1"]}, "moved farther than max_shift_r"),
+        (lambda w: {"cue": w["cue"]}, "the 1 pocketed or hidden"),
+    ],
+)
 def test_anything_the_prediction_did_not_foresee_takes_the_full_detector(change, why):
     fake = FakeYolo()
     g = GuidedDetector(fake, GuidedConfig(key_every=100))

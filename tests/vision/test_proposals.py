@@ -14,8 +14,12 @@ R_PX = 13.0  # a snooker ball at 0.5 px/mm
 CLOTH_BGR = (40, 120, 30)
 
 
-def _view(centres: list[tuple[float, float]], colours: list[tuple[int, int, int]], w: int = 900, h: int = 460,
-          ) -> np.ndarray:
+def _view(
+    centres: list[tuple[float, float]],
+    colours: list[tuple[int, int, int]],
+    w: int = 900,
+    h: int = 460,
+) -> np.ndarray:
     img = np.zeros((h, w, 3), np.uint8)
     img[:] = CLOTH_BGR
     # a lamp gradient and cloth noise, which the cloth model must absorb
@@ -39,12 +43,15 @@ def _nearest(u: np.ndarray, v: np.ndarray, c: tuple[float, float]) -> float:
     return float(np.hypot(u - c[0], v - c[1]).min()) if len(u) else np.inf
 
 
-@pytest.mark.parametrize("colour, what", [
-    ((20, 20, 200), "red on green"),
-    ((15, 15, 15), "black on green"),
-    ((110, 60, 20), "blue on green"),
-    ((60, 140, 40), "green on green, darker and more saturated"),
-])
+@pytest.mark.parametrize(
+    "colour, what",
+    [
+        ((20, 20, 200), "red on green"),
+        ((15, 15, 15), "black on green"),
+        ((110, 60, 20), "blue on green"),
+        ((60, 140, 40), "green on green, darker and more saturated"),
+    ],
+)
 def test_a_lone_ball_gets_one_proposal_at_its_centre(colour, what):
     c = (450.0, 300.0)
     u, v, s = ball_proposals(_view([c], [colour]), R_PX)

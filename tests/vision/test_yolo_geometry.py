@@ -9,8 +9,9 @@ import pytest
 from vision.yolo_geometry import CROP_BALL_PX, CROP_PX, PAD_VALUE, ball_crop, letterbox, letterbox_of
 
 
-@pytest.mark.parametrize("view_hw, scale", [((741, 1451), 320 / 741), ((915, 1811), 320 / 915),
-                                            ((800, 800), 0.4), ((300, 1280), 0.5)])
+@pytest.mark.parametrize(
+    "view_hw, scale", [((741, 1451), 320 / 741), ((915, 1811), 320 / 915), ((800, 800), 0.4), ((300, 1280), 0.5)]
+)
 def test_letterbox_fits_one_scale_top_left(view_hw, scale):
     lb = letterbox_of(view_hw, (320, 640))
     assert lb.scale == pytest.approx(scale)

@@ -35,33 +35,39 @@ def judge_seq(game, shots, referee=None):
 
 
 OUT = {W: (1400.0, 300.0), Y: (1500.0, 1100.0), R: (600.0, 720.0)}  # no two balls share a zone in any game
-CORNER = {W: (900.0, 400.0), Y: (120.0, 60.0), R: (200.0, 40.0)}   # both object balls in the head-right corner (libre)
+CORNER = {W: (900.0, 400.0), Y: (120.0, 60.0), R: (200.0, 40.0)}  # both object balls in the head-right corner (libre)
 SQUARE = {W: (900.0, 700.0), Y: (200.0, 200.0), R: (300.0, 150.0)}  # both in the head-right 47 cm square
 
 
 # -- the zones as data ---------------------------------------------------------------------------
-@pytest.mark.parametrize("game,count,kinds", [
-    (Game.LIBRE, 4, {"corner"}),                 # ART 21.2: the four corners
-    (Game.BALKLINE_47_2, 17, {"cuadro", "anchor"}),  # ART 22.1-22.3: nine zones and eight anchors
-    (Game.BALKLINE_47_1, 17, {"cuadro", "anchor"}),  # ART 23.1: the same marking
-    (Game.BALKLINE_71_2, 12, {"cuadro", "anchor"}),  # ART 24.1-24.2: six zones, six anchors
-    (Game.THREE_CUSHION, 0, set()),                # ART 25.2: no zones in the cushion games
-])
+@pytest.mark.parametrize(
+    "game,count,kinds",
+    [
+        (Game.LIBRE, 4, {"corner"}),  # ART 21.2: the four corners
+        (Game.BALKLINE_47_2, 17, {"cuadro", "anchor"}),  # ART 22.1-22.3: nine zones and eight anchors
+        (Game.BALKLINE_47_1, 17, {"cuadro", "anchor"}),  # ART 23.1: the same marking
+        (Game.BALKLINE_71_2, 12, {"cuadro", "anchor"}),  # ART 24.1-24.2: six zones, six anchors
+        (Game.THREE_CUSHION, 0, set()),  # ART 25.2: no zones in the cushion games
+    ],
+)
 def test_002_art_19_to_24_zones(game, count, kinds):
     zs = zones_for(game)
     assert len(zs) == count and {z.kind for z in zs} == kinds
 
 
-@pytest.mark.parametrize("art,game,point,inside", [
-    ("21.2-corner", Game.LIBRE, (100.0, 100.0), ["corner_head_right"]),
-    ("21.2-outside-the-cut", Game.LIBRE, (400.0, 200.0), []),
-    ("21.2-other-corner", Game.LIBRE, (L_MM - 50.0, W_MM - 50.0), ["corner_foot_left"]),
-    ("22.1-square", Game.BALKLINE_47_2, (100.0, 100.0), ["head_right"]),
-    ("22.1-centre", Game.BALKLINE_47_2, (1420.0, 710.0), ["centre_middle"]),
-    ("22.3-anchor", Game.BALKLINE_47_2, (470.0, 50.0), ["head_right", "centre_right", "anchor_x470_right"]),
-    ("24.1-71-square", Game.BALKLINE_71_2, (300.0, 300.0), ["head_right"]),
-    ("24.1-71-rectangle", Game.BALKLINE_71_2, (1420.0, 1000.0), ["centre_left"]),
-])
+@pytest.mark.parametrize(
+    "art,game,point,inside",
+    [
+        ("21.2-corner", Game.LIBRE, (100.0, 100.0), ["corner_head_right"]),
+        ("21.2-outside-the-cut", Game.LIBRE, (400.0, 200.0), []),
+        ("21.2-other-corner", Game.LIBRE, (L_MM - 50.0, W_MM - 50.0), ["corner_foot_left"]),
+        ("22.1-square", Game.BALKLINE_47_2, (100.0, 100.0), ["head_right"]),
+        ("22.1-centre", Game.BALKLINE_47_2, (1420.0, 710.0), ["centre_middle"]),
+        ("22.3-anchor", Game.BALKLINE_47_2, (470.0, 50.0), ["head_right", "centre_right", "anchor_x470_right"]),
+        ("24.1-71-square", Game.BALKLINE_71_2, (300.0, 300.0), ["head_right"]),
+        ("24.1-71-rectangle", Game.BALKLINE_71_2, (1420.0, 1000.0), ["centre_left"]),
+    ],
+)
 def test_002_art_zone_membership(art, game, point, inside):
     names = [z.name for z in zones_for(game) if z.holds(point)]
     assert sorted(names) == sorted(inside), art
@@ -92,12 +98,15 @@ def test_002_art_7_2_one_ball_is_a_miss(game):
 
 
 # -- entran, dentro and the foul ------------------------------------------------------------------
-@pytest.mark.parametrize("art,game,before,n_legal", [
-    ("21.3-libre-two-caroms", "libre", CORNER, 1),        # entran: one carom staying (dentro), the next must drive out
-    ("22.4-47/2-two-caroms", "balkline-47-2", SQUARE, 1),
-    ("23.2-47/1-dentro-at-once", "balkline-47-1", SQUARE, 0),  # dentro at once: the first carom must drive out
-    ("24.3-71/2-two-caroms", "balkline-71-2", {W: (1400.0, 700.0), Y: (200.0, 200.0), R: (300.0, 150.0)}, 1),
-])
+@pytest.mark.parametrize(
+    "art,game,before,n_legal",
+    [
+        ("21.3-libre-two-caroms", "libre", CORNER, 1),  # entran: one carom staying (dentro), the next must drive out
+        ("22.4-47/2-two-caroms", "balkline-47-2", SQUARE, 1),
+        ("23.2-47/1-dentro-at-once", "balkline-47-1", SQUARE, 0),  # dentro at once: the first carom must drive out
+        ("24.3-71/2-two-caroms", "balkline-71-2", {W: (1400.0, 700.0), Y: (200.0, 200.0), R: (300.0, 150.0)}, 1),
+    ],
+)
 def test_002_art_20_5_carom_from_dentro_without_a_ball_out_is_a_foul(art, game, before, n_legal):
     shots = [shot(i, before, before) for i in range(1, 4)]
     calls, st = judge_seq(game, shots)
@@ -119,8 +128,9 @@ def test_002_art_20_4_balls_that_leave_and_return_are_entran_again():
     # carom 1 from entran stays (dentro); carom 2 drives the red out (legal); carom 3 brings it back: entran
     back = {W: (900.0, 400.0), Y: (120.0, 60.0), R: (200.0, 40.0)}
     out = {W: (900.0, 400.0), Y: (120.0, 60.0), R: (900.0, 700.0)}
-    calls, _ = judge_seq("libre", [shot(1, CORNER, CORNER), shot(2, CORNER, out), shot(3, out, back),
-                                   shot(4, back, back)])
+    calls, _ = judge_seq(
+        "libre", [shot(1, CORNER, CORNER), shot(2, CORNER, out), shot(3, out, back), shot(4, back, back)]
+    )
     assert [c.points for c in calls] == [1, 1, 1, 1] and all(c.legal for c in calls)
     assert calls[2].details["zones"][0]["position"] == "entran"
 
@@ -135,8 +145,11 @@ def test_002_art_20_5_a_ball_seen_outside_during_the_shot_has_left():
 def test_002_art_19_2_the_count_belongs_to_the_series():
     # a miss ends the series; the opponent (yellow) finds the white and red in the corner: entran for him
     corner_for_yellow = {W: (120.0, 60.0), Y: (900.0, 400.0), R: (200.0, 40.0)}
-    shots = [shot(1, CORNER, CORNER), shot(2, CORNER, corner_for_yellow, tokens=("yellow",)),
-             shot(3, corner_for_yellow, corner_for_yellow, tokens=("white", "red"), cue=Y)]
+    shots = [
+        shot(1, CORNER, CORNER),
+        shot(2, CORNER, corner_for_yellow, tokens=("yellow",)),
+        shot(3, corner_for_yellow, corner_for_yellow, tokens=("white", "red"), cue=Y),
+    ]
     calls, _ = judge_seq("libre", shots, {"start": {"next_is_break": False, "balls": ["white", "yellow"]}})
     assert calls[1].turn_over and calls[2].legal and calls[2].points == 1
 
@@ -163,10 +176,13 @@ def test_referee_input_table_size():
 
 
 # -- pentathlon and triathlon -------------------------------------------------------------------------
-@pytest.mark.parametrize("game,order", [
-    ("pentathlon", ["libre", "balkline-47-1", "balkline-71-2", "one-cushion", "three-cushion"]),  # ART 29
-    ("triathlon", ["balkline-71-2", "one-cushion", "three-cushion"]),                              # ART 30
-])
+@pytest.mark.parametrize(
+    "game,order",
+    [
+        ("pentathlon", ["libre", "balkline-47-1", "balkline-71-2", "one-cushion", "three-cushion"]),  # ART 29
+        ("triathlon", ["balkline-71-2", "one-cushion", "three-cushion"]),  # ART 30
+    ],
+)
 def test_002_art_28_to_30_modalities_in_order(game, order):
     """Each modality to a distance of 1: the starter scores, the opponent misses his equalizing
     inning (002 ART 12.3), and the next modality begins with the other player starting."""
@@ -175,14 +191,17 @@ def test_002_art_28_to_30_modalities_in_order(game, order):
     state = engine.initial_state(ref.setup)
     seen, n = [], 1
     from tracking.events import group_shots
+
     for g in order:
         for scores in (True, False):
             cue = _carom_state(state).player.ball
             other = "yellow" if cue is W else "white"
             cush = {"one-cushion": ["foot"], "three-cushion": ["foot", "left", "head"]}.get(g, []) if scores else []
             evs = shot(n, OUT, OUT, cue=cue, tokens=("red",))  # a modality opens with a break: red first (ART 6.2)
-            extra = [CushionHit(evs[0].t_s + 0.3 + 0.01 * i, 0, n, 0.95, cue, Cushion.parse(c), (0.0, 0.0))
-                     for i, c in enumerate(cush)]
+            extra = [
+                CushionHit(evs[0].t_s + 0.3 + 0.01 * i, 0, n, 0.95, cue, Cushion.parse(c), (0.0, 0.0))
+                for i, c in enumerate(cush)
+            ]
             if scores:
                 extra.append(BallBall(evs[0].t_s + 0.5, 0, n, 0.95, (cue, BallId.parse(other)), (0.0, 0.0)))
             (s_,) = group_shots(evs + extra)

@@ -56,18 +56,35 @@ def racked() -> dict[BallId, tuple[float, float]]:
     return out
 
 
-def shot_events(tokens: list[str] | tuple[str, ...], shot: int = 1, t0_s: float = 0.0, conf: float = 0.95,
-                start_conf: float = 0.99, balls: Iterable[Any] | None = None, rack: bool = False,
-                contact: tuple[tuple[str, str], ...] = (), frozen: dict[str, str] | None = None, end: bool = True,
-                start: bool = True) -> list[Event]:
+def shot_events(
+    tokens: list[str] | tuple[str, ...],
+    shot: int = 1,
+    t0_s: float = 0.0,
+    conf: float = 0.95,
+    start_conf: float = 0.99,
+    balls: Iterable[Any] | None = None,
+    rack: bool = False,
+    contact: tuple[tuple[str, str], ...] = (),
+    frozen: dict[str, str] | None = None,
+    end: bool = True,
+    start: bool = True,
+) -> list[Event]:
     cue = BallId.CUE
     pos = racked() if rack else (spread(ids(balls)) if balls is not None else {})
     evs: list[Event] = []
     if start:
-        evs.append(ShotStart(t_s=t0_s, frame=int(t0_s * 30), shot=shot, confidence=start_conf, cue_ball=cue,
-                             positions=pos,
-                             frozen_to_cushion={BallId.parse(b): Cushion.parse(c) for b, c in (frozen or {}).items()},
-                             balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact)))
+        evs.append(
+            ShotStart(
+                t_s=t0_s,
+                frame=int(t0_s * 30),
+                shot=shot,
+                confidence=start_conf,
+                cue_ball=cue,
+                positions=pos,
+                frozen_to_cushion={BallId.parse(b): Cushion.parse(c) for b, c in (frozen or {}).items()},
+                balls_in_contact=tuple((BallId.parse(a), BallId.parse(b)) for a, b in contact),
+            )
+        )
     t = t0_s
     gone: set[BallId] = set()
     mid, gone_now = shorthand_events(tokens, cue, shot, t, conf)
@@ -85,22 +102,35 @@ def a_shot(tokens, number: int = 1, **kw) -> Shot:
     return s
 
 
-def state(balls: Iterable[Any] | None = None, group: str | None = None, at_table: int = 0, breaker: int = 0,
-          race_to: int | None = None, break_rule: str = "winner", **kw) -> EightBallState:
+def state(
+    balls: Iterable[Any] | None = None,
+    group: str | None = None,
+    at_table: int = 0,
+    breaker: int = 0,
+    race_to: int | None = None,
+    break_rule: str = "winner",
+    **kw,
+) -> EightBallState:
     """A state past the break: ``group`` is Ana's ("solids"/"stripes"; None: open table)."""
     g = None if group is None else Group(group)
     groups = (None, None) if g is None else (g, g.other)
-    return EightBallState(players=PLAYERS, race=RaceConfig(race_to, BreakRule(break_rule)),
-                          balls=FULL_RACK if balls is None else ids(balls), groups=groups, at_table=at_table,
-                          breaker=breaker, next_is_break=False, **kw)
+    return EightBallState(
+        players=PLAYERS,
+        race=RaceConfig(race_to, BreakRule(break_rule)),
+        balls=FULL_RACK if balls is None else ids(balls),
+        groups=groups,
+        at_table=at_table,
+        breaker=breaker,
+        next_is_break=False,
+        **kw,
+    )
 
 
 def new_match(race_to: int | None = None, break_rule: str = "winner") -> EightBallState:
     return EightBallState(players=PLAYERS, race=RaceConfig(race_to, BreakRule(break_rule)))
 
 
-def judge(tokens, st: EightBallState | None = None, si: dict | EightBallShotInput | None = None, number: int = 1,
-          **kw):
+def judge(tokens, st: EightBallState | None = None, si: dict | EightBallShotInput | None = None, number: int = 1, **kw):
     """Judge one shot from ``st`` (default a new match: a break); returns (call, new state)."""
     st = st if st is not None else new_match()
     if isinstance(si, dict):

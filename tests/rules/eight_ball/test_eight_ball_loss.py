@@ -9,8 +9,8 @@ from eight_ball_builders import judge, state
 from rules.eight_ball.state import FULL_RACK
 from tracking.ids import BallId
 
-ON_EIGHT = dict(balls=["8", "9", "10"], group="solids")          # Ana's solids are gone
-LAST_SOLID = dict(balls=["3", "8", "9", "10"], group="solids")   # Ana has the 3 left
+ON_EIGHT = dict(balls=["8", "9", "10"], group="solids")  # Ana's solids are gone
+LAST_SOLID = dict(balls=["3", "8", "9", "10"], group="solids")  # Ana has the 3 left
 GROUP_LEFT = dict(balls=["3", "4", "8", "9"], group="solids")
 OPEN = dict(group=None)
 CALL8 = {"called": {"ball": "8", "pocket": "foot_left"}}
@@ -18,24 +18,53 @@ CALL8 = {"called": {"ball": "8", "pocket": "foot_left"}}
 # id, state kwargs, tokens, input, Ana wins (True) / loses (False), ART 25.1 items cited
 CASES = [
     ("ART-1.3-15.2-24.1-eight-in-the-named-pocket-wins", ON_EIGHT, ["8", "8>foot_left"], CALL8, True, []),
-    ("ART-25.1a-foul-while-pocketing-the-8", ON_EIGHT, ["8", "8>foot_left"], {**CALL8, "foul": "touched_ball"},
-     False, ["25.1a"]),
+    (
+        "ART-25.1a-foul-while-pocketing-the-8",
+        ON_EIGHT,
+        ["8", "8>foot_left"],
+        {**CALL8, "foul": "touched_ball"},
+        False,
+        ["25.1a"],
+    ),
     ("ART-25.1a-wrong-ball-first-then-the-8", ON_EIGHT, ["9", "9-8", "8>foot_left"], CALL8, False, ["25.1a"]),
-    ("ART-25.1b-8-with-the-last-ball-of-the-group", LAST_SOLID, ["3", "3>side_left", "3-8", "8>foot_left"],
-     {"called": {"ball": "3", "pocket": "side_left"}}, False, ["25.1b"]),
+    (
+        "ART-25.1b-8-with-the-last-ball-of-the-group",
+        LAST_SOLID,
+        ["3", "3>side_left", "3-8", "8>foot_left"],
+        {"called": {"ball": "3", "pocket": "side_left"}},
+        False,
+        ["25.1b"],
+    ),
     ("ART-25.1c-8-off-the-table", ON_EIGHT, ["8", "8:foot", "off:8"], CALL8, False, ["25.1c"]),
-    ("ART-25.1c-8-off-the-table-before-the-group", GROUP_LEFT, ["3", "3-8", "8:foot", "off:8"], None, False,
-     ["25.1c"]),
+    ("ART-25.1c-8-off-the-table-before-the-group", GROUP_LEFT, ["3", "3-8", "8:foot", "off:8"], None, False, ["25.1c"]),
     ("ART-25.1d-8-in-a-pocket-not-named", ON_EIGHT, ["8", "8>foot_right"], CALL8, False, ["25.1d"]),
-    ("ART-25.1d-24.1-8-on-a-safety-no-pocket-named", ON_EIGHT, ["8", "8>foot_right"], {"safety": True}, False,
-     ["25.1d"]),
+    (
+        "ART-25.1d-24.1-8-on-a-safety-no-pocket-named",
+        ON_EIGHT,
+        ["8", "8>foot_right"],
+        {"safety": True},
+        False,
+        ["25.1d"],
+    ),
     ("ART-25.1e-8-while-group-balls-remain", GROUP_LEFT, ["3", "3-8", "8>foot_left"], None, False, ["25.1e"]),
     ("ART-25.1e-8-on-an-open-table", OPEN, ["3", "3-8", "8>foot_left"], None, False, ["25.1e"]),
     ("ART-25.1e-8-first-on-open-table-pocketed", OPEN, ["8", "8>side_left"], None, False, ["25.1e"]),
-    ("ART-25.1f-8-and-the-cue-ball", ON_EIGHT, ["8", "8>foot_left", "cue>foot_right"], CALL8, False,
-     ["25.1f", "25.1a"]),
-    ("ART-25.1f-25.1e-8-and-cue-ball-with-group-left", GROUP_LEFT, ["3", "3-8", "8>foot_left", "cue>foot_right"],
-     None, False, ["25.1f", "25.1a", "25.1e"]),
+    (
+        "ART-25.1f-8-and-the-cue-ball",
+        ON_EIGHT,
+        ["8", "8>foot_left", "cue>foot_right"],
+        CALL8,
+        False,
+        ["25.1f", "25.1a"],
+    ),
+    (
+        "ART-25.1f-25.1e-8-and-cue-ball-with-group-left",
+        GROUP_LEFT,
+        ["3", "3-8", "8>foot_left", "cue>foot_right"],
+        None,
+        False,
+        ["25.1f", "25.1a", "25.1e"],
+    ),
 ]
 
 

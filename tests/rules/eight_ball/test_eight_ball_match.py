@@ -12,20 +12,30 @@ from rules.core.judge import judge_events
 from rules.core.report import format_calls_table
 from tracking.ids import BallId
 
-SOLIDS_RUN = ["1", "1>foot_left", "1-4", "4>foot_right", "4-5", "5>side_left", "5-6", "6>side_right", "6-7",
-              "7>head_left"]
+SOLIDS_RUN = [
+    "1",
+    "1>foot_left",
+    "1-4",
+    "4>foot_right",
+    "4-5",
+    "5>side_left",
+    "5-6",
+    "6>side_right",
+    "6-7",
+    "7>head_left",
+]
 
 # (tokens, rack?) per shot; balls on the table are tracked by pocketing, re-racked where rack? is True
 MATCH = [
-    (["1", "2>foot_left", "1:foot", "3:left"], True),         # 1 Ana breaks, pots the 2: keeps the table
-    (["3", "3>side_left"], False),                            # 2 Ana: the 3 (taken as called): solids
-    (["4", "4:foot"], False),                                 # 3 Ana misses
-    (["9", "9>foot_right"], False),                           # 4 Bea: the 9
-    (["10", "10:foot", "cue>side_right"], False),             # 5 Bea scratches: Ana ball in hand
-    (SOLIDS_RUN, False),                                      # 6 Ana clears the solids
-    (["8", "8>foot_left"], False),                            # 7 Ana pots the 8 (no call): wins rack 1
-    (["1", "1:foot", "2:left", "3:right", "4:head"], True),   # 8 Ana breaks rack 2, nothing down
-    (["3", "3-8", "8>side_left"], False),                     # 9 Bea pots the 8 early: loses rack 2
+    (["1", "2>foot_left", "1:foot", "3:left"], True),  # 1 Ana breaks, pots the 2: keeps the table
+    (["3", "3>side_left"], False),  # 2 Ana: the 3 (taken as called): solids
+    (["4", "4:foot"], False),  # 3 Ana misses
+    (["9", "9>foot_right"], False),  # 4 Bea: the 9
+    (["10", "10:foot", "cue>side_right"], False),  # 5 Bea scratches: Ana ball in hand
+    (SOLIDS_RUN, False),  # 6 Ana clears the solids
+    (["8", "8>foot_left"], False),  # 7 Ana pots the 8 (no call): wins rack 1
+    (["1", "1:foot", "2:left", "3:right", "4:head"], True),  # 8 Ana breaks rack 2, nothing down
+    (["3", "3-8", "8>side_left"], False),  # 9 Bea pots the 8 early: loses rack 2
 ]
 
 
@@ -70,10 +80,25 @@ def test_ART_31_1_race_to_two_ends_the_match_and_later_shots_are_not_judged():
     assert "match over: Ana wins" in ENGINE.format_score_sheet(st)
 
 
-@pytest.mark.parametrize("rule,winner,breaker", [
-    ("winner", 1, 1), ("winner", 0, 0), ("alternate", 1, 1), ("alternate", 0, 1), ("loser", 0, 1), ("loser", 1, 0),
-], ids=["ART-7.2-winner-breaks-b", "ART-7.2-winner-breaks-a", "ART-7.2-alternate-a", "ART-7.2-alternate-b",
-        "ART-7.2-loser-breaks-b", "ART-7.2-loser-breaks-a"])
+@pytest.mark.parametrize(
+    "rule,winner,breaker",
+    [
+        ("winner", 1, 1),
+        ("winner", 0, 0),
+        ("alternate", 1, 1),
+        ("alternate", 0, 1),
+        ("loser", 0, 1),
+        ("loser", 1, 0),
+    ],
+    ids=[
+        "ART-7.2-winner-breaks-b",
+        "ART-7.2-winner-breaks-a",
+        "ART-7.2-alternate-a",
+        "ART-7.2-alternate-b",
+        "ART-7.2-loser-breaks-b",
+        "ART-7.2-loser-breaks-a",
+    ],
+)
 def test_ART_7_2_who_breaks_the_next_rack(rule, winner, breaker):
     st = state(balls=["8", "9"], group="solids", break_rule=rule, breaker=0)
     tokens = ["8", "8>foot_left"] if winner == 0 else ["9", "9-8", "8>foot_left"]
@@ -92,8 +117,9 @@ def test_ART_26_1_26_2_stalemate_rerack_same_breaker():
 
 
 def test_new_rack_balls_come_from_the_shot_start():
-    _, st = judge(["8", "8>foot_left"], state(balls=["8"], group="solids"),
-                  {"called": {"ball": "8", "pocket": "foot_left"}})
+    _, st = judge(
+        ["8", "8>foot_left"], state(balls=["8"], group="solids"), {"called": {"ball": "8", "pocket": "foot_left"}}
+    )
     clip = FULL_RACK - {BallId.B5}  # the camera sees 14 balls at the next break
     call, new = ENGINE.judge_shot(st, a_shot(["1", "1:foot", "2:left", "3:right", "4:head"], 2, balls=clip), None)
     assert call.break_shot and "without the 5; its positions are trusted" in call.reason
@@ -101,8 +127,16 @@ def test_new_rack_balls_come_from_the_shot_start():
 
 
 def test_score_sheet_resume_continues_the_match():
-    st = state(balls=["2", "8", "9", "12"], group="stripes", at_table=1, breaker=0, race_to=5,
-               ball_in_hand=True, rack=4, racks_won=(2, 1))
+    st = state(
+        balls=["2", "8", "9", "12"],
+        group="stripes",
+        at_table=1,
+        breaker=0,
+        race_to=5,
+        ball_in_hand=True,
+        rack=4,
+        racks_won=(2, 1),
+    )
     sheet = ENGINE.score_sheet(st)
     assert sheet["players"][0] == {"name": "Ana", "racks_won": 2, "group": "stripes"}
     ref = ENGINE.parse_input({"players": list(PLAYERS), "match": {"race_to": 5}, "start": sheet["resume"]})

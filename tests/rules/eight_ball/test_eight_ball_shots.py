@@ -20,48 +20,183 @@ SOLIDS = dict(group="solids")  # Ana (at the table) plays the solids
 # id, state kwargs, tokens, input, foul, continues, group Ana gets, balls down after
 CASES = [
     ("ART-5.1-15.1-called-ball-pocketed-continues", SOLIDS, ["3", "3>foot_left"], CALL3, None, True, None, {"3"}),
-    ("ART-5.1-called-pocket-missed-loss-of-turn-no-foul", SOLIDS, ["3", "3>foot_right"], CALL3, None, False, None,
-     {"3"}),
+    (
+        "ART-5.1-called-pocket-missed-loss-of-turn-no-foul",
+        SOLIDS,
+        ["3", "3>foot_right"],
+        CALL3,
+        None,
+        False,
+        None,
+        {"3"},
+    ),
     ("ART-5.1-obvious-ball-no-call-taken-as-called", SOLIDS, ["3", "3>foot_right"], None, None, True, None, {"3"}),
-    ("ART-5.2-other-balls-count-with-the-called-one", SOLIDS, ["3", "3-10", "3>foot_left", "10>side_left"], CALL3,
-     None, True, None, {"3", "10"}),
-    ("ART-5.3-called-missed-others-stay-down", SOLIDS, ["3", "3-4", "4>side_left", "3:foot"], CALL3, None, False,
-     None, {"4"}),
-    ("ART-15.1-only-opponent-ball-pocketed-turn-over", SOLIDS, ["3", "3-10", "10>side_left"], None, None, False,
-     None, {"10"}),
-    ("ART-15.1-called-opponent-ball-cannot-be-legal", SOLIDS, ["3", "3-10", "10>side_left"],
-     {"called": {"ball": "10", "pocket": "side_left"}}, None, False, None, {"10"}),
+    (
+        "ART-5.2-other-balls-count-with-the-called-one",
+        SOLIDS,
+        ["3", "3-10", "3>foot_left", "10>side_left"],
+        CALL3,
+        None,
+        True,
+        None,
+        {"3", "10"},
+    ),
+    (
+        "ART-5.3-called-missed-others-stay-down",
+        SOLIDS,
+        ["3", "3-4", "4>side_left", "3:foot"],
+        CALL3,
+        None,
+        False,
+        None,
+        {"4"},
+    ),
+    (
+        "ART-15.1-only-opponent-ball-pocketed-turn-over",
+        SOLIDS,
+        ["3", "3-10", "10>side_left"],
+        None,
+        None,
+        False,
+        None,
+        {"10"},
+    ),
+    (
+        "ART-15.1-called-opponent-ball-cannot-be-legal",
+        SOLIDS,
+        ["3", "3-10", "10>side_left"],
+        {"called": {"ball": "10", "pocket": "side_left"}},
+        None,
+        False,
+        None,
+        {"10"},
+    ),
     ("ART-15.1-miss-with-a-rail-turn-over", SOLIDS, ["3", "3:foot"], None, None, False, None, set()),
-    ("ART-5.4-safety-pocketing-own-ball-ends-turn", SOLIDS, ["3", "3>foot_left"], {"safety": True}, None, False,
-     None, {"3"}),
-    ("ART-14.2-open-table-called-ball-chooses-group", OPEN, ["3", "3>foot_left"], CALL3, None, True, Group.SOLIDS,
-     {"3"}),
-    ("ART-14.2-open-table-no-call-first-ball-chooses", OPEN, ["12", "12>side_left"], None, None, True,
-     Group.STRIPES, {"12"}),
-    ("ART-8.1-open-table-solid-first-to-pocket-stripe", OPEN, ["3", "3-12", "12>side_left"],
-     {"called": {"ball": "12", "pocket": "side_left"}}, None, True, Group.STRIPES, {"12"}),
-    ("ART-8.2-open-table-8-first-is-legal", OPEN, ["8", "8-12", "12>side_left"], None, None, True, Group.STRIPES,
-     {"12"}),
-    ("ART-19.1-open-table-safety-chooses-no-group", OPEN, ["3", "3>foot_left"], {"safety": True}, None, False, None,
-     {"3"}),
-    ("ART-19.1-open-table-wrong-pocket-chooses-no-group", OPEN, ["3", "3>foot_right"], CALL3, None, False, None,
-     {"3"}),
-    ("ART-18.1-combination-of-own-balls", SOLIDS, ["3", "3-5", "5>side_right"],
-     {"called": {"ball": "5", "pocket": "side_right"}}, None, True, None, {"5"}),
-    ("ART-13.1-16.1a-opponent-ball-first", SOLIDS, ["10", "10-3", "3>foot_left"], CALL3, F.WRONG_BALL_FIRST, False,
-     None, {"3"}),
-    ("ART-18.1-8-first-after-groups-chosen", SOLIDS, ["8", "8-3", "3>foot_left"], CALL3, F.WRONG_BALL_FIRST, False,
-     None, {"3"}),
+    (
+        "ART-5.4-safety-pocketing-own-ball-ends-turn",
+        SOLIDS,
+        ["3", "3>foot_left"],
+        {"safety": True},
+        None,
+        False,
+        None,
+        {"3"},
+    ),
+    (
+        "ART-14.2-open-table-called-ball-chooses-group",
+        OPEN,
+        ["3", "3>foot_left"],
+        CALL3,
+        None,
+        True,
+        Group.SOLIDS,
+        {"3"},
+    ),
+    (
+        "ART-14.2-open-table-no-call-first-ball-chooses",
+        OPEN,
+        ["12", "12>side_left"],
+        None,
+        None,
+        True,
+        Group.STRIPES,
+        {"12"},
+    ),
+    (
+        "ART-8.1-open-table-solid-first-to-pocket-stripe",
+        OPEN,
+        ["3", "3-12", "12>side_left"],
+        {"called": {"ball": "12", "pocket": "side_left"}},
+        None,
+        True,
+        Group.STRIPES,
+        {"12"},
+    ),
+    (
+        "ART-8.2-open-table-8-first-is-legal",
+        OPEN,
+        ["8", "8-12", "12>side_left"],
+        None,
+        None,
+        True,
+        Group.STRIPES,
+        {"12"},
+    ),
+    (
+        "ART-19.1-open-table-safety-chooses-no-group",
+        OPEN,
+        ["3", "3>foot_left"],
+        {"safety": True},
+        None,
+        False,
+        None,
+        {"3"},
+    ),
+    ("ART-19.1-open-table-wrong-pocket-chooses-no-group", OPEN, ["3", "3>foot_right"], CALL3, None, False, None, {"3"}),
+    (
+        "ART-18.1-combination-of-own-balls",
+        SOLIDS,
+        ["3", "3-5", "5>side_right"],
+        {"called": {"ball": "5", "pocket": "side_right"}},
+        None,
+        True,
+        None,
+        {"5"},
+    ),
+    (
+        "ART-13.1-16.1a-opponent-ball-first",
+        SOLIDS,
+        ["10", "10-3", "3>foot_left"],
+        CALL3,
+        F.WRONG_BALL_FIRST,
+        False,
+        None,
+        {"3"},
+    ),
+    (
+        "ART-18.1-8-first-after-groups-chosen",
+        SOLIDS,
+        ["8", "8-3", "3>foot_left"],
+        CALL3,
+        F.WRONG_BALL_FIRST,
+        False,
+        None,
+        {"3"},
+    ),
     ("ART-13.1b-16.1a-no-rail-after-contact", SOLIDS, ["3"], None, F.NO_RAIL_AFTER_CONTACT, False, None, set()),
     ("ART-13.1-16.1a-no-ball-touched", SOLIDS, ["foot", "left"], None, F.NO_CONTACT, False, None, set()),
     ("ART-13.1-cushion-first-then-own-ball-legal", SOLIDS, ["foot", "3", "3:left"], None, None, False, None, set()),
     ("ART-16.1b-scratch", SOLIDS, ["3", "3:foot", "cue>side_left"], None, F.SCRATCH, False, None, set()),
-    ("ART-16.1b-19.2-scratch-pocketed-ball-stays-down", SOLIDS, ["3", "3>foot_left", "cue>side_left"], CALL3,
-     F.SCRATCH, False, None, {"3"}),
-    ("ART-16.1b-cue-ball-off-the-table", SOLIDS, ["3", "3:foot", "off:cue"], None, F.CUE_BALL_OFF_TABLE, False, None,
-     set()),
-    ("ART-20.1-20.2-object-ball-off-respotted", SOLIDS, ["3", "3-4", "4:foot", "off:4"], None, F.BALL_OFF_TABLE, False, None,
-     set()),
+    (
+        "ART-16.1b-19.2-scratch-pocketed-ball-stays-down",
+        SOLIDS,
+        ["3", "3>foot_left", "cue>side_left"],
+        CALL3,
+        F.SCRATCH,
+        False,
+        None,
+        {"3"},
+    ),
+    (
+        "ART-16.1b-cue-ball-off-the-table",
+        SOLIDS,
+        ["3", "3:foot", "off:cue"],
+        None,
+        F.CUE_BALL_OFF_TABLE,
+        False,
+        None,
+        set(),
+    ),
+    (
+        "ART-20.1-20.2-object-ball-off-respotted",
+        SOLIDS,
+        ["3", "3-4", "4:foot", "off:4"],
+        None,
+        F.BALL_OFF_TABLE,
+        False,
+        None,
+        set(),
+    ),
 ]
 
 
@@ -132,9 +267,13 @@ def test_ART_17_1_ball_in_hand_is_kept_in_the_resume():
     assert sheet["resume"]["ball_in_hand"] is True and sheet["resume"]["at_table"] == "Bea"
 
 
-@pytest.mark.parametrize("si,msg", [
-    ({"called": {"ball": "3", "pocket": "foot_left"}}, "shot 4: the called ball 3 is not on the table"),
-], ids=["ART-5.1-called-ball-must-be-on-the-table"])
+@pytest.mark.parametrize(
+    "si,msg",
+    [
+        ({"called": {"ball": "3", "pocket": "foot_left"}}, "shot 4: the called ball 3 is not on the table"),
+    ],
+    ids=["ART-5.1-called-ball-must-be-on-the-table"],
+)
 def test_called_ball_not_on_the_table_is_an_input_error(si, msg):
     st = state(balls=FULL_RACK - {BallId.B3}, group="solids")
     with pytest.raises(EightBallShotError, match=msg):
@@ -149,12 +288,15 @@ def test_positions_missing_balls_are_taken_as_gone():
     assert BallId.B3 not in new.balls and BallId.B11 not in new.balls and BallId.B4 not in new.balls
 
 
-@pytest.mark.parametrize("case,on_table,shown,kept", [
-    # one ball misread as another (the 3 read as the 11, pocketed earlier): the state is kept
-    ("swap", FULL_RACK - {BallId.B11}, FULL_RACK - {BallId.B3}, FULL_RACK - {BallId.B11}),
-    # a mark on the cloth read as the pocketed 11: not taken back
-    ("phantom", FULL_RACK - {BallId.B11}, FULL_RACK, FULL_RACK - {BallId.B11}),
-])
+@pytest.mark.parametrize(
+    "case,on_table,shown,kept",
+    [
+        # one ball misread as another (the 3 read as the 11, pocketed earlier): the state is kept
+        ("swap", FULL_RACK - {BallId.B11}, FULL_RACK - {BallId.B3}, FULL_RACK - {BallId.B11}),
+        # a mark on the cloth read as the pocketed 11: not taken back
+        ("phantom", FULL_RACK - {BallId.B11}, FULL_RACK, FULL_RACK - {BallId.B11}),
+    ],
+)
 def test_balls_the_state_has_pocketed_are_not_taken_back(case, on_table, shown, kept):
     st = replace(state(**SOLIDS), balls=on_table)
     call, new = judge(["4"], st, None, balls=shown)
@@ -206,10 +348,17 @@ def test_shot_without_start_or_end_is_judged_and_flagged():
 
 def test_foreign_balls_in_the_log_are_not_object_balls():
     from tracking.events import Pocketed, ShotStart, group_shots
+
     evs = shot_events(["3", "3:foot"], balls=FULL_RACK)
     start = evs[0]
-    evs[0] = ShotStart(t_s=start.t_s, frame=start.frame, shot=1, confidence=0.99, cue_ball=BallId.CUE,
-                       positions={**start.positions, BallId.RED: (100.0, 100.0)})
+    evs[0] = ShotStart(
+        t_s=start.t_s,
+        frame=start.frame,
+        shot=1,
+        confidence=0.99,
+        cue_ball=BallId.CUE,
+        positions={**start.positions, BallId.RED: (100.0, 100.0)},
+    )
     evs.insert(2, Pocketed(t_s=0.3, frame=9, shot=1, confidence=0.9, ball=BallId.RED, pocket=Pocket.FOOT_LEFT))
     (shot,) = group_shots(evs)
     call, new = ENGINE.judge_shot(state(**SOLIDS), shot, None)

@@ -30,14 +30,24 @@ def _pos(i: int) -> tuple[float, float]:
     return (1800.0 + 60.0 * (i % 5), 400.0 + 60.0 * (i // 5))
 
 
-def shot_events(tokens: Sequence[str], balls: Iterable[str], shot: int = 1, t0_s: float = 0.0, conf: float = 0.95,
-                end: bool = True, start: bool = True) -> list[Event]:
+def shot_events(
+    tokens: Sequence[str],
+    balls: Iterable[str],
+    shot: int = 1,
+    t0_s: float = 0.0,
+    conf: float = 0.95,
+    end: bool = True,
+    start: bool = True,
+) -> list[Event]:
     on = [BallId.parse(b) for b in balls]
     positions = {BallId.CUE: (600.0, 635.0)} | {b: _pos(i) for i, b in enumerate(on)}
     evs: list[Event] = []
     if start:
-        evs.append(ShotStart(t_s=t0_s, frame=int(t0_s * 30), shot=shot, confidence=0.99, cue_ball=BallId.CUE,
-                             positions=positions))
+        evs.append(
+            ShotStart(
+                t_s=t0_s, frame=int(t0_s * 30), shot=shot, confidence=0.99, cue_ball=BallId.CUE, positions=positions
+            )
+        )
     t = t0_s
     gone: set[BallId] = set()
     mid, gone_now = shorthand_events(tokens, BallId.CUE, shot, t, conf)
@@ -45,8 +55,15 @@ def shot_events(tokens: Sequence[str], balls: Iterable[str], shot: int = 1, t0_s
     gone.update(gone_now)
     t = mid[-1].t_s if mid else t
     if end:
-        evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99,
-                           positions={b: p for b, p in positions.items() if b not in gone}))
+        evs.append(
+            ShotEnd(
+                t_s=t + 1.0,
+                frame=int((t + 1.0) * 30),
+                shot=shot,
+                confidence=0.99,
+                positions={b: p for b, p in positions.items() if b not in gone},
+            )
+        )
     return evs
 
 
@@ -70,10 +87,18 @@ class Table:
 
     def play(self, tokens: Sequence[str], balls: Iterable[str] | None = None, **shot_input: Any):
         self.n += 1
-        si = self.engine.parse_input({"players": list(self.state.players), "shots": {str(self.n): shot_input}}
-                                     ).for_shot(self.n) if shot_input else None
-        on = list(balls) if balls is not None else (
-            [b.value for b in sorted(self.state.balls, key=lambda b: int(b.value))])
+        si = (
+            self.engine.parse_input({"players": list(self.state.players), "shots": {str(self.n): shot_input}}).for_shot(
+                self.n
+            )
+            if shot_input
+            else None
+        )
+        on = (
+            list(balls)
+            if balls is not None
+            else ([b.value for b in sorted(self.state.balls, key=lambda b: int(b.value))])
+        )
         shot = a_shot(tokens, on, number=self.n, t0_s=10.0 * self.n)
         call, self.state = self.engine.judge_shot(self.state, shot, si)
         self.calls.append(call)

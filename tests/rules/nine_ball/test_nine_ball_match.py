@@ -20,14 +20,17 @@ def three_racks():
     """Rack 1: player 1 breaks dry, player 2 runs 1, then 9 on a combination. Rack 2: player 2 breaks
     and makes the 9. Rack 3: player 1 breaks, scratches; player 2 with ball in hand pockets the 1."""
     after_1 = [b for b in NINE if b != "1"]
-    return match_log("nine-ball", [
-        (BREAK_4_RAILS, NINE),
-        (["1", "1>foot_left"], NINE),
-        (["2", "2-9", "9>side_left"], after_1),
-        (["1", "1-9", "9>foot_right"], NINE),
-        (["1", "3>foot_left", "cue>head_right"], NINE),
-        (["1", "1>side_right"], [b for b in NINE if b != "3"]),
-    ])
+    return match_log(
+        "nine-ball",
+        [
+            (BREAK_4_RAILS, NINE),
+            (["1", "1>foot_left"], NINE),
+            (["2", "2-9", "9>side_left"], after_1),
+            (["1", "1-9", "9>foot_right"], NINE),
+            (["1", "3>foot_left", "cue>head_right"], NINE),
+            (["1", "1>side_right"], [b for b in NINE if b != "3"]),
+        ],
+    )
 
 
 def test_000_2_1_multi_rack_log_without_referee_input_alternate_breaks():
@@ -53,10 +56,13 @@ def test_000_2_1_winner_breaks_and_race_to_2_ends_the_match():
     assert calls[4].needs_review and calls[4].reason.startswith("Not judged: the match was over")
 
 
-@pytest.mark.parametrize("lag,first", [({"winner": "Bea"}, "Bea"), ({"winner": "Bea", "choice": "opponent_breaks"}, "Ana")])
+@pytest.mark.parametrize(
+    "lag,first", [({"winner": "Bea"}, "Bea"), ({"winner": "Bea", "choice": "opponent_breaks"}, "Ana")]
+)
 def test_000_2_1_the_lag_winner_chooses_who_breaks(lag, first):
-    calls, _ = judge_events(match_log("nine-ball", [(BREAK_4_RAILS, NINE)]), "nine-ball",
-                            {"players": ["Ana", "Bea"], "match": {"lag": lag}})
+    calls, _ = judge_events(
+        match_log("nine-ball", [(BREAK_4_RAILS, NINE)]), "nine-ball", {"players": ["Ana", "Bea"], "match": {"lag": lag}}
+    )
     assert calls[0].player == first
 
 
@@ -69,12 +75,15 @@ def test_positions_missing_a_ball_are_trusted_and_noted():
     assert "4" not in {b.value for b in st.balls}
 
 
-@pytest.mark.parametrize("case,second_start,on_table", [
-    # the 9 read as the 1 (pocketed on the break): one ball misread as another, the state is kept
-    ("swap", ["1", "3", "4", "5", "6", "7", "8"], {"3", "4", "5", "6", "7", "8", "9"}),
-    # the foot spot read as the pocketed 1: not taken back
-    ("phantom", ["1", "3", "4", "5", "6", "7", "8", "9"], {"3", "4", "5", "6", "7", "8", "9"}),
-])
+@pytest.mark.parametrize(
+    "case,second_start,on_table",
+    [
+        # the 9 read as the 1 (pocketed on the break): one ball misread as another, the state is kept
+        ("swap", ["1", "3", "4", "5", "6", "7", "8"], {"3", "4", "5", "6", "7", "8", "9"}),
+        # the foot spot read as the pocketed 1: not taken back
+        ("phantom", ["1", "3", "4", "5", "6", "7", "8", "9"], {"3", "4", "5", "6", "7", "8", "9"}),
+    ],
+)
 def test_000_2_5_balls_pocketed_do_not_come_back_from_a_misread_start(case, second_start, on_table):
     log = match_log("nine-ball", [(["1", "1>foot_left", "2>foot_right"], NINE), (["3", "3:foot"], second_start)])
     calls, st = judge_events(log, "nine-ball")
@@ -89,12 +98,15 @@ def test_a_log_starting_mid_rack_takes_the_balls_from_the_first_shot_start():
     assert {b.value for b in st.balls} == {"4", "6", "9"}
 
 
-@pytest.mark.parametrize("tokens,review", [
-    (["1", "1>foot_left@0.3"], True),         # the pocketing decides who keeps the table
-    (["1@0.3", "1:foot", "2-3"], True),       # the first contact decides the foul
-    (["1", "1>foot_left"], False),
-    (["2", "1~0.01", "1:foot"], True),        # first contacts 10 ms apart, under one frame: order decides
-])
+@pytest.mark.parametrize(
+    "tokens,review",
+    [
+        (["1", "1>foot_left@0.3"], True),  # the pocketing decides who keeps the table
+        (["1@0.3", "1:foot", "2-3"], True),  # the first contact decides the foul
+        (["1", "1>foot_left"], False),
+        (["2", "1~0.01", "1:foot"], True),  # first contacts 10 ms apart, under one frame: order decides
+    ],
+)
 def test_evidence_low_confidence_pocket_or_first_contact_needs_review(tokens, review):
     eng = engine_for("nine-ball")
     st = eng.initial_state(eng.parse_input({"start": {"at_table": "player 1", "balls": ["1", "2", "3", "9"]}}).setup)
@@ -111,16 +123,33 @@ def test_score_sheet_json_table_and_resume():
     sheet = eng.score_sheet(st)
     json.dumps(sheet)
     assert sheet["racks_won"] == {"Ana": 0, "Bea": 2} and len(sheet["racks"]) == 2
-    assert sheet["racks"][0] == {"rack": 1, "breaker": "Ana", "winner": "Bea", "shots": 3,
-                                 "how": "Bea pocketed the 9 on a legal shot (000 2.5)"}
+    assert sheet["racks"][0] == {
+        "rack": 1,
+        "breaker": "Ana",
+        "winner": "Bea",
+        "shots": 3,
+        "how": "Bea pocketed the 9 on a legal shot (000 2.5)",
+    }
     assert sheet["at_table"] == "Bea" and sheet["balls_on_table"] == ["2", "4", "5", "6", "7", "8", "9"]
     text = eng.format_score_sheet(st)
     assert "race to 5" in text and "racks won: Ana 0, Bea 2" in text and "Bea at the table" in text
     # resume: the start object continues the match from the same state
-    again = eng.initial_state(eng.parse_input({"players": ["Ana", "Bea"], "match": {"race_to": 5},
-                                               "start": sheet["resume"]}).setup)
-    for k in ("balls", "at_table", "breaker", "break_turn", "racks_won", "rack", "next_is_break", "ball_in_hand",
-              "consecutive_fouls", "push_out_allowed", "option"):
+    again = eng.initial_state(
+        eng.parse_input({"players": ["Ana", "Bea"], "match": {"race_to": 5}, "start": sheet["resume"]}).setup
+    )
+    for k in (
+        "balls",
+        "at_table",
+        "breaker",
+        "break_turn",
+        "racks_won",
+        "rack",
+        "next_is_break",
+        "ball_in_hand",
+        "consecutive_fouls",
+        "push_out_allowed",
+        "option",
+    ):
         assert getattr(again, k) == getattr(st, k), k
 
 

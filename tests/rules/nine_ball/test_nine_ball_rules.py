@@ -30,18 +30,47 @@ BREAKS = [
     # id, tokens, foul, ana keeps the table, push-out allowed next, balls on the table after
     ("000-2.3b-legal-break-ball-pocketed", ["1", "2>foot_left"], None, True, True, 8),
     ("000-2.3b-legal-break-four-balls-to-rail", BREAK_4_RAILS, None, False, True, 9),
-    ("000-2.3b-break-not-1-first", ["2", "1:foot", "3:left", "4:right", "5:head"], PoolFoul.ILLEGAL_BREAK,
-     False, False, 9),
-    ("000-2.3b-break-three-balls-to-rail", ["1", "2:foot", "3:left", "4:right"], PoolFoul.ILLEGAL_BREAK,
-     False, False, 9),
-    ("000-2.3c-6.1-break-scratch", ["1", "2>foot_left", "cue>side_left"], PoolFoul.CUE_BALL_POCKETED,
-     False, False, 8),
-    ("000-2.3d-6.5-break-ball-off-table-stays-out", BREAK_4_RAILS + ["off:6"], PoolFoul.OBJECT_BALL_OFF_TABLE,
-     False, False, 8),
-    ("000-2.3d-break-9-off-table-respotted", BREAK_4_RAILS + ["off:9"], PoolFoul.OBJECT_BALL_OFF_TABLE,
-     False, False, 9),
-    ("000-2.6-9-on-a-foul-break-respotted", ["1", "9>foot_left", "cue>side_left"], PoolFoul.CUE_BALL_POCKETED,
-     False, False, 9),
+    (
+        "000-2.3b-break-not-1-first",
+        ["2", "1:foot", "3:left", "4:right", "5:head"],
+        PoolFoul.ILLEGAL_BREAK,
+        False,
+        False,
+        9,
+    ),
+    (
+        "000-2.3b-break-three-balls-to-rail",
+        ["1", "2:foot", "3:left", "4:right"],
+        PoolFoul.ILLEGAL_BREAK,
+        False,
+        False,
+        9,
+    ),
+    ("000-2.3c-6.1-break-scratch", ["1", "2>foot_left", "cue>side_left"], PoolFoul.CUE_BALL_POCKETED, False, False, 8),
+    (
+        "000-2.3d-6.5-break-ball-off-table-stays-out",
+        BREAK_4_RAILS + ["off:6"],
+        PoolFoul.OBJECT_BALL_OFF_TABLE,
+        False,
+        False,
+        8,
+    ),
+    (
+        "000-2.3d-break-9-off-table-respotted",
+        BREAK_4_RAILS + ["off:9"],
+        PoolFoul.OBJECT_BALL_OFF_TABLE,
+        False,
+        False,
+        9,
+    ),
+    (
+        "000-2.6-9-on-a-foul-break-respotted",
+        ["1", "9>foot_left", "cue>side_left"],
+        PoolFoul.CUE_BALL_POCKETED,
+        False,
+        False,
+        9,
+    ),
 ]
 
 
@@ -85,30 +114,64 @@ def test_000_2_3e_break_missing_the_rack_the_opponent_breaks_and_keeps_his_next_
 
 SHOTS = [
     # id, tokens, foul, ana keeps the table, balls on the table after
-    ("000-6.1-cue-ball-pocketed", ["3", "3>foot_left", "cue>side_left"], PoolFoul.CUE_BALL_POCKETED, False,
-     {"5", "7", "9"}),
-    ("000-6.1-cue-ball-off-table", ["3", "3:foot", "off:cue"], PoolFoul.CUE_BALL_OFF_TABLE, False,
-     {"3", "5", "7", "9"}),
+    (
+        "000-6.1-cue-ball-pocketed",
+        ["3", "3>foot_left", "cue>side_left"],
+        PoolFoul.CUE_BALL_POCKETED,
+        False,
+        {"5", "7", "9"},
+    ),
+    (
+        "000-6.1-cue-ball-off-table",
+        ["3", "3:foot", "off:cue"],
+        PoolFoul.CUE_BALL_OFF_TABLE,
+        False,
+        {"3", "5", "7", "9"},
+    ),
     ("000-6.2-lowest-ball-first", ["5", "5:foot"], PoolFoul.WRONG_BALL_FIRST, False, {"3", "5", "7", "9"}),
-    ("000-6.2-wrong-ball-first-pocket-does-not-count", ["5", "5>foot_left"], PoolFoul.WRONG_BALL_FIRST, False,
-     {"3", "7", "9"}),
+    (
+        "000-6.2-wrong-ball-first-pocket-does-not-count",
+        ["5", "5>foot_left"],
+        PoolFoul.WRONG_BALL_FIRST,
+        False,
+        {"3", "7", "9"},
+    ),
     ("000-6.2-no-ball-hit", ["foot", "left"], PoolFoul.NO_CONTACT, False, {"3", "5", "7", "9"}),
-    ("000-6.2-split-hit-with-the-lowest-is-legal", ["5", "3~0.00005", "3:foot"], None, False,
-     {"3", "5", "7", "9"}),
+    ("000-6.2-split-hit-with-the-lowest-is-legal", ["5", "3~0.00005", "3:foot"], None, False, {"3", "5", "7", "9"}),
     ("000-6.3-no-rail-after-contact", ["3"], PoolFoul.NO_RAIL, False, {"3", "5", "7", "9"}),
     ("000-6.3-rail-before-contact-only", ["foot", "3"], PoolFoul.NO_RAIL, False, {"3", "5", "7", "9"}),
     ("000-6.3-cue-ball-rail-after-contact", ["3", "foot"], None, False, {"3", "5", "7", "9"}),
     ("000-6.3-object-ball-rail-after-contact", ["3", "3:left"], None, False, {"3", "5", "7", "9"}),
     ("000-2.5-continuation-any-ball", ["3", "3-7", "7>foot_right"], None, True, {"3", "5", "9"}),
     ("000-2.5-continuation-no-rail-needed-when-a-ball-drops", ["3", "3>foot_right"], None, True, {"5", "7", "9"}),
-    ("000-6.5-object-ball-off-table-stays-out", ["3", "3-5", "off:5"], PoolFoul.OBJECT_BALL_OFF_TABLE, False,
-     {"3", "7", "9"}),
-    ("000-6.5-9-off-table-respotted", ["3", "3-9", "off:9"], PoolFoul.OBJECT_BALL_OFF_TABLE, False,
-     {"3", "5", "7", "9"}),
-    ("000-2.6-9-pocketed-on-a-foul-respotted", ["5", "5-9", "9>foot_left"], PoolFoul.WRONG_BALL_FIRST, False,
-     {"3", "5", "7", "9"}),
-    ("000-2.6-9-pocketed-with-a-scratch-respotted", ["3", "3-9", "9>foot_left", "cue>head_left"],
-     PoolFoul.CUE_BALL_POCKETED, False, {"3", "5", "7", "9"}),
+    (
+        "000-6.5-object-ball-off-table-stays-out",
+        ["3", "3-5", "off:5"],
+        PoolFoul.OBJECT_BALL_OFF_TABLE,
+        False,
+        {"3", "7", "9"},
+    ),
+    (
+        "000-6.5-9-off-table-respotted",
+        ["3", "3-9", "off:9"],
+        PoolFoul.OBJECT_BALL_OFF_TABLE,
+        False,
+        {"3", "5", "7", "9"},
+    ),
+    (
+        "000-2.6-9-pocketed-on-a-foul-respotted",
+        ["5", "5-9", "9>foot_left"],
+        PoolFoul.WRONG_BALL_FIRST,
+        False,
+        {"3", "5", "7", "9"},
+    ),
+    (
+        "000-2.6-9-pocketed-with-a-scratch-respotted",
+        ["3", "3-9", "9>foot_left", "cue>head_left"],
+        PoolFoul.CUE_BALL_POCKETED,
+        False,
+        {"3", "5", "7", "9"},
+    ),
 ]
 
 
@@ -130,8 +193,10 @@ def test_000_2_5_the_9_by_combination_wins():
     assert st.racks_won == (1, 0) and call.summary.endswith("wins the rack")
 
 
-@pytest.mark.parametrize("foul", ["touched_ball", "double_hit", "no_foot_on_floor", "push_shot", "out_of_turn",
-                                  "balls_moving", "illegal_jump"])
+@pytest.mark.parametrize(
+    "foul",
+    ["touched_ball", "double_hit", "no_foot_on_floor", "push_shot", "out_of_turn", "balls_moving", "illegal_jump"],
+)
 def test_000_6_4_to_6_13_referee_fouls(foul):
     call, st = judge(["3", "3>foot_left"], MID["balls"], start=MID, shot={"foul": foul})
     assert not call.legal and call.foul is PoolFoul(foul) and "declared by the referee" in call.reason

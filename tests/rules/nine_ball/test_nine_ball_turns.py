@@ -63,11 +63,14 @@ def test_000_2_4_a_shot_not_announced_is_a_normal_shot():
     assert c.foul is PoolFoul.WRONG_BALL_FIRST
 
 
-@pytest.mark.parametrize("before,why", [
-    ([], "a break comes first"),
-    ([["2", "1:foot"]], "ball in hand"),
-    ([["1", "2>foot_left"], ["1", "1:foot"]], "no longer the shot after the break"),
-])
+@pytest.mark.parametrize(
+    "before,why",
+    [
+        ([], "a break comes first"),
+        ([["2", "1:foot"]], "ball in hand"),
+        ([["1", "2>foot_left"], ["1", "1:foot"]], "no longer the shot after the break"),
+    ],
+)
 def test_000_2_4_push_out_not_allowed(before, why):
     t = Table(referee=REF)
     for tokens in before:
@@ -116,11 +119,11 @@ def test_000_6_14_a_legal_shot_ends_the_run_of_fouls():
 
 def test_000_6_14_the_opponents_fouls_do_not_break_the_count():
     t = Table(referee=MID)
-    t.play(FOUL)                 # Ana 1
-    t.play(FOUL, balls=["3", "5", "9"])   # Bea 1, ball in hand to Ana
-    t.play(FOUL)                 # Ana 2
-    t.play(FOUL)                 # Bea 2
-    c = t.play(FOUL)             # Ana 3
+    t.play(FOUL)  # Ana 1
+    t.play(FOUL, balls=["3", "5", "9"])  # Bea 1, ball in hand to Ana
+    t.play(FOUL)  # Ana 2
+    t.play(FOUL)  # Bea 2
+    c = t.play(FOUL)  # Ana 3
     assert c.game_over and c.details["rack_winner"] == "Bea"
 
 
@@ -142,9 +145,15 @@ def test_000_6_14_warned_false_needs_two_fouls_pending():
 
 def test_000_6_14_a_legal_push_out_is_a_shot_without_a_foul():
     # the breaker fouled twice in an earlier run? No: a push-out follows a break, so build the run from a start
-    ref = {"players": ["Ana", "Bea"],
-           "start": {"at_table": "Ana", "balls": ["1", "3", "9"], "push_out_allowed": True,
-                     "consecutive_fouls": {"Ana": 2}}}
+    ref = {
+        "players": ["Ana", "Bea"],
+        "start": {
+            "at_table": "Ana",
+            "balls": ["1", "3", "9"],
+            "push_out_allowed": True,
+            "consecutive_fouls": {"Ana": 2},
+        },
+    }
     t = Table(referee=ref)
     t.play(["3"], push_out=True)
     assert t.state.consecutive_fouls == (0, 0)
@@ -153,7 +162,7 @@ def test_000_6_14_a_legal_push_out_is_a_shot_without_a_foul():
 def test_000_2_9_stalemate_rerack_same_breaker():
     ref = {"players": ["Ana", "Bea"], "match": {"race_to": 3}}
     t = Table(referee=ref)
-    t.play(BREAK_4_RAILS)                 # Ana breaks, Bea to play
+    t.play(BREAK_4_RAILS)  # Ana breaks, Bea to play
     c = t.play(["1", "1:foot"], stalemate=True)
     assert c.game_over and c.details["stalemate"] and c.details["rack_winner"] is None and "000 2.9" in c.reason
     st = t.state

@@ -56,7 +56,9 @@ def test_ten_ball_safety_pocketed_ball_stays_down_turn_passes():
 
 
 def test_ten_ball_called_ball_not_on_the_table_is_an_error_with_the_shot_number():
-    with pytest.raises(NineBallInputError, match=r"shot 1: called ball 4 is not on the table \(on the table: 3, 5, 7, 10\)"):
+    with pytest.raises(
+        NineBallInputError, match=r"shot 1: called ball 4 is not on the table \(on the table: 3, 5, 7, 10\)"
+    ):
         ten(["3"], called={"ball": "4", "pocket": "foot_left"})
 
 
@@ -75,9 +77,14 @@ def test_ten_ball_foul_respots_the_10():
 
 @pytest.mark.parametrize("game,gb,n", [("seven-ball", "7", 7), ("six-ball", "6", 6)])
 def test_seven_and_six_ball_game_ball_wins_002_overview(game, gb, n):
-    log = match_log(game, [(["1", f"1-{gb}", f"{gb}>foot_left"], rack(game)),
-                           (["1", "1:foot", "2:left", "3:right", "4:head"], rack(game)),
-                           (["1", f"1-{gb}", f"off:{gb}"], rack(game))])
+    log = match_log(
+        game,
+        [
+            (["1", f"1-{gb}", f"{gb}>foot_left"], rack(game)),
+            (["1", "1:foot", "2:left", "3:right", "4:head"], rack(game)),
+            (["1", f"1-{gb}", f"off:{gb}"], rack(game)),
+        ],
+    )
     calls, st = judge_events(log, game)
     assert len(rack(game)) == n
     assert calls[0].game_over and calls[0].details["rack_winner"] == "player 1"
@@ -87,8 +94,10 @@ def test_seven_and_six_ball_game_ball_wins_002_overview(game, gb, n):
         engine_for(game).parse_input({"start": {"balls": ["8"]}})
 
 
-ROT = {"players": ["Ana", "Bea"], "start": {"at_table": "Ana", "balls": [str(b) for b in range(1, 16)],
-                                              "score": {"Ana": 50, "Bea": 3}}}
+ROT = {
+    "players": ["Ana", "Bea"],
+    "start": {"at_table": "Ana", "balls": [str(b) for b in range(1, 16)], "score": {"Ana": 50, "Bea": 3}},
+}
 
 
 def test_rotation_balls_score_their_number_lowest_ball_first():
@@ -110,8 +119,10 @@ def test_rotation_break_scores_and_the_table_cleared_ends_the_rack():
     t = Table("rotation", {"players": ["Ana", "Bea"]})
     c = t.play(["1", "2>foot_left", "3>foot_right"])
     assert c.points == 5 and c.score == {"Ana": 5, "Bea": 0}
-    ref = {"players": ["Ana", "Bea"], "start": {"at_table": "Bea", "balls": ["14", "15"],
-                                                  "score": {"Ana": 60, "Bea": 31}}}
+    ref = {
+        "players": ["Ana", "Bea"],
+        "start": {"at_table": "Bea", "balls": ["14", "15"], "score": {"Ana": 60, "Bea": 31}},
+    }
     t = Table("rotation", ref)
     c = t.play(["14", "14>foot_left", "14-15", "15>side_left"])
     assert c.game_over and c.details["rack_winner"] == "Bea" and c.score == {"Ana": 60, "Bea": 60}
@@ -119,8 +130,11 @@ def test_rotation_break_scores_and_the_table_cleared_ends_the_rack():
 
 
 def test_rotation_race_in_points_and_no_push_out():
-    ref = {"players": ["Ana", "Bea"], "match": {"race_points": 100},
-           "start": {"at_table": "Ana", "balls": ["9", "10"], "score": {"Ana": 40}, "points": {"Ana": 90}}}
+    ref = {
+        "players": ["Ana", "Bea"],
+        "match": {"race_points": 100},
+        "start": {"at_table": "Ana", "balls": ["9", "10"], "score": {"Ana": 40}, "points": {"Ana": 90}},
+    }
     t = Table("rotation", ref)
     c = t.play(["9", "9-10", "10>foot_left"])
     assert c.match_over and c.winner == "Ana" and "race to 100 points" in c.reason

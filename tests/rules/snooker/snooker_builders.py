@@ -22,21 +22,29 @@ def _pos(p: Pos | None) -> dict[BallId, tuple[float, float]]:
     return {BallId.parse(b): xy for b, xy in (p or {}).items()}
 
 
-def shot_events(tokens, shot: int = 1, t0_s: float | None = None, cue: str = "cue", conf: float = 0.95,
-                start_pos: Pos | None = None, end_pos: Pos | None = None, end: bool = True,
-                start: bool = True) -> list[Event]:
+def shot_events(
+    tokens,
+    shot: int = 1,
+    t0_s: float | None = None,
+    cue: str = "cue",
+    conf: float = 0.95,
+    start_pos: Pos | None = None,
+    end_pos: Pos | None = None,
+    end: bool = True,
+    start: bool = True,
+) -> list[Event]:
     t = float(10 * shot) if t0_s is None else t0_s
     c = BallId.parse(cue)
     evs: list[Event] = []
     if start:
-        evs.append(ShotStart(t_s=t, frame=int(t * 30), shot=shot, confidence=0.99, cue_ball=c,
-                             positions=_pos(start_pos)))
+        evs.append(
+            ShotStart(t_s=t, frame=int(t * 30), shot=shot, confidence=0.99, cue_ball=c, positions=_pos(start_pos))
+        )
     mid, gone_now = shorthand_events(tokens, c, shot, t, conf)
     evs.extend(mid)
     t = mid[-1].t_s if mid else t
     if end:
-        evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99,
-                           positions=_pos(end_pos)))
+        evs.append(ShotEnd(t_s=t + 1.0, frame=int((t + 1.0) * 30), shot=shot, confidence=0.99, positions=_pos(end_pos)))
     return evs
 
 

@@ -55,15 +55,22 @@ def test_tied_frame_re_spotted_black_first_score_wins():
 
 
 def test_tied_frame_re_spotted_black_foul_loses_and_plays_first_is_read():
-    calls, st = judge(pot("black"), ["black", "cue>foot_left"], start=seq_on("black", (60, 53)) | {"at_table": "B"},
-                      shots={2: {"plays_first": "B"}})
+    calls, st = judge(
+        pot("black"),
+        ["black", "cue>foot_left"],
+        start=seq_on("black", (60, 53)) | {"at_table": "B"},
+        shots={2: {"plays_first": "B"}},
+    )
     assert calls[1].player == "B" and calls[1].foul.value == "cue_ball_pocketed"
     assert calls[1].game_over and calls[1].winner == "A" and calls[1].score == {"A": 67, "B": 60}
 
 
 def test_art_1_10_free_ball_as_a_red():
-    calls, st = judge(pot("green"), start=RED_ON | {"fouled": "A", "at_table": "B"},
-                      shots={1: {"free_ball": True, "called": {"ball": "green"}}})
+    calls, st = judge(
+        pot("green"),
+        start=RED_ON | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True, "called": {"ball": "green"}}},
+    )
     c = calls[0]
     assert c.player == "B" and c.legal and c.points == 1 and c.details["free_ball"] == "green"
     assert c.details["respot"] == {"green": "green_spot"} and c.details["next_ball_on"] == "colour"
@@ -71,41 +78,54 @@ def test_art_1_10_free_ball_as_a_red():
 
 
 def test_art_1_10_free_ball_unnominated_taken_from_first_hit():
-    c = judge(["pink", "pink-red_1", "red_1>foot_left"], start=RED_ON | {"fouled": "A", "at_table": "B"},
-              shots={1: {"free_ball": True}})[0][0]
+    c = judge(
+        ["pink", "pink-red_1", "red_1>foot_left"],
+        start=RED_ON | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True}},
+    )[0][0]
     assert c.legal and c.points == 1 and c.details["free_ball"] == "pink" and "hit first" in c.reason
 
 
 def test_art_2_2_5_free_ball_and_ball_on_together_no_foul():
-    c = judge(["green", "red_2~0", "green>foot_left", "red_2>foot_right"],
-              start=RED_ON | {"fouled": "A", "at_table": "B"},
-              shots={1: {"free_ball": True, "called": {"ball": "green"}}})[0][0]
+    c = judge(
+        ["green", "red_2~0", "green>foot_left", "red_2>foot_right"],
+        start=RED_ON | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True, "called": {"ball": "green"}}},
+    )[0][0]
     assert c.legal and c.points == 2
 
 
 def test_art_1_10_free_ball_end_sequence_scores_the_ball_on_and_is_respotted():
-    calls, st = judge(pot("blue"), start=seq_on("yellow", (10, 20)) | {"fouled": "A", "at_table": "B"},
-                      shots={1: {"free_ball": True, "called": {"ball": "blue"}}})
+    calls, st = judge(
+        pot("blue"),
+        start=seq_on("yellow", (10, 20)) | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True, "called": {"ball": "blue"}}},
+    )
     c = calls[0]
     assert c.points == 2 and c.details["respot"] == {"blue": "blue_spot"} and st.on.value == "yellow"
 
 
 def test_art_1_10_free_ball_counts_as_the_ball_on_in_penalties():
     """Potting the free ball (the black, on the yellow) and the cue ball: penalty of the yellow: 4."""
-    c = judge(["black", "black>foot_left", "cue>foot_left"], start=seq_on("yellow") | {"fouled": "A", "at_table": "B"},
-              shots={1: {"free_ball": True, "called": {"ball": "black"}}})[0][0]
+    c = judge(
+        ["black", "black>foot_left", "cue>foot_left"],
+        start=seq_on("yellow") | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True, "called": {"ball": "black"}}},
+    )[0][0]
     assert c.foul.value == "cue_ball_pocketed" and c.details["penalty"] == 4
 
 
 def test_art_2_2_4_snookered_behind_the_free_ball():
-    c = judge(["blue"], start=seq_on("yellow") | {"fouled": "A", "at_table": "B"},
-              shots={1: {"free_ball": True, "called": {"ball": "blue"}, "foul": "snooker_behind_free_ball"}})[0][0]
+    c = judge(
+        ["blue"],
+        start=seq_on("yellow") | {"fouled": "A", "at_table": "B"},
+        shots={1: {"free_ball": True, "called": {"ball": "blue"}, "foul": "snooker_behind_free_ball"}},
+    )[0][0]
     assert c.foul.value == "snooker_behind_free_ball" and c.details["penalty"] == 4 and "ART 2.2.4" in c.reason
 
 
 def test_art_1_10_choice_after_a_foul_default_play_and_opponent_shoots():
-    calls, st = judge(["foot"], ["red_1"], ["foot"], ["red_2"], start=RED_ON,
-                      shots={4: {"choice": "opponent_shoots"}})
+    calls, st = judge(["foot"], ["red_1"], ["foot"], ["red_2"], start=RED_ON, shots={4: {"choice": "opponent_shoots"}})
     assert calls[0].foul.value == "no_ball_hit" and "may play or have A play again" in calls[0].reason
     assert calls[1].player == "B" and "no choice given" in calls[1].reason and calls[1].details["choice"] == "play"
     assert calls[2].player == "A" and calls[2].foul is not None
@@ -114,9 +134,18 @@ def test_art_1_10_choice_after_a_foul_default_play_and_opponent_shoots():
 
 
 def test_art_1_7_breaks_current_and_highest():
-    calls, st = judge(pot("red_1"), pot("black"), pot("red_2"), ["blue"],  # A: 9, misses
-                      pot("red_3"), pot("pink"), ["red_4", "cue>foot_left"],  # B: 7, fouls
-                      pot("red_5"), ["black"], start=RED_ON)  # A: 1
+    calls, st = judge(
+        pot("red_1"),
+        pot("black"),
+        pot("red_2"),
+        ["blue"],  # A: 9, misses
+        pot("red_3"),
+        pot("pink"),
+        ["red_4", "cue>foot_left"],  # B: 7, fouls
+        pot("red_5"),
+        ["black"],
+        start=RED_ON,
+    )  # A: 1
     assert [c.details["break"] for c in calls] == [1, 8, 9, 9, 1, 7, 7, 1, 1]
     assert [c.player for c in calls] == ["A"] * 4 + ["B"] * 3 + ["A"] * 2
     assert st.high_breaks == (9, 7) and st.score == {"A": 14, "B": 7}

@@ -19,16 +19,25 @@ BAD_INPUT = [
     ("match-break-rule", {"match": {"break": "loser_pays"}}, "match.break"),
     ("start-unknown-player", {"players": ["A", "B"], "start": {"at_table": "C"}}, "one of the players"),
     ("start-unknown-key", {"start": {"colours": []}}, "unknown key 'colours'"),
-    ("ART-1.6-start-colour-in-sequence-with-reds", {"start": {"reds": 3, "ball_on": "pink", "score": [1, 1]}},
-     "ART 1.6"),
+    (
+        "ART-1.6-start-colour-in-sequence-with-reds",
+        {"start": {"reds": 3, "ball_on": "pink", "score": [1, 1]}},
+        "ART 1.6",
+    ),
     ("ART-1.6-start-red-on-without-reds", {"start": {"reds": 0, "ball_on": "red", "score": [1, 1]}}, "ART 1.6"),
     ("start-reds-range", {"start": {"reds": 16}}, "0..15"),
     ("start-ball-on-name", {"start": {"ball_on": "purple"}}, "start.ball_on"),
     ("start-break-over-score", {"players": ["A", "B"], "start": {"score": [3, 0], "break": 5}}, "cannot exceed"),
-    ("start-re-spotted-black-level", {"start": {"reds": 0, "ball_on": "black", "score": [3, 0],
-                                                "re_spotted_black": True}}, "level scores"),
-    ("start-fouled-at-table", {"players": ["A", "B"], "start": {"fouled": "A", "at_table": "A", "score": [0, 4]}},
-     "opponent is at the table"),
+    (
+        "start-re-spotted-black-level",
+        {"start": {"reds": 0, "ball_on": "black", "score": [3, 0], "re_spotted_black": True}},
+        "level scores",
+    ),
+    (
+        "start-fouled-at-table",
+        {"players": ["A", "B"], "start": {"fouled": "A", "at_table": "A", "score": [0, 4]}},
+        "opponent is at the table",
+    ),
     ("start-frame-number", {"start": {"frame": 3, "frames_won": [1, 0]}}, "one more than the frames won"),
     ("start-match-already-won", {"match": {"frames": 3}, "start": {"frames_won": [2, 0]}}, "fewer than 2"),
     ("ART-1.5-break-off-with-a-score", {"start": {"next_is_break": True, "score": [4, 0]}}, "broken off"),
@@ -55,20 +64,46 @@ def test_bad_referee_input(case, obj, words):
 
 # (id, start, strokes, shot inputs, words): input that does not fit the state at the shot
 BAD_AT_SHOT = [
-    ("ART-1.6-called-colour-when-a-red-is-on", RED_ON, [["blue"]], {1: {"called": {"ball": "blue"}}}, "ball on is a red"),
+    (
+        "ART-1.6-called-colour-when-a-red-is-on",
+        RED_ON,
+        [["blue"]],
+        {1: {"called": {"ball": "blue"}}},
+        "ball on is a red",
+    ),
     ("ART-1.6-called-out-of-order", seq_on("green"), [["pink"]], {1: {"called": {"ball": "pink"}}}, "in order"),
     ("ART-1.10-free-ball-without-a-foul", RED_ON, [["blue"]], {1: {"free_ball": True}}, "follows a foul"),
-    ("ART-1.10-free-ball-not-on-the-table", seq_on("blue") | {"fouled": "A", "at_table": "B"}, [["yellow"]],
-     {1: {"free_ball": True, "called": {"ball": "yellow"}}}, "on the table"),
-    ("ART-1.10-free-ball-is-the-ball-on", seq_on("blue") | {"fouled": "A", "at_table": "B"}, [["blue"]],
-     {1: {"free_ball": True, "called": {"ball": "blue"}}}, "other than the ball on"),
-    ("ART-1.10-free-ball-with-offender-playing", RED_ON, [["foot"], ["blue"]],
-     {2: {"free_ball": True, "choice": "opponent_shoots"}}, "non-offender"),
+    (
+        "ART-1.10-free-ball-not-on-the-table",
+        seq_on("blue") | {"fouled": "A", "at_table": "B"},
+        [["yellow"]],
+        {1: {"free_ball": True, "called": {"ball": "yellow"}}},
+        "on the table",
+    ),
+    (
+        "ART-1.10-free-ball-is-the-ball-on",
+        seq_on("blue") | {"fouled": "A", "at_table": "B"},
+        [["blue"]],
+        {1: {"free_ball": True, "called": {"ball": "blue"}}},
+        "other than the ball on",
+    ),
+    (
+        "ART-1.10-free-ball-with-offender-playing",
+        RED_ON,
+        [["foot"], ["blue"]],
+        {2: {"free_ball": True, "choice": "opponent_shoots"}},
+        "non-offender",
+    ),
     ("choice-without-a-foul", RED_ON, [["red_1"]], {1: {"choice": "play"}}, "stroke before was no foul"),
     ("plays-first-without-re-spotted-black", RED_ON, [["red_1"]], {1: {"plays_first": "B"}}, "re-spotted black"),
     ("ART-2.2.4-needs-a-free-ball", RED_ON, [["red_1"]], {1: {"foul": "snooker_behind_free_ball"}}, "free ball"),
-    ("ART-2.2.4-not-with-pink-and-black", seq_on("pink") | {"fouled": "A", "at_table": "B"}, [["black"]],
-     {1: {"foul": "snooker_behind_free_ball", "free_ball": True, "called": {"ball": "black"}}}, "pink and black"),
+    (
+        "ART-2.2.4-not-with-pink-and-black",
+        seq_on("pink") | {"fouled": "A", "at_table": "B"},
+        [["black"]],
+        {1: {"foul": "snooker_behind_free_ball", "free_ball": True, "called": {"ball": "black"}}},
+        "pink and black",
+    ),
 ]
 
 
@@ -100,8 +135,16 @@ def test_score_sheet_json_and_table():
 
 def test_score_sheet_resume_continues_the_match():
     """Judging a log in two pieces, the second from the first's resume, ends where the whole log does."""
-    strokes = [pot("red_1"), pot("black"), ["red_2", "cue>foot_left"], pot("red_3"), ["blue"], ["foot"],
-               pot("red_4"), pot("pink")]
+    strokes = [
+        pot("red_1"),
+        pot("black"),
+        ["red_2", "cue>foot_left"],
+        pot("red_3"),
+        ["blue"],
+        ["foot"],
+        pot("red_4"),
+        pot("pink"),
+    ]
     whole_calls, whole = judge(*strokes)
     head_calls, head = judge(*strokes[:5])
     resume = engine().score_sheet(head)["resume"]
@@ -109,22 +152,49 @@ def test_score_sheet_resume_continues_the_match():
     assert [c.score for c in tail_calls] == [c.score for c in whole_calls[5:]]
     assert [c.player for c in tail_calls] == [c.player for c in whole_calls[5:]]
     assert (tail.scores, tail.reds, tail.on, tail.at_table, tail.high_breaks) == (
-        whole.scores, whole.reds, whole.on, whole.at_table, whole.high_breaks)
+        whole.scores,
+        whole.reds,
+        whole.on,
+        whole.at_table,
+        whole.high_breaks,
+    )
 
 
 def test_resume_after_a_foul_keeps_the_choice():
     _, st = judge(["foot"], start=RED_ON)
     resume = engine().score_sheet(st)["resume"]
     assert resume["fouled"] == "A" and resume["at_table"] == "B"
-    calls, _ = judge_events(log(["red_1"]), "snooker", {"players": ["A", "B"], "start": resume,
-                                                         "shots": {"1": {"choice": "opponent_shoots"}}})
+    calls, _ = judge_events(
+        log(["red_1"]),
+        "snooker",
+        {"players": ["A", "B"], "start": resume, "shots": {"1": {"choice": "opponent_shoots"}}},
+    )
     assert calls[0].player == "A"
 
 
 def test_call_jsonl_keys():
     from rules.core.call import call_to_dict
+
     d = call_to_dict(judge(["red_1", "cue>foot_left"], start=RED_ON)[0][0])
-    for k in ("shot", "game", "player", "legal", "foul", "points", "turn_over", "game_over", "reason", "score",
-              "needs_review", "evidence", "penalty", "penalty_to", "ball_on", "respot", "break", "frame"):
+    for k in (
+        "shot",
+        "game",
+        "player",
+        "legal",
+        "foul",
+        "points",
+        "turn_over",
+        "game_over",
+        "reason",
+        "score",
+        "needs_review",
+        "evidence",
+        "penalty",
+        "penalty_to",
+        "ball_on",
+        "respot",
+        "break",
+        "frame",
+    ):
         assert k in d
     assert d["game"] == "snooker" and d["foul"] == "cue_ball_pocketed" and d["penalty_to"] == "B"

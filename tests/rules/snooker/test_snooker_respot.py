@@ -32,14 +32,30 @@ CASES = [
     ("ART-1.6-own-spot-free", ["blue"], {"cue": (1000.0, 500.0)}, {"blue": "blue_spot"}),
     ("ART-1.8-black-spot-taken-goes-to-pink", ["black"], {"red_5": _near("black", 20.0)}, {"black": "pink_spot"}),
     ("ART-1.8-pink-spot-taken-goes-to-black", ["pink"], {"cue": _near("pink", 0.0, -30.0)}, {"pink": "black_spot"}),
-    ("ART-1.8-black-and-pink-spots-taken-blue", ["pink"], {"cue": _near("pink"), "red_1": _near("black")},
-     {"pink": "blue_spot"}),
-    ("ART-1.8-a-ball-touching-the-spot-leaves-it-free", ["black"], {"red_5": _near("black", BALL_DIAMETER_MM)},
-     {"black": "black_spot"}),
-    ("ART-1.8-just-inside-a-diameter-takes-it", ["black"], {"red_5": _near("black", BALL_DIAMETER_MM - 0.5)},
-     {"black": "pink_spot"}),
-    ("ART-1.8-highest-value-first", ["black", "pink"], {"red_5": _near("black", 10.0)},
-     {"black": "pink_spot", "pink": "blue_spot"}),
+    (
+        "ART-1.8-black-and-pink-spots-taken-blue",
+        ["pink"],
+        {"cue": _near("pink"), "red_1": _near("black")},
+        {"pink": "blue_spot"},
+    ),
+    (
+        "ART-1.8-a-ball-touching-the-spot-leaves-it-free",
+        ["black"],
+        {"red_5": _near("black", BALL_DIAMETER_MM)},
+        {"black": "black_spot"},
+    ),
+    (
+        "ART-1.8-just-inside-a-diameter-takes-it",
+        ["black"],
+        {"red_5": _near("black", BALL_DIAMETER_MM - 0.5)},
+        {"black": "pink_spot"},
+    ),
+    (
+        "ART-1.8-highest-value-first",
+        ["black", "pink"],
+        {"red_5": _near("black", 10.0)},
+        {"black": "pink_spot", "pink": "blue_spot"},
+    ),
     ("ART-1.8-yellow-spot-taken-goes-to-black", ["yellow"], {"cue": _near("yellow", 5.0)}, {"yellow": "black_spot"}),
 ]
 
@@ -65,6 +81,7 @@ def test_art_1_8_engine_reads_the_shot_end_positions():
     """The black potted after a red with a red left on the black spot goes to the pink spot."""
     from rules import judge_events
     from snooker_builders import shot_events
+
     evs = shot_events(["black", "black>foot_left"], end_pos={"red_2": _near("black", 10.0), "cue": (3000.0, 600.0)})
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": COLOUR_ON})[0][0]
     assert c.points == 7 and c.details["respot"] == {"black": "pink_spot"}
@@ -75,6 +92,7 @@ def test_art_1_8_engine_reads_the_shot_end_positions():
 def test_art_1_6_no_end_positions_own_spot_and_review():
     from rules import judge_events
     from snooker_builders import shot_events
+
     evs = shot_events(["red_1", "red_1-blue", "blue>side_left"], end=False)
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": RED_ON})[0][0]
     assert c.details["respot"] == {"blue": "blue_spot"} and c.needs_review

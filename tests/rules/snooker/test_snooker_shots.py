@@ -11,12 +11,33 @@ from snooker_helpers import COLOUR_ON, RED_ON, judge, seq_on
 LEGAL = [
     ("ART-1.5-break-off-pots-a-red", None, ["red_7", "red_7>foot_left"], None, 1, "colour", False),
     ("ART-1.6-red-then-colour-on", RED_ON, ["red_1", "red_1>side_left"], None, 1, "colour", False),
-    ("ART-1.9-two-reds-one-stroke", RED_ON, ["red_1", "red_1-red_2", "red_1>side_left", "red_2>foot_right"],
-     None, 2, "colour", False),
-    ("ART-2.2.5-two-reds-hit-at-once-no-foul", RED_ON, ["red_1", "red_2~0", "red_2>foot_left"], None, 1,
-     "colour", False),
-    ("ART-1.6-colour-nominated-by-referee", COLOUR_ON, ["blue", "blue>side_left"], {"called": {"ball": "blue"}},
-     5, "red", False),
+    (
+        "ART-1.9-two-reds-one-stroke",
+        RED_ON,
+        ["red_1", "red_1-red_2", "red_1>side_left", "red_2>foot_right"],
+        None,
+        2,
+        "colour",
+        False,
+    ),
+    (
+        "ART-2.2.5-two-reds-hit-at-once-no-foul",
+        RED_ON,
+        ["red_1", "red_2~0", "red_2>foot_left"],
+        None,
+        1,
+        "colour",
+        False,
+    ),
+    (
+        "ART-1.6-colour-nominated-by-referee",
+        COLOUR_ON,
+        ["blue", "blue>side_left"],
+        {"called": {"ball": "blue"}},
+        5,
+        "red",
+        False,
+    ),
     ("ART-1.6-colour-no-nomination-first-hit-taken", COLOUR_ON, ["pink", "pink>foot_left"], None, 6, "red", False),
     ("ART-1.3-black-seven", COLOUR_ON, ["black", "black>foot_left"], None, 7, "red", False),
     ("ART-1.6-end-sequence-yellow", seq_on("yellow"), ["yellow", "yellow>head_left"], None, 2, "green", False),
@@ -55,41 +76,106 @@ FOULS = [
     ("ART-2.2.2-red-on-hit-blue-first", RED_ON, ["blue", "foot"], None, "wrong_ball_first", 5),
     ("ART-2.2.2-red-on-hit-yellow-minimum-4", RED_ON, ["yellow"], None, "wrong_ball_first", 4),
     ("ART-2.2.2-pink-nominated-hit-blue", COLOUR_ON, ["blue"], {"called": {"ball": "pink"}}, "wrong_ball_first", 6),
-    ("ART-2.2.2-green-nominated-hit-black", COLOUR_ON, ["black"], {"called": {"ball": "green"}},
-     "wrong_ball_first", 7),
+    ("ART-2.2.2-green-nominated-hit-black", COLOUR_ON, ["black"], {"called": {"ball": "green"}}, "wrong_ball_first", 7),
     ("ART-2.2.2-brown-on-hit-black", seq_on("brown"), ["black"], None, "wrong_ball_first", 7),
     ("ART-2.2.3-no-ball-hit-red-on", RED_ON, ["foot", "left"], None, "no_ball_hit", 4),
     ("ART-2.2.3-no-ball-hit-black-on", seq_on("black"), ["foot"], None, "no_ball_hit", 7),
     ("ART-2.2.3-no-ball-hit-pink-nominated", COLOUR_ON, ["foot"], {"called": {"ball": "pink"}}, "no_ball_hit", 6),
     ("ART-2.2.3-no-ball-hit-colour-unnominated", COLOUR_ON, ["foot"], None, "no_ball_hit", 4),
     ("ART-2.2.5-red-and-black-hit-at-once", RED_ON, ["red_1", "black~0"], None, "two_balls_at_once", 7),
-    ("ART-2.2.5-two-colours-potted", COLOUR_ON, ["blue", "blue-pink", "blue>side_left", "pink>foot_left"],
-     {"called": {"ball": "blue"}}, "two_balls_at_once", 6),
+    (
+        "ART-2.2.5-two-colours-potted",
+        COLOUR_ON,
+        ["blue", "blue-pink", "blue>side_left", "pink>foot_left"],
+        {"called": {"ball": "blue"}},
+        "two_balls_at_once",
+        6,
+    ),
     ("ART-2.2.6-pink-off-the-table", RED_ON, ["red_1", "red_1-pink", "off:pink"], None, "ball_off_table", 6),
     ("ART-2.2.6-red-off-the-table", RED_ON, ["red_1", "off:red_1"], None, "ball_off_table", 4),
     ("ART-2.2.6-cue-ball-off-on-the-black", seq_on("black"), ["black", "off:cue"], None, "cue_ball_off_table", 7),
-    ("ART-2.2.7-black-potted-red-on", RED_ON, ["red_1", "red_1-black", "black>foot_left"], None,
-     "pocketed_ball_not_on", 7),
-    ("ART-2.2.7-red-potted-blue-on", COLOUR_ON, ["blue", "blue-red_2", "red_2>side_left"],
-     {"called": {"ball": "blue"}}, "pocketed_ball_not_on", 5),
-    ("ART-2.2.7-green-potted-yellow-on", seq_on("yellow"), ["yellow", "yellow-green", "green>foot_left"], None,
-     "pocketed_ball_not_on", 4),
-    ("ART-2.2.9-reds-in-successive-strokes", COLOUR_ON, ["red_4", "red_4>foot_left"], None,
-     "reds_in_successive_strokes", 7),
-    ("ART-2.2.10-no-foot-on-floor-ball-wrongly-placed", RED_ON, ["red_1"],
-     {"foul": "no_foot_on_floor", "foul_ball": "black"}, "no_foot_on_floor", 7),
-    ("ART-2.2.10-no-foot-on-floor-red", RED_ON, ["red_1", "red_1>foot_left"], {"foul": "no_foot_on_floor"},
-     "no_foot_on_floor", 4),
-    ("ART-2.2.11-played-before-ready", RED_ON, ["red_1"], {"foul": "played_before_ready", "foul_ball": "pink"},
-     "played_before_ready", 6),
-    ("ART-2.2.12-touched-ball-blue", RED_ON, ["red_1"], {"foul": "touched_ball", "foul_ball": "blue"},
-     "touched_ball", 5),
+    (
+        "ART-2.2.7-black-potted-red-on",
+        RED_ON,
+        ["red_1", "red_1-black", "black>foot_left"],
+        None,
+        "pocketed_ball_not_on",
+        7,
+    ),
+    (
+        "ART-2.2.7-red-potted-blue-on",
+        COLOUR_ON,
+        ["blue", "blue-red_2", "red_2>side_left"],
+        {"called": {"ball": "blue"}},
+        "pocketed_ball_not_on",
+        5,
+    ),
+    (
+        "ART-2.2.7-green-potted-yellow-on",
+        seq_on("yellow"),
+        ["yellow", "yellow-green", "green>foot_left"],
+        None,
+        "pocketed_ball_not_on",
+        4,
+    ),
+    (
+        "ART-2.2.9-reds-in-successive-strokes",
+        COLOUR_ON,
+        ["red_4", "red_4>foot_left"],
+        None,
+        "reds_in_successive_strokes",
+        7,
+    ),
+    (
+        "ART-2.2.10-no-foot-on-floor-ball-wrongly-placed",
+        RED_ON,
+        ["red_1"],
+        {"foul": "no_foot_on_floor", "foul_ball": "black"},
+        "no_foot_on_floor",
+        7,
+    ),
+    (
+        "ART-2.2.10-no-foot-on-floor-red",
+        RED_ON,
+        ["red_1", "red_1>foot_left"],
+        {"foul": "no_foot_on_floor"},
+        "no_foot_on_floor",
+        4,
+    ),
+    (
+        "ART-2.2.11-played-before-ready",
+        RED_ON,
+        ["red_1"],
+        {"foul": "played_before_ready", "foul_ball": "pink"},
+        "played_before_ready",
+        6,
+    ),
+    (
+        "ART-2.2.12-touched-ball-blue",
+        RED_ON,
+        ["red_1"],
+        {"foul": "touched_ball", "foul_ball": "blue"},
+        "touched_ball",
+        5,
+    ),
     ("ART-2.2.12-touched-ball-unnamed-ball-on", COLOUR_ON, ["pink"], {"foul": "touched_ball"}, "touched_ball", 6),
-    ("ART-2.2.13-push-shot-on-the-black", COLOUR_ON, ["black"], {"foul": "push_shot", "called": {"ball": "black"}},
-     "push_shot", 7),
+    (
+        "ART-2.2.13-push-shot-on-the-black",
+        COLOUR_ON,
+        ["black"],
+        {"foul": "push_shot", "called": {"ball": "black"}},
+        "push_shot",
+        7,
+    ),
     ("ART-2.2.14-jump-shot", RED_ON, ["red_1"], {"foul": ["jump_shot"]}, "jump_shot", 4),
-    ("ART-2.1-highest-of-several-fouls", RED_ON, ["red_1", "red_1-pink", "pink>side_left", "cue>foot_left"], None,
-     "pocketed_ball_not_on", 6),
+    (
+        "ART-2.1-highest-of-several-fouls",
+        RED_ON,
+        ["red_1", "red_1-pink", "pink>side_left", "cue>foot_left"],
+        None,
+        "pocketed_ball_not_on",
+        6,
+    ),
 ]
 
 
@@ -118,6 +204,7 @@ def test_art_2_1_points_of_a_foul_stroke_are_void():
 def test_art_2_2_8_played_a_ball_other_than_the_cue_ball():
     from snooker_builders import shot_events
     from rules import judge_events
+
     evs = shot_events(["red_1-red_2"], cue="red_1")
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": RED_ON})[0][0]
     assert c.foul.value == "played_non_cue_ball" and c.details["penalty"] == 7
@@ -166,10 +253,12 @@ PENALTY_TABLE = [
 @pytest.mark.parametrize("case,basis,on_value,balls,expected", PENALTY_TABLE, ids=[c[0] for c in PENALTY_TABLE])
 def test_penalty_basis(case, basis, on_value, balls, expected):
     from rules.snooker.fouls import Basis, penalty
+
     assert penalty(Basis[basis], on_value, balls) == expected
 
 
 def test_every_foul_cites_art_2_2():
     from rules.snooker.fouls import SnookerFoul
+
     cases = {f.article.split(",")[0] for f in SnookerFoul}
     assert cases == {f"ART 2.2.{i}" for i in range(1, 16)}

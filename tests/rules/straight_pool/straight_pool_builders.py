@@ -32,7 +32,9 @@ ALL = [str(n) for n in range(1, 16)]
 def rack_slots() -> list[tuple[float, float]]:
     """The 15 places of the triangle, the apex (on the foot spot) first (57.15 mm balls, touching)."""
     d = 57.15
-    return [(FOOT_SPOT[0] + row * d * 0.866, FOOT_SPOT[1] + (k - row / 2) * d) for row in range(5) for k in range(row + 1)]
+    return [
+        (FOOT_SPOT[0] + row * d * 0.866, FOOT_SPOT[1] + (k - row / 2) * d) for row in range(5) for k in range(row + 1)
+    ]
 
 
 def rack_positions(balls: list[str] | None = None) -> dict[BallId, tuple[float, float]]:
@@ -43,8 +45,12 @@ def rack_positions(balls: list[str] | None = None) -> dict[BallId, tuple[float, 
 class Table:
     """The balls on the table between shots, and the log written so far."""
 
-    def __init__(self, balls: list[str] | None = None, cue_at: tuple[float, float] = (300.0, 600.0),
-                 positions: Mapping[str, tuple[float, float]] | None = None) -> None:
+    def __init__(
+        self,
+        balls: list[str] | None = None,
+        cue_at: tuple[float, float] = (300.0, 600.0),
+        positions: Mapping[str, tuple[float, float]] | None = None,
+    ) -> None:
         self.pos: dict[BallId, tuple[float, float]] = {BallId.CUE: cue_at}
         if positions is not None:
             self.pos.update({BallId(k): v for k, v in positions.items()})
@@ -54,9 +60,15 @@ class Table:
         self.n = 0
         self.t = 0.0
 
-    def shot(self, tokens: list[str], place: Mapping[str, tuple[float, float] | None] | None = None,
-             moves: Mapping[str, tuple[float, float]] | None = None, conf: float = 0.95, end: bool = True,
-             start: bool = True) -> "Table":
+    def shot(
+        self,
+        tokens: list[str],
+        place: Mapping[str, tuple[float, float] | None] | None = None,
+        moves: Mapping[str, tuple[float, float]] | None = None,
+        conf: float = 0.95,
+        end: bool = True,
+        start: bool = True,
+    ) -> "Table":
         """Write one shot. ``place``: balls put somewhere (or removed: None) before the stroke;
         ``moves``: where balls come to rest after it."""
         self.n += 1
@@ -69,8 +81,11 @@ class Table:
                 self.pos[b] = v
         t = self.t + 1.0
         if start:
-            self.events.append(ShotStart(t_s=t, frame=int(t * 30), shot=n, confidence=0.99, cue_ball=BallId.CUE,
-                                         positions=dict(self.pos)))
+            self.events.append(
+                ShotStart(
+                    t_s=t, frame=int(t * 30), shot=n, confidence=0.99, cue_ball=BallId.CUE, positions=dict(self.pos)
+                )
+            )
         gone: list[BallId] = []
         for tok in tokens:
             t += 0.2

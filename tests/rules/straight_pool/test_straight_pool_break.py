@@ -17,25 +17,74 @@ CASES = [
     ("004-6-(2)-cue-ball-and-two-object-balls-to-a-cushion", RAILS, {}, 0, None, False, False, False),
     ("004-6-(1)-called-ball-pocketed", ["1", "6>foot_left"], called("6", "foot_left"), 1, None, True, False, False),
     ("004-6-(1)-no-call-first-pocketed-taken-as-called", ["1", "6>foot_left"], {}, 1, None, True, False, False),
-    ("004-6-(1)-called-ball-in-another-pocket-and-no-rails", ["1", "6>foot_right"], called("6", "foot_left"), -2,
-     F.BREAKING_VIOLATION, False, False, False),
-    ("004-6-(2)-one-object-ball-to-a-cushion", ["1", "foot", "2:left"], {}, -2, F.BREAKING_VIOLATION, False, False,
-     False),
-    ("004-6-(2)-cue-ball-to-no-cushion-after-contact", ["1", "2:left", "3:right"], {}, -2, F.BREAKING_VIOLATION, False,
-     False, False),
-    ("004-6-(2)-cue-ball-cushion-before-contact-only", ["foot", "1", "2:left", "3:right"], {}, -2,
-     F.BREAKING_VIOLATION, False, False, False),
+    (
+        "004-6-(1)-called-ball-in-another-pocket-and-no-rails",
+        ["1", "6>foot_right"],
+        called("6", "foot_left"),
+        -2,
+        F.BREAKING_VIOLATION,
+        False,
+        False,
+        False,
+    ),
+    (
+        "004-6-(2)-one-object-ball-to-a-cushion",
+        ["1", "foot", "2:left"],
+        {},
+        -2,
+        F.BREAKING_VIOLATION,
+        False,
+        False,
+        False,
+    ),
+    (
+        "004-6-(2)-cue-ball-to-no-cushion-after-contact",
+        ["1", "2:left", "3:right"],
+        {},
+        -2,
+        F.BREAKING_VIOLATION,
+        False,
+        False,
+        False,
+    ),
+    (
+        "004-6-(2)-cue-ball-cushion-before-contact-only",
+        ["foot", "1", "2:left", "3:right"],
+        {},
+        -2,
+        F.BREAKING_VIOLATION,
+        False,
+        False,
+        False,
+    ),
     ("004-6-no-contact", ["foot"], {}, -2, F.BREAKING_VIOLATION, False, False, False),
-    ("004-6-scratch-on-a-legal-break-is-a-foul", RAILS + ["cue>head_left"], {}, -1, F.CUE_BALL_POCKETED, False, False,
-     True),
+    (
+        "004-6-scratch-on-a-legal-break-is-a-foul",
+        RAILS + ["cue>head_left"],
+        {},
+        -1,
+        F.CUE_BALL_POCKETED,
+        False,
+        False,
+        True,
+    ),
     ("004-6-safety-break-meets-(2)", RAILS, {"safety": True}, 0, None, False, False, False),
-    ("004-6-breaking-violation-absorbs-a-scratch", ["1", "cue>side_left"], {}, -2, F.BREAKING_VIOLATION, False, False,
-     True),
+    (
+        "004-6-breaking-violation-absorbs-a-scratch",
+        ["1", "cue>side_left"],
+        {},
+        -2,
+        F.BREAKING_VIOLATION,
+        False,
+        False,
+        True,
+    ),
 ]
 
 
-@pytest.mark.parametrize("tokens,si,points,foul,continues,next_break,in_hand",
-                         [pytest.param(*c[1:], id=c[0]) for c in CASES])
+@pytest.mark.parametrize(
+    "tokens,si,points,foul,continues,next_break,in_hand", [pytest.param(*c[1:], id=c[0]) for c in CASES]
+)
 def test_opening_break(tokens, si, points, foul, continues, next_break, in_hand):
     ref = {"players": ["A", "B"], "shots": {"1": dict(si)}}
     if foul is F.BREAKING_VIOLATION:

@@ -27,13 +27,13 @@ BAD_INPUT = [
     ("called-bad-pocket", {"shots": {"1": called("5", "corner")}}, "unknown pocket 'corner'"),
     ("unknown-foul", {"shots": {"1": {"foul": "scratched"}}}, "unknown 14.1 foul 'scratched'"),
     ("overrule-referee-foul", {"shots": {"1": {"overrule": ["touched_ball"]}}}, "overrule names fouls found in the"),
-    ("bad-choice", {"shots": {"1": {"choice": "pass_back"}}}, "choice must be \"accept_table\" or \"rerack\""),
+    ("bad-choice", {"shots": {"1": {"choice": "pass_back"}}}, 'choice must be "accept_table" or "rerack"'),
     ("safety-not-bool", {"shots": {"1": {"safety": "yes"}}}, "safety must be true or false"),
     ("start-player", {"start": {"at_table": "C"}}, "must be one of the players"),
     ("004-12-start-three-fouls", {"start": {"consecutive_fouls": [3, 0]}}, "0, 1 or 2"),
     ("start-ball", {"start": {"balls": ["5", "16"]}}, "object ball"),
     ("004-7.3-start-one-ball", {"start": {"balls": ["5"]}}, "the 14 are re-racked"),
-    ("start-breaker-without-break", {"start": {"breaker": "player 2"}}, "needs \"next_is_break\": true"),
+    ("start-breaker-without-break", {"start": {"breaker": "player 2"}}, 'needs "next_is_break": true'),
     ("start-score-at-target", {"match": {"target": 50}, "start": {"score": [50, 3]}}, "below the target 50"),
     ("start-choice-pending", {"start": {"choice_pending": "push_out"}}, "choice_pending must be one of"),
 ]
@@ -60,8 +60,10 @@ def test_004_6_choice_on_a_shot_that_gives_none_names_the_shot():
 
 def test_004_6_breaking_violation_declared_off_the_break():
     with pytest.raises(RefereeInputError, match="shot 1: foul breaking_violation is for an opening break"):
-        judge(spread(BALLS).shot(["5", "5:foot"]), {"start": start_input(BALLS),
-                                                    "shots": {"1": {"foul": "breaking_violation"}}})
+        judge(
+            spread(BALLS).shot(["5", "5:foot"]),
+            {"start": start_input(BALLS), "shots": {"1": {"foul": "breaking_violation"}}},
+        )
 
 
 def test_referee_input_for_a_shot_the_log_lacks():
@@ -72,17 +74,31 @@ def test_referee_input_for_a_shot_the_log_lacks():
 def test_a_carom_ball_in_the_log_is_a_shot_error():
     from tracking.events import BallBall
     from tracking.ids import BallId
+
     t = spread(BALLS).shot(["5", "5:foot"])
-    t.events.insert(1, BallBall(t_s=1.1, frame=33, shot=1, confidence=0.9, balls=(BallId.CUE, BallId.RED), pos_mm=(0, 0)))
+    t.events.insert(
+        1, BallBall(t_s=1.1, frame=33, shot=1, confidence=0.9, balls=(BallId.CUE, BallId.RED), pos_mm=(0, 0))
+    )
     with pytest.raises(ShotError, match="shot 1: 14.1 is played with the cue ball and balls 1..15, got the red"):
         judge(t, {"start": start_input(BALLS)})
 
 
 def test_valid_input_round_trip():
-    ref = ENGINE.parse_input({"players": ["A", "B"], "match": {"target": 100, "head_string_mm": 560},
-                              "start": {"at_table": "B", "score": {"A": 20, "B": -4}, "balls": BALLS,
-                                        "consecutive_fouls": {"B": 1}, "innings": [4, 4], "run": 3},
-                              "shots": {"1": {**called("5", "side_left"), "note": "combo"}}})
+    ref = ENGINE.parse_input(
+        {
+            "players": ["A", "B"],
+            "match": {"target": 100, "head_string_mm": 560},
+            "start": {
+                "at_table": "B",
+                "score": {"A": 20, "B": -4},
+                "balls": BALLS,
+                "consecutive_fouls": {"B": 1},
+                "innings": [4, 4],
+                "run": 3,
+            },
+            "shots": {"1": {**called("5", "side_left"), "note": "combo"}},
+        }
+    )
     st = ENGINE.initial_state(ref.setup)
     assert st.at_table == 1 and st.score == {"A": 20, "B": -4} and st.target == 100 and st.in_inning
     assert st.players[1].consecutive_fouls == 1 and st.geometry.head_string_mm == 560 and ref.setup.calls_given

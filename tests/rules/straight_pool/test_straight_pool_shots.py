@@ -14,47 +14,183 @@ BALLS = ["3", "5", "7", "9", "12"]
 
 # id, tokens, shot input, points, legal, foul, turn over, scored, spotted
 CASES = [
-    ("004-7.1-called-ball-in-called-pocket", ["5", "5>foot_left"], called("5", "foot_left"), 1, True, None, False,
-     ["5"], []),
-    ("004-7.1-other-balls-on-a-legal-shot-count", ["5", "5-7", "5>foot_left", "7>side_right"],
-     called("5", "foot_left"), 2, True, None, False, ["5", "7"], []),
-    ("004-7.1-combination-counts-called-ball", ["3", "3-5", "5>foot_right"], called("5", "foot_right"), 1, True, None,
-     False, ["5"], []),
-    ("004-1-called-ball-wrong-pocket-spotted-art-8", ["5", "5>foot_right"], called("5", "foot_left"), 0, True, None,
-     True, [], ["5"]),
-    ("004-8-other-ball-pocketed-called-missed", ["5", "5-7", "7>side_left", "5:foot"], called("5", "foot_left"), 0,
-     True, None, True, [], ["7"]),
+    (
+        "004-7.1-called-ball-in-called-pocket",
+        ["5", "5>foot_left"],
+        called("5", "foot_left"),
+        1,
+        True,
+        None,
+        False,
+        ["5"],
+        [],
+    ),
+    (
+        "004-7.1-other-balls-on-a-legal-shot-count",
+        ["5", "5-7", "5>foot_left", "7>side_right"],
+        called("5", "foot_left"),
+        2,
+        True,
+        None,
+        False,
+        ["5", "7"],
+        [],
+    ),
+    (
+        "004-7.1-combination-counts-called-ball",
+        ["3", "3-5", "5>foot_right"],
+        called("5", "foot_right"),
+        1,
+        True,
+        None,
+        False,
+        ["5"],
+        [],
+    ),
+    (
+        "004-1-called-ball-wrong-pocket-spotted-art-8",
+        ["5", "5>foot_right"],
+        called("5", "foot_left"),
+        0,
+        True,
+        None,
+        True,
+        [],
+        ["5"],
+    ),
+    (
+        "004-8-other-ball-pocketed-called-missed",
+        ["5", "5-7", "7>side_left", "5:foot"],
+        called("5", "foot_left"),
+        0,
+        True,
+        None,
+        True,
+        [],
+        ["7"],
+    ),
     ("004-1-miss-with-a-rail", ["5", "5:foot"], called("5", "foot_left"), 0, True, None, True, [], []),
     ("004-7.4-safety-ends-inning", ["5", "foot"], {"safety": True}, 0, True, None, True, [], []),
     ("004-7.4-ball-pocketed-on-safety-spotted", ["5", "5>foot_left"], {"safety": True}, 0, True, None, True, [], ["5"]),
     ("004-7.2-no-contact", ["foot", "left"], called("5", "foot_left"), -1, False, F.NO_CONTACT, True, [], []),
-    ("004-7.2-no-rail-after-contact", ["5"], called("5", "foot_left"), -1, False, F.NO_RAIL_AFTER_CONTACT, True, [],
-     []),
+    (
+        "004-7.2-no-rail-after-contact",
+        ["5"],
+        called("5", "foot_left"),
+        -1,
+        False,
+        F.NO_RAIL_AFTER_CONTACT,
+        True,
+        [],
+        [],
+    ),
     ("004-7.2-object-ball-to-rail-suffices", ["5", "7:left"], called("5", "foot_left"), 0, True, None, True, [], []),
-    ("004-7.2-safety-without-rail-is-a-foul", ["5"], {"safety": True}, -1, False, F.NO_RAIL_AFTER_CONTACT, True, [],
-     []),
-    ("004-10-cue-ball-pocketed", ["5", "5>foot_left", "cue>side_right"], called("5", "foot_left"), -1, False,
-     F.CUE_BALL_POCKETED, True, [], ["5"]),
-    ("004-10-cue-ball-off-table", ["5", "5:foot", "off:cue"], called("5", "foot_left"), -1, False,
-     F.CUE_BALL_OFF_TABLE, True, [], []),
-    ("004-9-object-ball-off-table", ["5", "5>foot_left", "7:left", "off:7"], called("5", "foot_left"), -1, False,
-     F.BALL_OFF_TABLE, True, [], ["5", "7"]),
-    ("004-13-foul-ball-pocketed-not-scored", ["5", "5>foot_left"], {**called("5", "foot_left"), "foul": "double_hit"},
-     -1, False, F.DOUBLE_HIT, True, [], ["5"]),
+    (
+        "004-7.2-safety-without-rail-is-a-foul",
+        ["5"],
+        {"safety": True},
+        -1,
+        False,
+        F.NO_RAIL_AFTER_CONTACT,
+        True,
+        [],
+        [],
+    ),
+    (
+        "004-10-cue-ball-pocketed",
+        ["5", "5>foot_left", "cue>side_right"],
+        called("5", "foot_left"),
+        -1,
+        False,
+        F.CUE_BALL_POCKETED,
+        True,
+        [],
+        ["5"],
+    ),
+    (
+        "004-10-cue-ball-off-table",
+        ["5", "5:foot", "off:cue"],
+        called("5", "foot_left"),
+        -1,
+        False,
+        F.CUE_BALL_OFF_TABLE,
+        True,
+        [],
+        [],
+    ),
+    (
+        "004-9-object-ball-off-table",
+        ["5", "5>foot_left", "7:left", "off:7"],
+        called("5", "foot_left"),
+        -1,
+        False,
+        F.BALL_OFF_TABLE,
+        True,
+        [],
+        ["5", "7"],
+    ),
+    (
+        "004-13-foul-ball-pocketed-not-scored",
+        ["5", "5>foot_left"],
+        {**called("5", "foot_left"), "foul": "double_hit"},
+        -1,
+        False,
+        F.DOUBLE_HIT,
+        True,
+        [],
+        ["5"],
+    ),
     ("004-preamble-touched-ball", ["5", "5:foot"], {"foul": "touched_ball"}, -1, False, F.TOUCHED_BALL, True, [], []),
-    ("004-preamble-no-foot-on-floor", ["5", "5:foot"], {"foul": ["no_foot_on_floor"]}, -1, False,
-     F.NO_FOOT_ON_FLOOR, True, [], []),
-    ("004-7.2-overruled-by-referee", ["5"], {**called("5", "foot_left"), "overrule": ["no_rail_after_contact"]}, 0,
-     True, None, True, [], []),
-    ("004-7.5-intentional-foul-minus-16", ["5", "5:foot"], {"foul": "intentional", "choice": "accept_table"}, -16,
-     False, F.INTENTIONAL, True, [], []),
-    ("004-7.5-intentional-flag", ["5", "5:foot"], {"foul": "touched_ball", "intentional": True,
-                                                   "choice": "accept_table"}, -16, False, F.TOUCHED_BALL, True, [], []),
+    (
+        "004-preamble-no-foot-on-floor",
+        ["5", "5:foot"],
+        {"foul": ["no_foot_on_floor"]},
+        -1,
+        False,
+        F.NO_FOOT_ON_FLOOR,
+        True,
+        [],
+        [],
+    ),
+    (
+        "004-7.2-overruled-by-referee",
+        ["5"],
+        {**called("5", "foot_left"), "overrule": ["no_rail_after_contact"]},
+        0,
+        True,
+        None,
+        True,
+        [],
+        [],
+    ),
+    (
+        "004-7.5-intentional-foul-minus-16",
+        ["5", "5:foot"],
+        {"foul": "intentional", "choice": "accept_table"},
+        -16,
+        False,
+        F.INTENTIONAL,
+        True,
+        [],
+        [],
+    ),
+    (
+        "004-7.5-intentional-flag",
+        ["5", "5:foot"],
+        {"foul": "touched_ball", "intentional": True, "choice": "accept_table"},
+        -16,
+        False,
+        F.TOUCHED_BALL,
+        True,
+        [],
+        [],
+    ),
 ]
 
 
-@pytest.mark.parametrize("tokens,si,points,legal,foul,turn_over,scored,spotted",
-                         [pytest.param(*c[1:], id=c[0]) for c in CASES])
+@pytest.mark.parametrize(
+    "tokens,si,points,legal,foul,turn_over,scored,spotted", [pytest.param(*c[1:], id=c[0]) for c in CASES]
+)
 def test_shot(tokens, si, points, legal, foul, turn_over, scored, spotted):
     t = spread(BALLS).shot(tokens)
     (c,), st = judge(t, {"players": ["A", "B"], "start": start_input(BALLS, score=[10, 10]), "shots": {"1": si}})
@@ -82,8 +218,9 @@ def test_004_1_call_assumed_without_referee_input_says_so():
 
 
 def test_004_1_calls_required_scores_nothing_without_a_call():
-    (c,), st = judge(spread(BALLS).shot(["5", "5>foot_left"]),
-                     {"match": {"calls": "required"}, "start": start_input(BALLS)})
+    (c,), st = judge(
+        spread(BALLS).shot(["5", "5>foot_left"]), {"match": {"calls": "required"}, "start": start_input(BALLS)}
+    )
     assert c.points == 0 and c.turn_over and c.details["respot"] == {"5": "foot_spot"} and st.score["player 1"] == 0
 
 
@@ -102,10 +239,20 @@ HEAD_CASES = [
     ("004-10-ball-in-front-of-the-string-is-playable", KITCHEN, ["5", "5>foot_left"], 1, None),
     ("004-10-ball-behind-the-string-struck-directly", KITCHEN, ["3", "3:right"], -1, F.BALL_BEHIND_HEAD_STRING),
     ("004-10-ball-behind-the-string-after-crossing-it", KITCHEN, ["foot", "3", "3:right"], 0, None),
-    ("004-10-cushion-behind-the-string-does-not-cross", KITCHEN, ["right#300", "3", "3:right"], -1,
-     F.BALL_BEHIND_HEAD_STRING),
-    ("004-10-cue-ball-placed-in-front-of-the-string", (700.0, 600.0), ["5", "5>foot_left"], -1,
-     F.CUE_BALL_NOT_BEHIND_HEAD_STRING),
+    (
+        "004-10-cushion-behind-the-string-does-not-cross",
+        KITCHEN,
+        ["right#300", "3", "3:right"],
+        -1,
+        F.BALL_BEHIND_HEAD_STRING,
+    ),
+    (
+        "004-10-cue-ball-placed-in-front-of-the-string",
+        (700.0, 600.0),
+        ["5", "5>foot_left"],
+        -1,
+        F.CUE_BALL_NOT_BEHIND_HEAD_STRING,
+    ),
 ]
 
 
@@ -143,8 +290,9 @@ def test_004_10_scratch_gives_ball_in_hand_behind_the_string_and_11_a_foul_the_c
 
 
 def test_low_confidence_pocket_that_decides_the_call_needs_review():
-    (c,), _ = judge(spread(BALLS).shot(["5", "5>foot_left@0.3"]),
-                    {"start": start_input(BALLS), "shots": {"1": called("5", "foot_left")}})
+    (c,), _ = judge(
+        spread(BALLS).shot(["5", "5>foot_left@0.3"]),
+        {"start": start_input(BALLS), "shots": {"1": called("5", "foot_left")}},
+    )
     assert c.points == 1 and c.needs_review and "pocket" in c.review_reason
     assert any(e.kind == "pocket" and e.doubt for e in c.evidence)
-

@@ -13,8 +13,9 @@ POS = {W: (500.0, 500.0), Y: (1000.0, 700.0), RD: (2000.0, 900.0)}
 
 
 def _start(frozen=None, cue=W):
-    return ShotStart(t_s=0.0, frame=0, shot=1, confidence=1.0, cue_ball=cue, positions=POS,
-                     frozen_to_cushion=frozen or {})
+    return ShotStart(
+        t_s=0.0, frame=0, shot=1, confidence=1.0, cue_ball=cue, positions=POS, frozen_to_cushion=frozen or {}
+    )
 
 
 def _seq(spec: str, frozen=None):
@@ -31,11 +32,15 @@ def _seq(spec: str, frozen=None):
         elif ch == "Y":
             evs.append(BallBall(t_s=t, frame=0, shot=1, confidence=1.0, balls=(Y, W), pos_mm=(0.0, 0.0)))
         elif ch == "o":
-            evs.append(CushionHit(t_s=t, frame=0, shot=1, confidence=1.0, ball=RD, cushion=Cushion.FOOT,
-                                  pos_mm=(2809.25, 900.0)))
+            evs.append(
+                CushionHit(
+                    t_s=t, frame=0, shot=1, confidence=1.0, ball=RD, cushion=Cushion.FOOT, pos_mm=(2809.25, 900.0)
+                )
+            )
         else:
-            evs.append(CushionHit(t_s=t, frame=0, shot=1, confidence=1.0, ball=W, cushion=cushions[ch],
-                                  pos_mm=(0.0, 0.0)))
+            evs.append(
+                CushionHit(t_s=t, frame=0, shot=1, confidence=1.0, ball=W, cushion=cushions[ch], pos_mm=(0.0, 0.0))
+            )
     evs.append(ShotEnd(t_s=len(spec) * 0.1 + 1, frame=0, shot=1, confidence=1.0, positions=POS))
     return evs
 
@@ -43,15 +48,15 @@ def _seq(spec: str, frozen=None):
 @pytest.mark.parametrize(
     "spec,point,pattern,before_second",
     [
-        ("yflhr", True, "2a", 3),     # art. 2(a): ball, three cushions, ball
-        ("fltyr", True, "2b", 3),     # art. 2(b): three cushions, then both balls
-        ("hyflr", True, "2c", 3),     # art. 2(c): cushion, ball, two cushions, ball
-        ("hfylr", True, "2d", 3),     # art. 2(d): two cushions, ball, one cushion, ball
-        ("yffhr", True, "2a", 3),     # art. 3: the same cushion twice counts twice
-        ("yflr", False, None, 2),     # only two cushions before the second ball
+        ("yflhr", True, "2a", 3),  # art. 2(a): ball, three cushions, ball
+        ("fltyr", True, "2b", 3),  # art. 2(b): three cushions, then both balls
+        ("hyflr", True, "2c", 3),  # art. 2(c): cushion, ball, two cushions, ball
+        ("hfylr", True, "2d", 3),  # art. 2(d): two cushions, ball, one cushion, ball
+        ("yffhr", True, "2a", 3),  # art. 3: the same cushion twice counts twice
+        ("yflr", False, None, 2),  # only two cushions before the second ball
         ("yflh", False, None, None),  # one object ball only
         ("yoooflhr", True, "2a", 3),  # object-ball cushions do not count for the cue ball
-        ("yrflh", False, None, 0),    # both balls at once, cushions after: no point
+        ("yrflh", False, None, 0),  # both balls at once, cushions after: no point
     ],
 )
 def test_art2_cases(spec, point, pattern, before_second):

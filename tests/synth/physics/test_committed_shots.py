@@ -25,9 +25,18 @@ NAMES = [p.stem for p in list_shots()]
 
 # Brief items that must be covered (three-cushion rules 003, art. 2 (a)-(d), 3, 10; break 002 ART 6).
 REQUIRED = [
-    "point_2a", "point_2b_bricole", "point_2c", "miss_two_cushions", "miss_one_ball",
-    "close_call_point", "close_call_miss", "kiss", "frozen_cue_ball", "long_six_cushions",
-    "break_shot", "sequence_point_then_next",
+    "point_2a",
+    "point_2b_bricole",
+    "point_2c",
+    "miss_two_cushions",
+    "miss_one_ball",
+    "close_call_point",
+    "close_call_miss",
+    "kiss",
+    "frozen_cue_ball",
+    "long_six_cushions",
+    "break_shot",
+    "sequence_point_then_next",
 ]
 
 

@@ -24,15 +24,28 @@ from synth.physics.jump import JumpModelError, JumpPhysics, jump_off_shot, simul
 TABLE = load_table("pool_9ft")
 L, W, R = TABLE.length_mm, TABLE.width_mm, TABLE.ball_radius_mm
 OUTER_MM = TABLE.cushion_width_mm + TABLE.rail_width_mm
-RACK = {BallId.CUE: (1560.0, 520.0), BallId.B4: (2330.0, 590.0), BallId.B6: (1900.0, 1010.0),
-        BallId.B7: (820.0, 300.0), BallId.B9: (1150.0, 900.0)}
+RACK = {
+    BallId.CUE: (1560.0, 520.0),
+    BallId.B4: (2330.0, 590.0),
+    BallId.B6: (1900.0, 1010.0),
+    BallId.B7: (820.0, 300.0),
+    BallId.B9: (1150.0, 900.0),
+}
 
 # (name, balls, cue ball, target, speed mm/s, elevation deg, the ball expected off, over which cushion)
 CASES = [
     ("object_ball_off", RACK, BallId.CUE, RACK[BallId.B4], 5000.0, 24.0, BallId.B4, Cushion.FOOT),
     ("cue_ball_jumps_over_and_off", RACK, BallId.CUE, RACK[BallId.B4], 5500.0, 32.0, BallId.CUE, Cushion.FOOT),
-    ("cue_ball_alone_off_the_left", {BallId.CUE: (800.0, 900.0), BallId.B1: (400.0, 300.0)}, BallId.CUE,
-     (800.0, 1300.0), 3500.0, 40.0, BallId.CUE, Cushion.LEFT),
+    (
+        "cue_ball_alone_off_the_left",
+        {BallId.CUE: (800.0, 900.0), BallId.B1: (400.0, 300.0)},
+        BallId.CUE,
+        (800.0, 1300.0),
+        3500.0,
+        40.0,
+        BallId.CUE,
+        Cushion.LEFT,
+    ),
 ]
 
 
@@ -98,7 +111,7 @@ def test_events_in_time_order_and_shot_end_without_the_ball_off(case):
     k0, k1 = (int(np.searchsorted(shot.t_s, t)) for t in (ev[0].t_s, ev[-1].t_s))
     live = [shot.balls.index(b) for b in ev[-1].positions]
     assert np.ptp(shot.xy_mm[:k0], axis=0).max() == 0.0
-    assert np.ptp(shot.xy_mm[k1 + 1:, live], axis=0).max() < 1e-6
+    assert np.ptp(shot.xy_mm[k1 + 1 :, live], axis=0).max() < 1e-6
 
 
 def test_ball_ball_contact_two_radii_apart_in_three_dimensions():
@@ -150,20 +163,23 @@ def test_centre_ball_stroke_rolls_at_five_sevenths_and_stops():
     t_roll = 0.5 + 2.0 * 1000.0 / (7.0 * 0.2 * 9810.0)
     k = int(np.searchsorted(s.t_s, t_roll + 0.01))
     a = JumpPhysics().mu_roll * 9810.0
-    assert v[k] == pytest.approx(1000.0 * 5 / 7 - a * (s.t_s[k] - t_roll) , rel=2e-3)
+    assert v[k] == pytest.approx(1000.0 * 5 / 7 - a * (s.t_s[k] - t_roll), rel=2e-3)
     assert np.all(s.z_mm[:, j] == pytest.approx(R))
     assert not any(isinstance(e, OffTable) for e in s.events)
     with pytest.raises(JumpModelError, match="expected a ball to leave the table"):
         jump_off_shot(TABLE, pos, BallId.CUE, (1000.0, 635.0), 1000.0, 0.0)
 
 
-@pytest.mark.parametrize("pos, cue, target, speed, el, match", [
-    ({BallId.CUE: (1200.0, 635.0)}, BallId.B1, (0.0, 0.0), 1000.0, 10.0, "cue ball 1 among the balls"),
-    ({BallId.CUE: (1200.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 95.0, "elevation in"),
-    ({BallId.CUE: (10.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 10.0, "on the cloth"),
-    ({BallId.CUE: (1200.0, 635.0), BallId.B1: (1230.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 10.0, "apart"),
-    ({BallId.CUE: (2400.0, 150.0)}, BallId.CUE, (2540.0, 0.0), 2000.0, 0.0, "pocket"),
-])
+@pytest.mark.parametrize(
+    "pos, cue, target, speed, el, match",
+    [
+        ({BallId.CUE: (1200.0, 635.0)}, BallId.B1, (0.0, 0.0), 1000.0, 10.0, "cue ball 1 among the balls"),
+        ({BallId.CUE: (1200.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 95.0, "elevation in"),
+        ({BallId.CUE: (10.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 10.0, "on the cloth"),
+        ({BallId.CUE: (1200.0, 635.0), BallId.B1: (1230.0, 635.0)}, BallId.CUE, (1500.0, 635.0), 1000.0, 10.0, "apart"),
+        ({BallId.CUE: (2400.0, 150.0)}, BallId.CUE, (2540.0, 0.0), 2000.0, 0.0, "pocket"),
+    ],
+)
 def test_what_the_model_refuses(pos, cue, target, speed, el, match):
     with pytest.raises(JumpModelError, match=match):
         simulate_jump(TABLE, pos, cue, target, speed, el)

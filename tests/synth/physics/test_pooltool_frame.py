@@ -47,7 +47,8 @@ def test_round_trip_and_proper_rotation():
     for _ in range(50):
         x, y = rng.uniform(0, L_MM), rng.uniform(0, W_MM)
         assert table_mm_to_pt(*pt_to_table_mm(*table_mm_to_pt(x, y, W_MM), W_MM), W_MM) == pytest.approx(
-            table_mm_to_pt(x, y, W_MM))
+            table_mm_to_pt(x, y, W_MM)
+        )
         assert pt_to_table_mm(*table_mm_to_pt(x, y, W_MM), W_MM) == pytest.approx((x, y))
     # Jacobian of the map has determinant +1: spin senses are kept.
     o = np.array(pt_to_table_mm(0.0, 0.0, W_MM))

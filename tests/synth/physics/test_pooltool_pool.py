@@ -75,7 +75,7 @@ def test_pocketed_balls_leave_the_table(path: Path) -> None:
     for j, b in enumerate(s.balls):
         if b in pocketed:
             k = int(np.searchsorted(s.t_s, pocketed[b].t_s))
-            assert s.on_table[: k - 1, j].all() and not s.on_table[k + 1:, j].any()
+            assert s.on_table[: k - 1, j].all() and not s.on_table[k + 1 :, j].any()
         else:
             assert s.on_table[:, j].all()
             assert math.dist(s.xy_mm[-1, j], end.positions[b]) < 0.05
@@ -88,8 +88,14 @@ def test_pocketing_next_to_the_pocket_it_names(path: Path) -> None:
     ball's last position on the cloth lies within a mouth's reach of the named pocket's corner."""
     s = _load(path)
     L, W, r = SIZES[s.table]
-    corner = {Pocket.HEAD_RIGHT: (0, 0), Pocket.HEAD_LEFT: (0, W), Pocket.SIDE_RIGHT: (L / 2, 0),
-              Pocket.SIDE_LEFT: (L / 2, W), Pocket.FOOT_RIGHT: (L, 0), Pocket.FOOT_LEFT: (L, W)}
+    corner = {
+        Pocket.HEAD_RIGHT: (0, 0),
+        Pocket.HEAD_LEFT: (0, W),
+        Pocket.SIDE_RIGHT: (L / 2, 0),
+        Pocket.SIDE_LEFT: (L / 2, W),
+        Pocket.FOOT_RIGHT: (L, 0),
+        Pocket.FOOT_LEFT: (L, W),
+    }
     for e in s.events:
         if isinstance(e, Pocketed):
             j = s.balls.index(e.ball)
@@ -103,8 +109,12 @@ def test_contacts_at_two_radii_and_cushions_one_radius_from_the_nose(path: Path)
     s = _load(path)
     L, W, r = SIZES[s.table]
     nose = {c["event"]: c["nose"] for c in s.meta["cushion_segments"]}
-    line = {Cushion.HEAD: lambda p: p[0], Cushion.FOOT: lambda p: L - p[0],
-            Cushion.RIGHT: lambda p: p[1], Cushion.LEFT: lambda p: W - p[1]}
+    line = {
+        Cushion.HEAD: lambda p: p[0],
+        Cushion.FOOT: lambda p: L - p[0],
+        Cushion.RIGHT: lambda p: p[1],
+        Cushion.LEFT: lambda p: W - p[1],
+    }
     n_nose = 0
     for i, e in enumerate(s.events):
         if isinstance(e, BallBall):
@@ -155,8 +165,7 @@ def test_each_shot_is_what_it_is_named() -> None:
     comb = shots["combination"]
     assert _first_hit(comb) is BallId.B1 and _pocketed(comb) == {BallId.B5: Pocket.parse(comb.meta["called"]["pocket"])}
     jaws = shots["jaws"]
-    jaw_hits = [c for c in jaws.meta["cushion_segments"] if not c["nose"]
-                and jaws.events[c["event"]].ball is BallId.B6]
+    jaw_hits = [c for c in jaws.meta["cushion_segments"] if not c["nose"] and jaws.events[c["event"]].ball is BallId.B6]
     assert len(jaw_hits) >= 2 and BallId.B6 not in _pocketed(jaws)
     sb = shots["snooker_break"]
     assert len(sb.balls) == 22 and _first_hit(sb).value.startswith("red_") and not _pocketed(sb)
@@ -164,8 +173,17 @@ def test_each_shot_is_what_it_is_named() -> None:
     assert _pocketed(sp) == {BallId.RED_1: Pocket.parse(sp.meta["called"]["pocket"])}
 
 
-@pytest.mark.parametrize("pt_id, ours", [("lb", Pocket.HEAD_LEFT), ("rb", Pocket.HEAD_RIGHT), ("lc", Pocket.SIDE_LEFT),
-                                         ("rc", Pocket.SIDE_RIGHT), ("lt", Pocket.FOOT_LEFT), ("rt", Pocket.FOOT_RIGHT)])
+@pytest.mark.parametrize(
+    "pt_id, ours",
+    [
+        ("lb", Pocket.HEAD_LEFT),
+        ("rb", Pocket.HEAD_RIGHT),
+        ("lc", Pocket.SIDE_LEFT),
+        ("rc", Pocket.SIDE_RIGHT),
+        ("lt", Pocket.FOOT_LEFT),
+        ("rt", Pocket.FOOT_RIGHT),
+    ],
+)
 def test_pocket_map(pt_id: str, ours: Pocket) -> None:
     assert pocket_of_pt(pt_id) is ours
 

@@ -46,5 +46,5 @@ def test_top_view_draws_the_cue_ball_path():
     mid = shot.xy_mm[len(shot.t_s) // 3, j]  # somewhere along the cue ball's path
     u, v = int(round(40 + mid[0] * 0.35)), int(round(img.shape[0] - 40 - mid[1] * 0.35))
     cloth = np.array([40, 110, 30])
-    patch = img[v - 2:v + 3, u - 2:u + 3].reshape(-1, 3)
+    patch = img[v - 2 : v + 3, u - 2 : u + 3].reshape(-1, 3)
     assert (np.abs(patch.astype(int) - cloth).sum(axis=1) > 60).any()

@@ -175,5 +175,8 @@ def test_referee_start_fits_the_engine(row):
         else:
             assert ref["start"]["balls"] == sorted((b.value for b in start.positions if b is not BallId.CUE), key=int)
     (call,), _ = judge_events(list(tr.events), row.game, ref)
-    assert (call.legal, call.points, call.turn_over) == (d["call_on_truth"]["legal"], d["call_on_truth"]["points"],
-                                                        d["call_on_truth"]["turn_over"])
+    assert (call.legal, call.points, call.turn_over) == (
+        d["call_on_truth"]["legal"],
+        d["call_on_truth"]["points"],
+        d["call_on_truth"]["turn_over"],
+    )

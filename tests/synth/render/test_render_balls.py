@@ -38,7 +38,7 @@ def test_silhouette_centre_is_the_projected_centre(scene, x, y):
     depth = float(scene.camera.R[2] @ (S - scene.camera.centre_mm))
     r_px = scene.camera.fx * r / depth
     # barrel distortion shrinks the image towards the corners, so the area may only be smaller
-    assert 0.80 * np.pi * r_px ** 2 < area < 1.03 * np.pi * r_px ** 2
+    assert 0.80 * np.pi * r_px**2 < area < 1.03 * np.pi * r_px**2
 
 
 def test_motion_blur_spreads_the_ball_along_its_path(scene):

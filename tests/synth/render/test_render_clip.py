@@ -88,7 +88,7 @@ def test_decoded_ball_is_where_the_truth_says(clip):
     for f in tr.frames[12::6]:  # after the hand has gone
         b = f.balls[BallId.YELLOW]
         u, v = int(round(b.u_px)), int(round(b.v_px))
-        patch = frames[f.frame][v - 1:v + 2, u - 1:u + 2].astype(int)
+        patch = frames[f.frame][v - 1 : v + 2, u - 1 : u + 2].astype(int)
         # yellow: red and green high, blue low, unlike the blue cloth
         assert patch[..., 2].max() > 120 and patch[..., 1].max() > 100 and patch[..., 0].min() < 110
 

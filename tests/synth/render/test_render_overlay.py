@@ -14,8 +14,9 @@ from render_helpers import overhead_camera, table
 
 
 def _scene(fill):
-    return build_scene(table(), overhead_camera(480, 270, fill=fill), RenderStyle(static_supersample=1),
-                       np.random.default_rng(0))
+    return build_scene(
+        table(), overhead_camera(480, 270, fill=fill), RenderStyle(static_supersample=1), np.random.default_rng(0)
+    )
 
 
 def test_scoreboard_is_outside_the_table_and_burned_in():

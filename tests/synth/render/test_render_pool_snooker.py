@@ -67,10 +67,12 @@ def test_every_ball_shows_its_own_colour(close_scenes, name, balls):
             mean = np.median(band, axis=0)
         else:
             mean = np.median(col, axis=0)
+
         # compare chromaticity (the shading scales all channels)
         def chroma(c):
             c = np.asarray(c, float)
             return c / max(c.sum(), 1.0)
+
         nearest = min(colours, key=lambda c: np.abs(chroma(c) - chroma(mean)).sum())
         assert nearest == tuple(palette[b]), (b.value, mean)
 
@@ -132,7 +134,9 @@ def test_diamonds_on_pool_rails_none_on_snooker(pool_scene, snooker_scene):
     t = sc.table
     for x, y, z in t.diamonds_mm():
         lit = _px(sc, x, y, z).sum()
-        off = _px(sc, x + 60.0 if x > 0 and x < t.length_mm else x, y + (60.0 if x <= 0 or x >= t.length_mm else 0), z).sum()
+        off = _px(
+            sc, x + 60.0 if x > 0 and x < t.length_mm else x, y + (60.0 if x <= 0 or x >= t.length_mm else 0), z
+        ).sum()
         assert lit > 1.3 * off
     s = snooker_scene
     ts = s.table
@@ -156,8 +160,9 @@ def test_snooker_baulk_line_and_spots_drawn(snooker_scene):
 
     line = max(at(737.0 + dx, 300.0) for dx in (-1.0, 0.0, 1.0))
     assert line > 1.3 * at(780.0, 300.0)
-    assert max(at(x, t.width_mm / 2) for x in np.linspace(t.spots_mm["blue"][0] - 3, t.spots_mm["blue"][0] + 3, 5)) \
-        > 1.3 * at(t.spots_mm["blue"][0] + 40.0, t.width_mm / 2)
+    assert max(
+        at(x, t.width_mm / 2) for x in np.linspace(t.spots_mm["blue"][0] - 3, t.spots_mm["blue"][0] + 3, 5)
+    ) > 1.3 * at(t.spots_mm["blue"][0] + 40.0, t.width_mm / 2)
 
 
 def test_pool_silhouette_centre_is_projected_centre_near_a_pocket(pool_scene):
@@ -185,7 +190,9 @@ def test_off_table_ball_not_drawn_and_sunk_ball_hidden(pool_scene):
     # fallen to the back of the pocket, under the rail: its walls and the rail hide it
     ox, oy = t.pocket("foot_left").outward
     R = t.pocket("foot_left").hole_radius_mm
-    deep = BallsState((BallId.B1,), np.array([[hx + ox * (R + r + 1), hy + oy * (R + r + 1), -2.5 * r]]), np.ones(1, bool))
+    deep = BallsState(
+        (BallId.B1,), np.array([[hx + ox * (R + r + 1), hy + oy * (R + r + 1), -2.5 * r]]), np.ones(1, bool)
+    )
     assert np.abs(render_frame(pool_scene, deep).astype(int) - base).max() <= 1
     labs = ball_labels(pool_scene, deep)
     assert BallId.B1 not in labs or labs[BallId.B1].visible < 0.05
@@ -227,8 +234,9 @@ def test_render_still_any_table_and_random_style():
     style = random_style(t, rng, FAST)
     img = render_still(t, {BallId.CUE: (500.0, 400.0), BallId.B9: (1500.0, 500.0)}, cam, style, rng)
     assert img.shape == (90, 160, 3) and img.dtype == np.uint8
-    img2 = render_still(t, {BallId.CUE: (500.0, 400.0), BallId.B9: (1500.0, 500.0)}, cam, style,
-                        np.random.default_rng(5))
+    img2 = render_still(
+        t, {BallId.CUE: (500.0, 400.0), BallId.B9: (1500.0, 500.0)}, cam, style, np.random.default_rng(5)
+    )
     assert img.std() > 5 and img2.shape == img.shape
 
 

@@ -45,7 +45,9 @@ def test_broadcast_camera_fills_the_frame_as_asked():
     e = t.cushion_width_mm + t.rail_width_mm
     for fill in (0.8, 0.86, 0.9):
         cam = broadcast_camera(t, 1920, 1080, fill=fill)
-        u = cam.project(np.array([[-e, t.width_mm / 2, t.rail_height_mm], [t.length_mm + e, t.width_mm / 2, t.rail_height_mm]]))[:, 0]
+        u = cam.project(
+            np.array([[-e, t.width_mm / 2, t.rail_height_mm], [t.length_mm + e, t.width_mm / 2, t.rail_height_mm]])
+        )[:, 0]
         assert (u[1] - u[0]) / 1920 == pytest.approx(fill, rel=0.01)
     off = broadcast_camera(t, 1280, 720, height_mm=3500, off_axis_deg=13.0)
     c = off.centre_mm - np.array([t.length_mm / 2, t.width_mm / 2, 0.0])
@@ -68,7 +70,10 @@ def test_committed_samples_fit_the_budget_and_their_truth():
         assert cap.isOpened(), tr.video
         assert cap.get(cv2.CAP_PROP_FPS) == pytest.approx(tr.fps)
         assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == tr.frame_count
-        assert (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))) == (tr.image_w_px, tr.image_h_px)
+        assert (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))) == (
+            tr.image_w_px,
+            tr.image_h_px,
+        )
         assert 4.0 <= tr.frame_count / tr.fps <= 10.0
 
 

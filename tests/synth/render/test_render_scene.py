@@ -17,10 +17,10 @@ PLAIN = RenderStyle(cloth_texture=0.0, cloth_mottle=0.0, noise_sigma=0.0, vignet
 def _centroid(img: np.ndarray, u: float, v: float, half: int = 7) -> tuple[float, float]:
     """Centroid of the brightness excess over the window's median around (u, v)."""
     x0, y0 = int(round(u)) - half, int(round(v)) - half
-    win = img[y0:y0 + 2 * half + 1, x0:x0 + 2 * half + 1].astype(np.float64).sum(axis=2)
+    win = img[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1].astype(np.float64).sum(axis=2)
     w = np.clip(win - np.median(win), 0.0, None)
     w[w < 0.25 * w.max()] = 0.0
-    ys, xs = np.mgrid[y0:y0 + 2 * half + 1, x0:x0 + 2 * half + 1]
+    ys, xs = np.mgrid[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1]
     return float((w * xs).sum() / w.sum()), float((w * ys).sum() / w.sum())
 
 
@@ -65,7 +65,7 @@ def test_cushion_is_darker_cloth_of_the_same_hue_and_nose_is_an_edge():
     assert np.allclose(c / c.sum(axis=1, keepdims=True), b / b.sum(axis=1, keepdims=True), atol=0.06)
     # the nose line is a sharp edge: a large step within a few pixels across it
     u, v = cam.project(np.array([[1420.0, 0.0, t.cushion_nose_height_mm]]))[0]
-    col = img[int(v) - 6:int(v) + 7, int(round(u))].sum(axis=1)
+    col = img[int(v) - 6 : int(v) + 7, int(round(u))].sum(axis=1)
     assert np.abs(np.diff(col)).max() > 25.0
 
 
