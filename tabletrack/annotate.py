@@ -8,9 +8,9 @@ is the final answer (a live overlay would have to show guesses and retract them)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import cv2
 import numpy as np

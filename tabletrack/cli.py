@@ -17,8 +17,8 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from common.errors import TabletrackError, shorten
 

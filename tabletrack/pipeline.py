@@ -40,7 +40,7 @@ from tabletrack.progress import Progress
 from tabletrack.still import StillGate
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
-from tracking.events import Event, Shot, ShotEnd, group_shots
+from tracking.events import Event, Shot, group_shots
 from tracking.identity import balls_for, detector_class
 from tracking.ids import BallId
 from tracking.infer import EventStream

@@ -8,9 +8,10 @@ positions from the renderer — each independent of the video analysis being mea
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class ClipTruth:
     table: str = "carom"
 
     @staticmethod
-    def load(truth_path: Path) -> "ClipTruth":
+    def load(truth_path: Path) -> ClipTruth:
         d = json.loads(Path(truth_path).read_text(encoding="utf-8"))
         events = tuple(event_from_dict(e, f"{truth_path.name}: event") for e in d["events"])
         ref_path = referee_path_for(truth_path.with_name(d["video"]))
@@ -176,7 +177,7 @@ def off_table(events: Sequence[Event]) -> list[tuple[int, str]]:
 def first_contacts(events: Sequence[Event]) -> dict[int, tuple[str, str] | None]:
     """Per shot, (cue ball, the first ball it touched), or None if it touched none."""
     cue = cue_ball_of(events)
-    out: dict[int, tuple[str, str] | None] = {n: None for n in cue}
+    out: dict[int, tuple[str, str] | None] = dict.fromkeys(cue)
     for e in sorted((e for e in events if isinstance(e, BallBall)), key=lambda e: e.t_s):
         c = cue.get(e.shot)
         if c is None or out.get(e.shot) is not None or c not in e.balls:

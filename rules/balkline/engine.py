@@ -29,20 +29,21 @@ referee input (``match.table_mm``, default the match table 2840 x 1420, ART 2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from rules.balkline.zones import MATCH_TABLE_MM, Zone, astride, nearest_line_mm, zones_for, zones_holding
-from rules.core.call import Call
-from rules.core.table import TableSpots
-from rules.core.config import JudgeConfig
 from rules.carom.engine import CushionCaromEngine
-from rules.core.errors import RefereeInputError, ShotError
 from rules.carom.fouls import Foul
-from rules.core.games import Game
 from rules.carom.inputs import MatchSetup, ShotInput, parse_referee_input
 from rules.carom.sheet import format_score_sheet, score_sheet
 from rules.carom.state import GameState
+from rules.core.call import Call
+from rules.core.config import JudgeConfig
+from rules.core.errors import RefereeInputError, ShotError
+from rules.core.games import Game
+from rules.core.table import TableSpots
 from tracking.events import CushionHit, Event, Shot, ShotStart
 from tracking.ids import CAROM_BALLS, BallId
 

@@ -18,17 +18,18 @@ as carom competitions rank players; ``draw`` if both are equal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from rules.balkline.engine import split_match_keys
-from rules.core.call import Call
 from rules.carom.config import MatchConfig
+from rules.carom.inputs import MatchSetup, ShotInput, StartState, parse_referee_input
+from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.engine import engine_for
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.games import Game, parse_game
-from rules.carom.inputs import MatchSetup, ShotInput, StartState, parse_referee_input
 from tracking.events import Shot
 
 __all__ = ["SEQUENCES", "ModalityResult", "MultiSetup", "MultiInput", "MultiState", "MultiCaromEngine"]

@@ -24,6 +24,7 @@ A ball whose centre lies on a line (within ``LINE_TOLERANCE_MM``) is in every zo
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from rules.core.games import Game
 
 __all__ = [

@@ -16,22 +16,23 @@ Fouls no camera sees come from the referee input. Match management is :mod:`rule
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any
 
-from rules.core.after_match import after_match_call
-from rules.core.call import Call
-from rules.core.table import TableSpots
+from rules.carom.fouls import Foul
+from rules.carom.inputs import MatchSetup, RefereeInput, ShotInput, Verdict, parse_referee_input
 from rules.carom.match import advance, choose_balls, initial_state
 from rules.carom.path import CuePath, middle_events, read_cue_path
+from rules.carom.sheet import format_score_sheet, score_sheet
+from rules.carom.state import GameState
+from rules.core.after_match import after_match_call
+from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
-from rules.carom.fouls import Foul
 from rules.core.games import Game
-from rules.carom.inputs import MatchSetup, RefereeInput, ShotInput, Verdict, parse_referee_input
-from rules.carom.sheet import format_score_sheet, score_sheet
-from rules.carom.state import GameState
+from rules.core.table import TableSpots
 from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotStart
 from tracking.ids import BallId
 
@@ -450,7 +451,7 @@ class CushionCaromEngine:
         left = list(dict.fromkeys(e.ball for e in path.off_table))
         if self.game is not Game.THREE_CUSHION:
             return (
-                {b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)},
+                dict.fromkeys((BallId.WHITE, BallId.YELLOW, BallId.RED), "break_position"),
                 True,
                 "; the three balls go to the break position (002 ART 11.1.1)",
             )

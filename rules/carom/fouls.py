@@ -15,8 +15,8 @@ from __future__ import annotations
 from enum import Enum
 
 from rules.core.errors import RulesError
-from rules.core.games import Game
 from rules.core.fouls import FoulInfo
+from rules.core.games import Game
 from rules.core.parsing import parse_member
 
 __all__ = ["UnknownFoulError", "Foul", "parse_foul"]
@@ -49,7 +49,7 @@ class Foul(Enum):
     BALK_ZONE = "balk_zone"
 
     @property
-    def info(self) -> "FoulInfo":
+    def info(self) -> FoulInfo:
         return _INFO[self]
 
     def articles(self, game: Game) -> str:

@@ -36,20 +36,20 @@ was expected and what came. The start is resolved (missing fields derived) by :f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rules.carom.config import MatchConfig
-from rules.core.errors import RefereeInputError
 from rules.carom.fouls import Foul, UnknownFoulError, parse_foul
-from rules.core.parsing import checked_object as _object
-from rules.core.parsing import one_or_many, read_input_json, shot_entries
-from rules.core.parsing import located as _wrap
-from rules.core.parsing import per_player as _per_player_json
-from rules.core.parsing import player_pair
 from rules.carom.state import Equalizing
+from rules.core.errors import RefereeInputError
+from rules.core.parsing import checked_object as _object
+from rules.core.parsing import located as _wrap
+from rules.core.parsing import one_or_many, player_pair, read_input_json, shot_entries
+from rules.core.parsing import per_player as _per_player_json
 from tracking.ids import BallId
 
 __all__ = [

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.core.games import Game
 from rules.carom.inputs import MatchSetup, _starter_of_set, resolve_start
 from rules.carom.state import Equalizing, GameState, PlayerState, SetRecord
+from rules.core.games import Game
 from tracking.ids import BallId
 
 __all__ = ["MatchNews", "initial_state", "choose_balls", "advance"]

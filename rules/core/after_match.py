@@ -10,7 +10,8 @@ a shot the rules do not cover is exactly what a human should look at. The turn i
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.call import Call
 from rules.core.games import Game

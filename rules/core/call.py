@@ -22,10 +22,11 @@ nine-ball's, snooker's …): anything with a string ``value``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from enum import Enum
-from typing import IO, Any, Mapping
+from pathlib import Path
+from typing import IO, Any
 
 from rules.core.evidence import Evidence
 from rules.core.games import Family, Game
@@ -168,7 +169,7 @@ class CallWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "CallWriter":
+    def __enter__(self) -> CallWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -19,7 +19,8 @@ and one game's module never loads another's.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Mapping, Protocol, TypeVar
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar
 
 from rules.core.call import Call
 from rules.core.config import JudgeConfig

@@ -19,8 +19,8 @@ of its call, plus every event found to be critical, each with its role, confiden
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
 
 from rules.core.config import JudgeConfig
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart

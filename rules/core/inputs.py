@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.core.engine import GameInput, engine_for
-from rules.core.parsing import read_input_json
-from rules.core.errors import RefereeInputError
 from rules.core.games import Game, parse_game
+from rules.core.parsing import read_input_json
 
 __all__ = ["parse_game_input", "load_game_input"]
 

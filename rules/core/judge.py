@@ -7,9 +7,10 @@ handed to ``on_call`` as each is made (so a caller can write it at once), and th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from rules.core.call import Call, CallWriter
 from rules.core.config import JudgeConfig

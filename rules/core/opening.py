@@ -22,8 +22,8 @@ rules package still sees no more geometry than zones and spots.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from rules.core.errors import RefereeInputError
 from rules.core.games import Family, Game

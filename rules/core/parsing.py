@@ -7,9 +7,10 @@ with one line naming what was expected and what came. One copy for every game: a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from rules.core.errors import RefereeInputError
 

@@ -17,8 +17,8 @@ contact cannot be ordered before it by any camera. With no contact at all, nothi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Pocket

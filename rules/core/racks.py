@@ -26,7 +26,7 @@ class BreakRule(Enum):
     LOSER = "loser"
 
     @classmethod
-    def parse(cls, value: object, where: str = "match.break") -> "BreakRule":
+    def parse(cls, value: object, where: str = "match.break") -> BreakRule:
         return parse_member(cls, value, "break rule", RefereeInputError, where)
 
 

@@ -7,7 +7,7 @@ cushion count. Each family writes its own score sheet (``<family>/sheet.py``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rules.core.call import Call
 from rules.core.games import Family

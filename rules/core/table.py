@@ -13,8 +13,8 @@ standard table of its game, so a log judged without one gives the same calls as 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 __all__ = ["PointMm", "TableSpots"]
 

@@ -46,9 +46,10 @@ Readings of the regulation (see README.md for the citation style and the article
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Hashable, Mapping
 
+from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from rules.eight_ball.fouls import ART, EightBallFoul
 from rules.eight_ball.inputs import Called, EightBallShotInput
 from rules.eight_ball.state import (
@@ -61,7 +62,6 @@ from rules.eight_ball.state import (
     Option,
     sorted_balls,
 )
-from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from tracking.events import CushionHit, Event, OffTable
 from tracking.ids import BallId, Cushion, Pocket
 

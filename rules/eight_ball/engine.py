@@ -27,9 +27,15 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
-from rules.eight_ball.extras import EightBallExtras
-from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
+from rules.core.errors import ShotError
+from rules.core.evidence import review_shot
+from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.racks import RackRecord
+from rules.core.table import TableSpots
+from rules.eight_ball.decide import Decision, decide, describe_outcome
+from rules.eight_ball.extras import EightBallExtras
 from rules.eight_ball.fouls import ART
 from rules.eight_ball.inputs import (
     EightBallInput,
@@ -47,16 +53,9 @@ from rules.eight_ball.state import (
     OBJECT_BALLS,
     Choice,
     EightBallState,
-    Group,
     Option,
     sorted_balls,
 )
-from rules.eight_ball.decide import Decision, decide, describe_outcome
-from rules.core.errors import ShotError
-from rules.core.evidence import review_shot
-from rules.core.games import Game
-from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
-from rules.core.racks import RackRecord
 from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 

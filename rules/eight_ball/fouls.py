@@ -49,7 +49,7 @@ class EightBallFoul(Enum):
     RULE_VIOLATION = "rule_violation"
 
     @property
-    def info(self) -> "FoulInfo":
+    def info(self) -> FoulInfo:
         return _INFO[self]
 
     @property

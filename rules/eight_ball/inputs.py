@@ -38,19 +38,11 @@ be legally pocketed, ART 15.1; hitting it first is a foul, ART 13.1).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.errors import RefereeInputError
-from rules.eight_ball.fouls import EightBallFoul, parse_foul
-from rules.eight_ball.state import (
-    FULL_RACK,
-    OBJECT_BALLS,
-    Choice,
-    EightBallState,
-    Group,
-    sorted_balls,
-)
 from rules.core.parsing import (
     boolean,
     checked_object,
@@ -62,6 +54,15 @@ from rules.core.parsing import (
     shot_entries,
 )
 from rules.core.racks import BreakRule, RaceConfig
+from rules.eight_ball.fouls import EightBallFoul, parse_foul
+from rules.eight_ball.state import (
+    FULL_RACK,
+    OBJECT_BALLS,
+    Choice,
+    EightBallState,
+    Group,
+    sorted_balls,
+)
 from tracking.ids import BallId, Pocket
 
 __all__ = [

@@ -63,11 +63,11 @@ class Group(Enum):
         return SOLIDS if self is Group.SOLIDS else STRIPES
 
     @property
-    def other(self) -> "Group":
+    def other(self) -> Group:
         return Group.STRIPES if self is Group.SOLIDS else Group.SOLIDS
 
     @classmethod
-    def of(cls, ball: BallId) -> "Group | None":
+    def of(cls, ball: BallId) -> Group | None:
         """The group of ``ball`` (None for the 8 and the cue ball)."""
         if ball in SOLIDS:
             return cls.SOLIDS

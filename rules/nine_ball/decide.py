@@ -14,13 +14,13 @@ a rail (002 bola 9 ART 11.6).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Hashable
 
+from rules.core.pool_shot import PoolShotFacts
 from rules.nine_ball.fouls import PoolFoul
 from rules.nine_ball.inputs import CalledShot, NineBallShotInput
 from rules.nine_ball.variants import Variant, number
-from rules.core.pool_shot import PoolShotFacts
 from tracking.events import Event
 from tracking.ids import BallId
 

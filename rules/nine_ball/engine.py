@@ -25,21 +25,21 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
-from rules.nine_ball.extras import NineBallExtras
-from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.table import TableSpots
 from rules.nine_ball.decide import Decision, ShotContext, decide, describe_outcome
 from rules.nine_ball.errors import NineBallInputError
+from rules.nine_ball.extras import NineBallExtras
 from rules.nine_ball.inputs import Choice, NineBallInput, NineBallShotInput, parse_nine_ball_input
 from rules.nine_ball.match import News, advance
 from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 

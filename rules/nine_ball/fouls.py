@@ -50,7 +50,7 @@ class PoolFoul(Enum):
     BALL_IN_HAND_TOUCHED_OBJECT = "ball_in_hand_touched_object"
 
     @property
-    def info(self) -> "FoulInfo":
+    def info(self) -> FoulInfo:
         return _INFO[self]
 
     @property

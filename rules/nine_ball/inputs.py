@@ -11,10 +11,11 @@ the message names the shot.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from rules.core.errors import RefereeInputError
 from rules.core.games import Game
@@ -27,11 +28,11 @@ from rules.core.parsing import (
     player_pair,
     shot_entries,
 )
+from rules.core.racks import BreakRule, RaceConfig
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul, parse_pool_foul
 from rules.nine_ball.setup import DEFAULT_PLAYERS, NineBallSetup, NineBallStart, initial_state
 from rules.nine_ball.variants import Variant, is_object_ball, variant_of
-from rules.core.racks import BreakRule, RaceConfig
 from tracking.ids import BallId, Pocket
 
 __all__ = [

@@ -11,14 +11,14 @@ of a rack in play come from the first shot start's positions when the start does
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from rules.core.games import Game
+from rules.core.racks import RaceConfig
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import variant_of
-from rules.core.racks import RaceConfig
 from tracking.ids import BallId
 
 __all__ = ["DEFAULT_PLAYERS", "NineBallStart", "NineBallSetup", "initial_state"]

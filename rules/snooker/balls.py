@@ -99,7 +99,7 @@ class BallOn(Enum):
         return self.ball is not None
 
     @classmethod
-    def of_colour(cls, ball: BallId) -> "BallOn":
+    def of_colour(cls, ball: BallId) -> BallOn:
         return cls(ball.value)
 
     def describe(self) -> str:

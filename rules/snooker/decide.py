@@ -22,8 +22,8 @@ nothing. :func:`decide` does not move the state: :mod:`rules.snooker.engine` app
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Hashable, Mapping
 
 from rules.core.pool_shot import PoolShotFacts, read_pool_shot
 from rules.snooker.balls import BallOn, check_ball, is_colour, is_red, name, value

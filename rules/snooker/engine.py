@@ -22,21 +22,20 @@ of a frame are read from the break-off's shot start positions where it names the
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
-from rules.snooker.extras import SnookerExtras
-from rules.core.table import TableSpots
-from rules.core.pool_shot import not_struck_call, struck_object_ball
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
+from rules.core.pool_shot import not_struck_call, struck_object_ball
+from rules.core.table import TableSpots
 from rules.snooker.balls import FULL_REDS, BallOn, is_colour, is_red, next_in_sequence
 from rules.snooker.decide import Decision, ShotContext, check_shot_balls, decide, decide_events, describe_outcome, read
+from rules.snooker.extras import SnookerExtras
 from rules.snooker.fouls import SnookerFoul
 from rules.snooker.inputs import (
     Choice,
@@ -44,8 +43,8 @@ from rules.snooker.inputs import (
     SnookerInputError,
     SnookerSetup,
     SnookerShotInput,
-    parse_snooker_input,
     initial_state,
+    parse_snooker_input,
 )
 from rules.snooker.sheet import format_score_sheet, score_sheet
 from rules.snooker.spots import STANDARD, Respot, SnookerSpots, respot_colours

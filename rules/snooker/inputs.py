@@ -26,11 +26,12 @@ table, a free ball without a foul before it, ...) are made when the shot is judg
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
-from rules.core.errors import RefereeInputError
+from rules.core.errors import RefereeInputError, ShotError
 from rules.core.parsing import (
     boolean,
     checked_object,
@@ -45,7 +46,6 @@ from rules.core.racks import BreakRule, RaceConfig
 from rules.snooker.balls import COLOURS, FULL_REDS, BallOn, check_ball, is_colour
 from rules.snooker.fouls import SnookerFoul, parse_foul
 from rules.snooker.state import SnookerState
-from rules.core.errors import ShotError
 from tracking.ids import BallId
 
 __all__ = [

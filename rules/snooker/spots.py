@@ -18,12 +18,12 @@ name the six colours' spots, those of the standard 12 ft table (:data:`STANDARD`
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from rules.core.table import PointMm, TableSpots
-from rules.snooker.balls import COLOURS, COLOUR_VALUES
+from rules.snooker.balls import COLOUR_VALUES, COLOURS
 from tracking.ids import BallId
 
 __all__ = [
@@ -71,7 +71,7 @@ class SnookerSpots:
     length_mm: float
 
     @staticmethod
-    def of_table(table: TableSpots | None) -> "SnookerSpots":
+    def of_table(table: TableSpots | None) -> SnookerSpots:
         """The spots of ``table`` (its spec's ``spots_mm`` named ``yellow`` … ``black``), or the
         standard table's (:data:`STANDARD`) where there is no table or it does not name all six."""
         if table is None or not all(c.value in table.spots_mm for c in COLOURS):

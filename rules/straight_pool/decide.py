@@ -29,9 +29,9 @@ Order of the questions (004):
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Hashable
 
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from rules.straight_pool.fouls import StraightPoolFoul as F

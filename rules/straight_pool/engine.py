@@ -25,14 +25,14 @@ from typing import Any
 
 from rules.core.after_match import after_match_call
 from rules.core.call import Call
-from rules.straight_pool.extras import StraightPoolExtras
-from rules.core.table import TableSpots
 from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.table import TableSpots
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
+from rules.straight_pool.extras import StraightPoolExtras
 from rules.straight_pool.fouls import StraightPoolFoul
 from rules.straight_pool.inputs import (
     CalledBallError,
@@ -89,7 +89,7 @@ def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     in_inning = s.run > 0
     if in_inning and s.innings[s.at_table] == 0:
         raise RefereeInputError(
-            f"start.run > 0 means the player at the table is in an inning: his innings must be at least 1, got 0"
+            "start.run > 0 means the player at the table is in an inning: his innings must be at least 1, got 0"
         )
     pending = None
     if s.choice_pending is not None:
@@ -98,9 +98,7 @@ def initial_state(game: Game, setup: Setup | None = None) -> StraightPoolState:
     if s.rack_pending is not None:
         rack_pending = RackPending(*s.rack_pending)
     balls = s.balls
-    if rack_pending is not None:
-        balls = OBJECT_BALLS
-    elif s.next_is_break and balls is None:
+    if rack_pending is not None or s.next_is_break and balls is None:
         balls = OBJECT_BALLS
     return replace(
         base,

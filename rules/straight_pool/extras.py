@@ -6,8 +6,9 @@ writer (:func:`rules.core.call.call_to_dict`) writes them in this order after th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.extras import CallExtras
 

@@ -48,7 +48,7 @@ class StraightPoolFoul(Enum):
     INTENTIONAL = "intentional"
 
     @property
-    def info(self) -> "FoulInfo":
+    def info(self) -> FoulInfo:
         return _INFO[self]
 
 

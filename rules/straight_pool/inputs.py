@@ -42,9 +42,10 @@ violation, an intentional or a third successive foul); without it the next shot'
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.errors import RefereeInputError
 from rules.core.parsing import (

@@ -20,8 +20,8 @@ table was accepted. When every ball stands where it rested both readings fit: th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from rules.straight_pool.decide import Decision, Kind
 from rules.straight_pool.state import (

@@ -15,9 +15,9 @@ points of the inning (balls minus penalties) and the score after it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Mapping
 
 from rules.core.games import Game
 from rules.straight_pool.table import PointMm, StringGeometry
@@ -180,7 +180,7 @@ class StraightPoolState:
     def score(self) -> dict[str, int]:
         return {p.name: p.score for p in self.players}
 
-    def with_player(self, index: int, **changes: object) -> "StraightPoolState":
+    def with_player(self, index: int, **changes: object) -> StraightPoolState:
         """The state with player ``index``'s record changed."""
         ps = list(self.players)
         ps[index] = replace(ps[index], **changes)  # type: ignore[arg-type]

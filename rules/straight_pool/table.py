@@ -15,8 +15,8 @@ not behind it (General Rules: a ball on the head string is playable).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from rules.core.errors import RefereeInputError
 from tracking.ids import BallId

@@ -100,8 +100,9 @@ def calibrate(img, table):
 
 
 def carom(every: int, out: Path | None) -> list[dict]:
-    from calibration.table import load_table
     import cv2
+
+    from calibration.table import load_table
 
     table = load_table("carom")
     rows = []
@@ -135,7 +136,6 @@ def carom(every: int, out: Path | None) -> list[dict]:
 
 def nine(out: Path | None) -> list[dict]:
     from calibration.table import load_table
-    import cv2
 
     table = load_table("pool")
     labels = json.loads((NINE / "labels.json").read_text())
@@ -174,8 +174,9 @@ def _record(row: dict, res, err, extra: dict, img, table, image_path: Path | Non
 
 
 def eight(out: Path | None) -> list[dict]:
-    from calibration.table import load_table
     import cv2
+
+    from calibration.table import load_table
 
     table = load_table("pool")
     rows = []

@@ -15,8 +15,8 @@ import functools
 
 import numpy as np
 import pytest
-
 from calib_frames import ball_plane_errors_mm, overhead_camera, render_frame
+
 from calibration.auto import calibrate_frame
 from calibration.camera import CameraModel
 from calibration.result import CalibrationError, CalibrationHints
@@ -36,7 +36,7 @@ CASES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def case_frame(name: str) -> tuple[CameraModel, np.ndarray]:
     w, h, H, tilt, axis, roll, k1, cloth = CASES[name]
     cam = overhead_camera(TABLE, w, h, H, tilt_deg=tilt, tilt_axis=axis, roll_deg=roll, k1=k1)
@@ -44,7 +44,7 @@ def case_frame(name: str) -> tuple[CameraModel, np.ndarray]:
     return cam, render_frame(cam, TABLE, cloth=cloth, seed=len(name), balls_mm=balls)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def case_result(name: str):
     cam, img = case_frame(name)
     return calibrate_frame(img, TABLE)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from calib_frames import CLOTHS_BGR, ball_plane_errors_mm, overhead_camera, render_frame
+
 from calibration.auto import calibrate_frame
 from calibration.result import CalibrationError
 from calibration.table import load_table

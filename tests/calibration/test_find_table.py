@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from calib_frames import overhead_camera, render_frame
+
 from calibration.find_table import find_table
 from calibration.result import CalibrationError
 from calibration.table import load_table
@@ -120,10 +120,10 @@ def test_a_grey_or_white_pool_cloth_is_found_and_calibrated(cloth_bgr) -> None:
     real footage)."""
     from calibration.auto import calibrate_frame
     from calibration.find_table import GREY_HUE
-    from tracking.ids import BallId
     from synth.render.cameras import broadcast_camera
     from synth.render.still import render_still
     from synth.render.style import RenderStyle
+    from tracking.ids import BallId
 
     table = load_table("pool")
     cam = broadcast_camera(table, 1280, 720)

@@ -7,8 +7,8 @@ import json
 
 import numpy as np
 import pytest
-
 from calib_frames import ball_plane_errors_mm, overhead_camera
+
 from calibration.manual import calibrate_manual, parse_corners
 from calibration.result import CalibrationError, CalibrationHints
 from calibration.table import load_table

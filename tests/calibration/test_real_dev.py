@@ -18,14 +18,13 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import measure_real_dev as M  # noqa: E402
+import measure_real_dev as M
 
-from calibration.auto import calibrate_frame  # noqa: E402
-from calibration.table import load_table  # noqa: E402
+from calibration.auto import calibrate_frame
+from calibration.table import load_table
 
 pytestmark = pytest.mark.skipif(not M.REAL.is_dir(), reason="real-dev footage not present")
 

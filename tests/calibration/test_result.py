@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
-
 from calib_frames import overhead_camera, render_frame
+
 from calibration.auto import calibrate_frame
 from calibration.camera import CameraModel, CameraModelError
 from calibration.manual import calibrate_manual

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from calib_frames import ball_plane_errors_mm, overhead_camera
+
 from calibration.auto import calibrate_frame
 from calibration.camera import CameraModel
 from calibration.table import load_table

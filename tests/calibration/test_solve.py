@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from calib_frames import ball_plane_errors_mm, overhead_camera
+
 from calibration.camera import CameraModel
 from calibration.diamonds import diamond_world
 from calibration.features import SIDES, side_frame

@@ -19,8 +19,9 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 EXPECTED_DIR = Path(__file__).resolve().parent / "expected"

@@ -11,7 +11,6 @@ import copy
 import json
 
 import pytest
-
 from regenerate import (
     CAROM_CLIPS,
     DEFAULT_TIER,

@@ -12,8 +12,8 @@ import json
 
 import numpy as np
 import pytest
-
 from regenerate import CAROM_CLIPS, DEFAULT_TIER, analyze, differences, expected_path, outputs, truth_path
+
 from tabletrack.truth_eval import ClipTruth, call_key, cue_cushion_key, position_errors_mm
 
 pytestmark = pytest.mark.golden

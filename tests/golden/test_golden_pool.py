@@ -13,8 +13,8 @@ import json
 
 import numpy as np
 import pytest
-
 from regenerate import DEFAULT_TIER, POOL_CLIPS, analyze, differences, expected_path, outputs, truth_path
+
 from tabletrack.truth_eval import ClipTruth, first_contacts, off_table, pocketings, pool_call_key, position_errors_mm
 
 pytestmark = pytest.mark.golden

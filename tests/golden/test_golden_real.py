@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from real_tracks import DATA, EXPECTED, shot_rows
 
 # Tier golden; the real data lives outside the repository (../shared/data): skipped where absent.

@@ -63,8 +63,8 @@ def test_tiny_training_runs_with_the_network_blocked(tmp_path):
     assert Path(res["config_dir"]).is_relative_to(tmp_path / "cache")
     assert (Path(res["config_dir"]) / "Arial.ttf").is_file()
     assert not (tmp_path / "home" / ".config" / "Ultralytics").exists()
-    import onnxruntime as ort
     import numpy as np
+    import onnxruntime as ort
 
     det = ort.InferenceSession(res["det"], providers=["CPUExecutionProvider"])
     assert det.get_inputs()[0].shape == [1, 3, 64, 128]

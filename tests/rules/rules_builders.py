@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from rules import GameState, engine_for
 from rules.carom.inputs import MatchSetup, ShotInput
-from tracking.shorthand import shorthand_events
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion
+from tracking.shorthand import shorthand_events
 
 POS = {BallId.WHITE: (700.0, 500.0), BallId.YELLOW: (710.0, 900.0), BallId.RED: (2130.0, 710.0)}
 

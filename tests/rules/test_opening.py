@@ -10,8 +10,8 @@ import pytest
 
 from calibration.table import load_table
 from rules import Game, judge_events
-from rules.core.table import TableSpots
 from rules.core.opening import break_left_to_default, opening_input, sight_opening
+from rules.core.table import TableSpots
 from tabletrack.judge_cmd import opening_table
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion

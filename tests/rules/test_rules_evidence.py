@@ -6,11 +6,10 @@ is not flagged."""
 from __future__ import annotations
 
 import pytest
+from rules_builders import a_shot, judge
 
 from rules import JudgeConfig, MatchSetup, StartState, engine_for
 from rules.core.errors import RulesConfigError
-from rules_builders import a_shot, judge
-
 
 BALLS = {"player 1": "white", "player 2": "yellow"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from rules_builders import log
 
 from rules import (
     CallWriter,
@@ -21,7 +22,6 @@ from rules import (
     parse_referee_input,
     score_sheet,
 )
-from rules_builders import log
 from tracking.eventlog import write_events
 
 DESIGN_KEYS = [

@@ -5,10 +5,10 @@ miss, each by the player at the table with his ball)."""
 from __future__ import annotations
 
 import pytest
+from rules_builders import judge, play
 
 from rules import MatchConfig, MatchSetup, StartState, engine_for, score_sheet
 from rules.carom.state import Equalizing
-from rules_builders import judge, play
 from tracking.ids import BallId
 
 

@@ -4,9 +4,9 @@ same engine as three-cushion with another count; the general carom rules (002) a
 from __future__ import annotations
 
 import pytest
+from rules_builders import judge
 
 from rules import Foul, MatchSetup, StartState, engine_for
-from rules_builders import judge
 from tracking.ids import BallId
 
 GAME = "one-cushion"
@@ -61,6 +61,6 @@ def test_one_cushion_playing_into_the_frozen_cushion_is_a_foul_002_10_2():
 def test_one_cushion_ball_off_table_puts_all_balls_on_the_break_002_11_1_1():
     call, state = judge(["red", "foot", "off:red"], game=GAME, state=mid_game())
     assert call.foul is Foul.BALL_OFF_TABLE
-    assert dict(call.respot) == {b: "break_position" for b in (BallId.WHITE, BallId.YELLOW, BallId.RED)}
+    assert dict(call.respot) == dict.fromkeys((BallId.WHITE, BallId.YELLOW, BallId.RED), "break_position")
     assert "002 ART 11.1.1" in call.reason
     assert state.next_is_break and state.at_table == 1

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from rules import Foul, RefereeInputError, engine_for, load_referee_input, parse_referee_input
-from rules.carom.inputs import MatchSetup, ShotInput, StartState, Verdict, referee_input_to_dict
 from rules.carom.config import MatchConfig
+from rules.carom.inputs import MatchSetup, ShotInput, StartState, Verdict, referee_input_to_dict
 from tracking.ids import BallId
 
 FULL = {

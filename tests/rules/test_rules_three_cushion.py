@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from rules_builders import a_shot, judge
 
 from rules import Foul, MatchSetup, ShotInput, StartState, engine_for
 from rules.carom.inputs import Verdict
-from rules_builders import a_shot, judge
 from tracking.ids import BallId
 
 GAME = "three-cushion"

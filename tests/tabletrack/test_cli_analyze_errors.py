@@ -8,7 +8,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_videos" / "kiss_720p60.mp4"

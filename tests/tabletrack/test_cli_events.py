@@ -3,7 +3,6 @@
 ball with one sample, centres clamped one radius inside the cushions)."""
 
 import csv
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from synth.physics.shots import load_shot
 from tracking.eventlog import read_events
 from tracking.events import CushionHit, ShotStart
-from synth.physics.shots import load_shot
 
 REPO = Path(__file__).resolve().parents[2]
 R = 30.75

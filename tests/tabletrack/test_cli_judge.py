@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tracking.eventlog import write_events
 from synth.physics.shots import load_shot
+from tracking.eventlog import write_events
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from rules import Game
+from synth.physics.shots import load_shot
 from tabletrack.cli import main
 from tracking.eventlog import read_events, write_events
-from synth.physics.shots import load_shot
 
 REPO = Path(__file__).resolve().parents[2]
 XCHECK = REPO / "tests" / "fixtures" / "pooltool_xcheck"

@@ -22,19 +22,20 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from calibration.table import load_table  # noqa: E402
-from tracking.events import BallBall, CushionHit  # noqa: E402
-from tracking.infer import infer_events  # noqa: E402
-from sim_scoring import compare, cue_cushions_before_second  # noqa: E402
-from synth.tracking_sim import (  # noqa: E402
+from sim_scoring import compare, cue_cushions_before_second
+
+from calibration.table import load_table
+from synth.tracking_sim import (
+    same_frame_scenarios,
     sample_irregular,
     sample_irregular_fast,
     sample_video,
     sample_video_fast,
-    same_frame_scenarios,
     scenarios,
     simshot_result,
 )
+from tracking.events import BallBall, CushionHit
+from tracking.infer import infer_events
 
 TABLE = load_table("carom")
 

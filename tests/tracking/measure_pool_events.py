@@ -24,9 +24,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from calibration.table import load_table  # noqa: E402
-from pool_synth import EventScore, camera_frames, score_events, track, trajectories_from_frames  # noqa: E402
-from tracking.infer import infer_events  # noqa: E402
+from pool_synth import EventScore, camera_frames, score_events, track, trajectories_from_frames
+
+from calibration.table import load_table
+from tracking.infer import infer_events
 
 SHOTS = Path(__file__).resolve().parents[2] / "sample_data" / "pool_shots"
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calibration.table import TableSpec
+from tracking.detections import BallDetection
 from tracking.events import BallBall, CushionHit, Event, Pocketed
 from tracking.identity import detector_class
 from tracking.ids import BallId
-from tracking.detections import BallDetection
 from tracking.tracker import Tracker
 from tracking.trajectory import Trajectory
 
@@ -168,7 +168,7 @@ class EventScore:
     ob_cushions_found: int = 0
     ob_cushions_false: int = 0
 
-    def add(self, other: "EventScore") -> None:
+    def add(self, other: EventScore) -> None:
         for k, v in vars(other).items():
             if isinstance(v, list):
                 getattr(self, k).extend(v)

@@ -6,9 +6,6 @@ from __future__ import annotations
 import pytest
 
 from calibration.table import load_table
-from tracking.eventlog import event_to_dict
-from tracking.events import ShotEnd
-from tracking.infer import EventStream, infer_events
 from synth.tracking_sim import (
     R_,
     W_,
@@ -21,6 +18,9 @@ from synth.tracking_sim import (
     simulate,
     with_row_frames,
 )
+from tracking.eventlog import event_to_dict
+from tracking.events import ShotEnd
+from tracking.infer import EventStream, infer_events
 
 TABLE = load_table("carom")
 

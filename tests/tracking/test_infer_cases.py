@@ -7,10 +7,6 @@ import numpy as np
 import pytest
 
 from calibration.table import load_table
-from tracking.events import BallBall, CushionHit, OffTable, ShotEnd, ShotStart
-from tracking.ids import BallId, Cushion
-from tracking.infer import infer_events
-from tracking.trajectory import Trajectory
 from synth.tracking_sim import (
     R_,
     W_,
@@ -22,6 +18,10 @@ from synth.tracking_sim import (
     scenarios,
     simulate,
 )
+from tracking.events import BallBall, CushionHit, OffTable, ShotEnd, ShotStart
+from tracking.ids import BallId, Cushion
+from tracking.infer import infer_events
+from tracking.trajectory import Trajectory
 
 TABLE = load_table("carom")
 R, D = TABLE.ball_radius_mm, TABLE.ball_diameter_mm

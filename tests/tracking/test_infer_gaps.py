@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from calibration.table import load_table
+from synth.tracking_sim import R_, W_, Y_, place_for_contact, sample_video, simulate
 from tracking.events import BallBall, CushionHit, ShotStart
 from tracking.ids import BallId, Cushion
 from tracking.infer import infer_events
 from tracking.trajectory import Trajectory
-from synth.tracking_sim import R_, W_, Y_, place_for_contact, sample_video, simulate
 
 TABLE = load_table("carom")
 L, W = TABLE.length_mm, TABLE.width_mm

@@ -12,16 +12,16 @@ the second ball), 002 ART 7.2 (a carom is the cue ball touching both object ball
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from sim_scoring import compare
 
 from calibration.table import load_table
+from synth.tracking_sim import same_frame_scenarios, sample_irregular, sample_video, scenarios
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.infer import infer_events
-from sim_scoring import compare
-from synth.tracking_sim import sample_irregular, sample_video, same_frame_scenarios, scenarios
 
 TABLE = load_table("carom")
 SCENARIOS = {sc.name: sc for sc in scenarios(TABLE)}
@@ -48,7 +48,7 @@ def _sim(name: str):
     return _SIMS[name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run(name: str, label: str, seed: int):
     sim = _sim(name)
     trajs = SAMPLINGS[label](sim, seed)

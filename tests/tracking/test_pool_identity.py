@@ -5,21 +5,21 @@ shots (respot, ball in hand, re-rack): the tracker fed the detector's classes (s
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from pool_synth import Frame, camera_frames, score_events, track
 
 from calibration.table import load_table
 from tracking.between import Placed, Reracked, Respotted, between_shots
+from tracking.detections import BallDetection
 from tracking.events import BallBall, Pocketed, ShotEnd, ShotStart
 from tracking.identity import POOL_BALLS, SNOOKER_BALLS, SNOOKER_REDS, detector_class, shared_class_balls
 from tracking.ids import BallId, Pocket
 from tracking.infer import infer_events
-from tracking.detections import BallDetection
 from tracking.tracker import Tracker, label_score
-from pool_synth import Frame, camera_frames, score_events, track
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "sample_data" / "pool_shots"
@@ -50,7 +50,7 @@ def test_reds_are_named_along_the_table_whatever_the_detection_order() -> None:
         assert xs == sorted(xs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shot(name: str):
     from synth.physics.trajectory import SimShot
 

@@ -11,16 +11,16 @@ The slow variant repeats it at 30 fps and for sparse reports, with the rates mea
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from sim_scoring import compare, cue_cushions_before_second
 
 from calibration.table import load_table
-from tracking.infer import infer_events
-from sim_scoring import compare, cue_cushions_before_second
 from synth.tracking_sim import sample_irregular_fast, sample_video_fast, simshot_result
+from tracking.infer import infer_events
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = sorted((REPO / "sample_data" / "shots").glob("*.npz"))
@@ -32,14 +32,14 @@ def test_pooltool_shots_are_in_the_repository() -> None:
     assert len(SHOTS) >= 10, SHOTS
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shot(path: Path):
     from synth.physics.trajectory import SimShot
 
     return SimShot.load(path)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _infer(path: Path, sampling: str, seed: int):
     shot = _shot(path)
     sim = simshot_result(shot)

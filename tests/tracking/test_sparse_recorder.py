@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sparse_recorder import Path2D, record, struck_from_rest
 
 from calibration.table import load_table
 from tracking.events import BallBall, ShotEnd, ShotStart
@@ -14,8 +15,6 @@ from tracking.ids import BallId
 from tracking.infer import InferenceConfig, infer_events
 from tracking.sampling import Sampling, detect_sampling
 from tracking.trajectory import Trajectory
-
-from sparse_recorder import Path2D, record, struck_from_rest
 
 TABLE = load_table("carom")
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sim_scoring import detections_for
 
 from calibration.table import load_table
-from tracking.ids import CAROM_BALLS, BallId
+from synth.tracking_sim import R_, W_, Y_, sample_video, scenarios, simulate
 from tracking.detections import BallDetection
+from tracking.ids import CAROM_BALLS, BallId
 from tracking.tracker import BallState, Tracker, TrackerError
 from tracking.trajectory import Trajectory
-from sim_scoring import detections_for
-from synth.tracking_sim import R_, W_, Y_, sample_video, scenarios, simulate
 
 TABLE = load_table("carom")
 
@@ -32,7 +32,7 @@ def _track(
     tracker = Tracker(CAROM_BALLS, TABLE)
     n = len(next(iter(trajs.values())))
     hidden = hidden or {}
-    wrong = {b: 0 for b in CAROM_BALLS}
+    wrong = dict.fromkeys(CAROM_BALLS, 0)
     for k in range(n):
         hide = tuple(b for b, (a, z) in hidden.items() if a <= k < z)
         use_colour = colours == "always" or (colours == "first" and k == 0)
@@ -62,7 +62,7 @@ def test_identities_survive_two_balls_crossing(fps: int, colours: str) -> None:
     ty = sample_video(y, fps, 1.0, seed=4, duration_s=4.0, phase_s=float(trajs[W_].t_s[0]))
     trajs[Y_] = ty[Y_]
     _, wrong = _track(trajs, colours=colours)
-    assert wrong == {b: 0 for b in CAROM_BALLS}
+    assert wrong == dict.fromkeys(CAROM_BALLS, 0)
 
 
 @pytest.mark.parametrize("name", ["stun_collision", "two_moving_kiss", "cut_then_cushions"])
@@ -70,14 +70,14 @@ def test_identities_survive_collisions_with_colour(name: str) -> None:
     sc = next(s for s in scenarios(TABLE) if s.name == name)
     trajs = sample_video(sc.run(TABLE), 60, 1.0, seed=1)
     _, wrong = _track(trajs)
-    assert wrong == {b: 0 for b in CAROM_BALLS}
+    assert wrong == dict.fromkeys(CAROM_BALLS, 0)
 
 
 def test_occluded_resting_ball_is_bridged_where_it_rests() -> None:
     sc = next(s for s in scenarios(TABLE) if s.name == "one_cushion")
     trajs = sample_video(sc.run(TABLE), 60, 1.0, seed=2)
     tracker, wrong = _track(trajs, hidden={R_: (100, 130)})  # 30 frames, red at rest
-    assert wrong == {b: 0 for b in CAROM_BALLS}
+    assert wrong == dict.fromkeys(CAROM_BALLS, 0)
     red = tracker.trajectories()[R_]
     gap = ~red.observed
     assert gap.sum() == 30 and np.all(np.flatnonzero(gap) == np.arange(100, 130))
@@ -91,7 +91,7 @@ def test_occluded_moving_ball_is_found_again_after_30_frames() -> None:
     trajs = sample_video(sc.run(TABLE), 60, 1.0, seed=5)
     # white hidden for 30 frames while it rolls, other balls in view
     tracker, wrong = _track(trajs, hidden={W_: (150, 180)})
-    assert wrong == {b: 0 for b in CAROM_BALLS}
+    assert wrong == dict.fromkeys(CAROM_BALLS, 0)
     white = tracker.trajectories()[W_]
     assert not white.observed[150:180].any() and white.observed[180:].all()
     # the bridge is a prediction: its confidence falls while the ball is unseen
@@ -103,7 +103,7 @@ def test_clutter_and_a_struck_hidden_ball() -> None:
     trajs = sample_video(sc.run(TABLE), 60, 1.0, seed=6)
     # red is hidden from frame 30 to 90 and struck (t = 1.28 s, frame ~77) while hidden
     _, wrong = _track(trajs, hidden={R_: (30, 90)}, clutter=2)
-    assert wrong == {b: 0 for b in CAROM_BALLS}
+    assert wrong == dict.fromkeys(CAROM_BALLS, 0)
 
 
 def test_lost_ball_is_held_with_no_confidence_then_found_by_colour() -> None:

@@ -6,8 +6,8 @@ detections that both look most like one ball both start, the second as its next 
 from __future__ import annotations
 
 from calibration.table import load_table
-from tracking.ids import BallId
 from tracking.detections import BallDetection
+from tracking.ids import BallId
 from tracking.tracker import Tracker
 
 POOL = load_table("pool")

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from calibration.table import load_table
-from tracking.ids import BallId
-from vision.classical import ClassicalDetector
-from vision.rectify import Rectifier
 from synth.render.balls import BallsState
 from synth.render.cameras import broadcast_camera
 from synth.render.frame import render_frame
 from synth.render.scene import build_scene
 from synth.render.style import RenderStyle
+from tracking.ids import BallId
+from vision.classical import ClassicalDetector
+from vision.rectify import Rectifier
 
 TABLE = load_table("carom")
 R = TABLE.ball_radius_mm

@@ -31,12 +31,12 @@ def test_decode_rejects_a_wrong_shape():
 @pytest.fixture(scope="module")
 def carom_view():
     from calibration.table import load_table
-    from vision.rectify import Rectifier
     from synth.render.balls import BallsState
     from synth.render.cameras import broadcast_camera
     from synth.render.frame import render_frame
     from synth.render.scene import build_scene
     from synth.render.style import RenderStyle
+    from vision.rectify import Rectifier
 
     table = load_table("carom")
     cam = broadcast_camera(table, 1280, 720)
@@ -74,13 +74,13 @@ def snooker_break_view():
     import random
 
     from calibration.table import load_table
-    from vision.rectify import Rectifier
+    from synth.physics.pool_racks import snooker_layout
     from synth.render.balls import BallsState
     from synth.render.cameras import broadcast_camera
     from synth.render.frame import render_frame
     from synth.render.scene import build_scene
     from synth.render.style import RenderStyle
-    from synth.physics.pool_racks import snooker_layout
+    from vision.rectify import Rectifier
 
     table = load_table("snooker")
     cam = broadcast_camera(table, 1280, 720)

@@ -6,8 +6,8 @@ import pytest
 
 from rules import Game, engine_for, judge_events
 from rules.balkline.zones import LINE_TOLERANCE_MM, zones_for, zones_holding
-from rules.core.errors import RefereeInputError
 from rules.carom.fouls import Foul
+from rules.core.errors import RefereeInputError
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 
@@ -187,7 +187,7 @@ def test_002_art_28_to_30_modalities_in_order(game, order):
     """Each modality to a distance of 1: the starter scores, the opponent misses his equalizing
     inning (002 ART 12.3), and the next modality begins with the other player starting."""
     engine = engine_for(game)
-    ref = engine.parse_input({"match": {"distances": {g: 1 for g in order}}})
+    ref = engine.parse_input({"match": {"distances": dict.fromkeys(order, 1)}})
     state = engine.initial_state(ref.setup)
     seen, n = [], 1
     from tracking.events import group_shots

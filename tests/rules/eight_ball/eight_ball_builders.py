@@ -16,17 +16,18 @@ basename, and every game's tests have builders.)
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from rules.eight_ball.engine import make_engine
-from rules.eight_ball.inputs import EightBallShotInput, parse_shot_input
-from rules.eight_ball.state import FULL_RACK, EightBallState, Group
 from rules.core.config import JudgeConfig
 from rules.core.games import Game
 from rules.core.racks import BreakRule, RaceConfig
-from tracking.shorthand import shorthand_events
+from rules.eight_ball.engine import make_engine
+from rules.eight_ball.inputs import EightBallShotInput, parse_shot_input
+from rules.eight_ball.state import FULL_RACK, EightBallState, Group
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion
+from tracking.shorthand import shorthand_events
 
 PLAYERS = ("Ana", "Bea")
 ENGINE = make_engine(Game.EIGHT_BALL, JudgeConfig())

@@ -5,8 +5,8 @@ Each case names the article it checks (citation style: rules/eight_ball/README.m
 from __future__ import annotations
 
 import pytest
-
 from eight_ball_builders import ENGINE, a_shot, judge, new_match, racked, spread
+
 from rules.eight_ball.fouls import EightBallFoul as F
 from rules.eight_ball.inputs import EightBallShotError, parse_shot_input
 from rules.eight_ball.state import EIGHT, FULL_RACK

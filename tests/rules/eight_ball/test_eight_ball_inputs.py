@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from eight_ball_builders import ENGINE, PLAYERS, shot_events
-from rules.eight_ball.fouls import EightBallFoul
-from rules.eight_ball.inputs import Called
-from rules.eight_ball.state import Choice, Group
+
 from rules.core.errors import RefereeInputError
 from rules.core.inputs import load_game_input
 from rules.core.judge import judge_events
+from rules.eight_ball.fouls import EightBallFoul
+from rules.eight_ball.inputs import Called
+from rules.eight_ball.state import Choice, Group
 from tracking.ids import BallId, Pocket
 
 P = list(PLAYERS)

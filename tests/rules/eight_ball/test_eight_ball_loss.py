@@ -4,8 +4,8 @@ table-driven; each case names the article it checks."""
 from __future__ import annotations
 
 import pytest
-
 from eight_ball_builders import judge, state
+
 from rules.eight_ball.state import FULL_RACK
 from tracking.ids import BallId
 

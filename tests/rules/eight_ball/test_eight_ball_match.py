@@ -4,12 +4,12 @@ judged from a new match with no referee input, the race, who breaks, the stalema
 from __future__ import annotations
 
 import pytest
-
 from eight_ball_builders import ENGINE, PLAYERS, a_shot, judge, shot_events, state
+
 from rules.core.call import call_to_dict
-from rules.eight_ball.state import FULL_RACK
 from rules.core.judge import judge_events
 from rules.core.report import format_calls_table
+from rules.eight_ball.state import FULL_RACK
 from tracking.ids import BallId
 
 SOLIDS_RUN = [

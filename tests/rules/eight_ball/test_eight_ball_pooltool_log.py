@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from rules.core.judge import judge_events
 from tracking.eventlog import read_events
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from eight_ball_builders import ENGINE, a_shot, judge, shot_events, state
+
 from rules.eight_ball.fouls import EightBallFoul as F
 from rules.eight_ball.inputs import EightBallShotError
-from rules.eight_ball.state import EIGHT, FULL_RACK, Group
+from rules.eight_ball.state import FULL_RACK, Group
 from tracking.ids import BallId, Pocket
 
 CALL3 = {"called": {"ball": "3", "pocket": "foot_left"}}

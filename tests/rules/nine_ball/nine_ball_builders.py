@@ -10,14 +10,15 @@ positions (default: the whole rack of the game); shot_end positions are those mi
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rules import engine_for
-from rules.nine_ball.variants import variant_of
 from rules.core.games import parse_game
-from tracking.shorthand import shorthand_events
+from rules.nine_ball.variants import variant_of
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId
+from tracking.shorthand import shorthand_events
 
 BREAK_4_RAILS = ["1", "2:foot", "3:left", "4:right", "5:head"]  # a legal break with nothing pocketed
 

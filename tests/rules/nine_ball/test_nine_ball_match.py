@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from nine_ball_builders import BREAK_4_RAILS, a_shot, match_log, rack
+
 from rules import engine_for, judge_events
 from rules.core.call import call_to_dict
 

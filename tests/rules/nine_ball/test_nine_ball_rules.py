@@ -5,8 +5,8 @@ article it checks; a case is (tokens of the shot, balls on the table, what the c
 from __future__ import annotations
 
 import pytest
-
 from nine_ball_builders import BREAK_4_RAILS, a_shot, rack
+
 from rules import engine_for
 from rules.nine_ball.fouls import PoolFoul
 

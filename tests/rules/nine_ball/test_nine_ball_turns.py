@@ -4,8 +4,8 @@ consecutive fouls and the warning (000 6.14; 002 bola 9 ART 10.1.1), the stalema
 from __future__ import annotations
 
 import pytest
-
 from nine_ball_builders import BREAK_4_RAILS, Table
+
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul
 

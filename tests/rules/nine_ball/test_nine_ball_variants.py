@@ -5,8 +5,8 @@ rotation (lowest ball first, each ball its number, a rack to 61 points)."""
 from __future__ import annotations
 
 import pytest
+from nine_ball_builders import Table, match_log, rack
 
-from nine_ball_builders import BREAK_4_RAILS, Table, a_shot, match_log, rack
 from rules import engine_for, judge_events
 from rules.nine_ball.errors import NineBallInputError
 from rules.nine_ball.fouls import PoolFoul

@@ -11,9 +11,9 @@ Positions are empty unless given (so the state's table is not checked against th
 
 from __future__ import annotations
 
-from tracking.shorthand import shorthand_events
 from tracking.events import Event, Shot, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId
+from tracking.shorthand import shorthand_events
 
 Pos = dict[str, tuple[float, float]]
 

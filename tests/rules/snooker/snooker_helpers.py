@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rules import engine_for, judge_events
 from snooker_builders import log
+
+from rules import engine_for, judge_events
 
 PLAYERS = ["A", "B"]
 #: mid-frame starts: a red on (10 reds left), a colour on after A's red, the end sequence.

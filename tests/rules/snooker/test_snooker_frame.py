@@ -4,9 +4,10 @@ the opponent's choice after a foul, breaks, frames and the race."""
 
 from __future__ import annotations
 
-from rules import judge_events
 from snooker_builders import log, max_break, pot, shot_events
 from snooker_helpers import RED_ON, judge, seq_on
+
+from rules import judge_events
 
 
 def test_art_1_6_last_red_then_any_colour_respotted_then_yellow():
@@ -156,7 +157,7 @@ def test_art_1_4_match_best_of_three_from_a_new_match_no_referee_input():
     """Three 147s: A breaks frame 1, B frame 2, A frame 3 (alternate) and wins 2-1; then the log goes on."""
     strokes = max_break() * 3 + [pot("red_1")]
     calls, st = judge_events(log(*strokes), "snooker", {"match": {"frames": 3}})
-    ends = [c for c in calls if c.game_over and not c.details.get("frame") is None]
+    ends = [c for c in calls if c.game_over and c.details.get("frame") is not None]
     assert [c.winner for c in calls if c.details.get("frame_winner")] == ["player 1", "player 2", "player 1"]
     breaks = [c for c in calls if c.break_shot]
     assert [c.player for c in breaks] == ["player 1", "player 2", "player 1"] and len(ends) >= 3
@@ -180,7 +181,7 @@ def test_art_1_3_break_off_reds_from_the_shot_start_positions():
 
 def test_table_mismatch_with_the_shot_start_needs_review():
     pos = {f"red_{i}": (2800.0 + 10 * i, 889.0) for i in range(1, 4)}
-    pos |= {c: (1000.0, 1000.0) for c in ("yellow", "green", "brown", "blue", "pink", "black")}
+    pos |= dict.fromkeys(("yellow", "green", "brown", "blue", "pink", "black"), (1000.0, 1000.0))
     evs = shot_events(["red_1"], start_pos=pos)
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": RED_ON})[0][0]
     assert c.needs_review and "3 reds" in c.review_reason

@@ -4,11 +4,11 @@ naming what was expected and what came; checks that need the state are made at t
 from __future__ import annotations
 
 import pytest
+from snooker_builders import log, max_break, pot, shot_events
+from snooker_helpers import RED_ON, engine, judge, seq_on
 
 from rules import RefereeInputError, ShotError, judge_events
 from rules.snooker.inputs import SnookerInputError
-from snooker_builders import log, max_break, pot, shot_events
-from snooker_helpers import RED_ON, engine, judge, seq_on
 
 # (id, referee input, words the one-line message must hold)
 BAD_INPUT = [

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from snooker_helpers import COLOUR_ON, RED_ON, judge
 
 from rules.snooker.spots import BALL_DIAMETER_MM, SPOTS_MM, respot_colours
-from snooker_helpers import COLOUR_ON, RED_ON, judge
 from tracking.ids import BallId
 
 S = {b.value: p for b, p in SPOTS_MM.items()}
@@ -79,8 +79,9 @@ def test_art_1_8_every_spot_taken_near_own_spot_toward_the_top_cushion():
 
 def test_art_1_8_engine_reads_the_shot_end_positions():
     """The black potted after a red with a red left on the black spot goes to the pink spot."""
-    from rules import judge_events
     from snooker_builders import shot_events
+
+    from rules import judge_events
 
     evs = shot_events(["black", "black>foot_left"], end_pos={"red_2": _near("black", 10.0), "cue": (3000.0, 600.0)})
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": COLOUR_ON})[0][0]
@@ -90,8 +91,9 @@ def test_art_1_8_engine_reads_the_shot_end_positions():
 
 
 def test_art_1_6_no_end_positions_own_spot_and_review():
-    from rules import judge_events
     from snooker_builders import shot_events
+
+    from rules import judge_events
 
     evs = shot_events(["red_1", "red_1-blue", "blue>side_left"], end=False)
     c = judge_events(evs, "snooker", {"players": ["A", "B"], "start": RED_ON})[0][0]

@@ -4,7 +4,6 @@ decides each penalty. Every case names its article."""
 from __future__ import annotations
 
 import pytest
-
 from snooker_helpers import COLOUR_ON, RED_ON, judge, seq_on
 
 # (id citing the article, start, stroke tokens, shot input, points, next ball on, turn over)
@@ -203,6 +202,7 @@ def test_art_2_1_points_of_a_foul_stroke_are_void():
 
 def test_art_2_2_8_played_a_ball_other_than_the_cue_ball():
     from snooker_builders import shot_events
+
     from rules import judge_events
 
     evs = shot_events(["red_1-red_2"], cue="red_1")

@@ -13,7 +13,8 @@ says by ``place`` on the next shot, as the real next shot start would show it.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules import engine_for
 from rules.straight_pool.state import OBJECT_BALLS
@@ -68,7 +69,7 @@ class Table:
         conf: float = 0.95,
         end: bool = True,
         start: bool = True,
-    ) -> "Table":
+    ) -> Table:
         """Write one shot. ``place``: balls put somewhere (or removed: None) before the stroke;
         ``moves``: where balls come to rest after it."""
         self.n += 1

@@ -6,8 +6,8 @@ foul that counts), and the choice read from the next shot's start when the input
 from __future__ import annotations
 
 import pytest
-
 from straight_pool_builders import ALL, FOOT_SPOT, Table, called, judge, rack_positions
+
 from rules.straight_pool.fouls import StraightPoolFoul as F
 
 RAILS = ["1", "foot", "2:left", "3:right"]  # the cue ball to a cushion after the contact, 2 object balls to one

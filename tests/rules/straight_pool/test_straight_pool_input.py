@@ -5,8 +5,8 @@ the table (004 art. 1: a called ball must be one the player can pocket) names th
 from __future__ import annotations
 
 import pytest
-
 from straight_pool_builders import ENGINE, called, judge, spread, start_input
+
 from rules import RefereeInputError, ShotError, judge_events
 from rules.straight_pool.inputs import CalledBallError, ChoiceError
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from straight_pool_builders import (
     ALL,
     CENTRE_SPOT,
@@ -16,13 +15,13 @@ from straight_pool_builders import (
     FOOT_SPOT,
     HEAD_SPOT,
     Table,
-    called,
     judge,
     rack_of_14,
     rack_positions,
     spread,
     start_input,
 )
+
 from rules import call_to_dict, judge_events
 from rules.straight_pool.fouls import StraightPoolFoul as F
 

@@ -6,8 +6,8 @@ call assumed when the input gives none. Each case id names the article."""
 from __future__ import annotations
 
 import pytest
-
 from straight_pool_builders import called, judge, spread, start_input
+
 from rules.straight_pool.fouls import StraightPoolFoul as F
 
 BALLS = ["3", "5", "7", "9", "12"]

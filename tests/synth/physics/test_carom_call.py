@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from synth.physics.carom_call import CaromCallError, three_cushion_call
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
-from synth.physics.carom_call import CaromCallError, three_cushion_call
 
 W, Y, RD = BallId.WHITE, BallId.YELLOW, BallId.RED
 POS = {W: (500.0, 500.0), Y: (1000.0, 700.0), RD: (2000.0, 900.0)}

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from calibration.table import load_table
+from synth.physics.shots import list_shots, load_shot
 from tracking.events import BallBall, CushionHit, OffTable, Pocketed, ShotEnd, ShotStart, group_shots
 from tracking.ids import BallId, Cushion
-from synth.physics.shots import list_shots, load_shot
 
 TABLE = load_table("carom")
 L, W, R = TABLE.length_mm, TABLE.width_mm, TABLE.ball_radius_mm
@@ -53,11 +53,13 @@ def _gap_to(cushion: Cushion, p) -> float:
 def _ball_events_t(shot, ball: BallId) -> list[float]:
     out = []
     for e in shot.events:
-        if isinstance(e, CushionHit) and e.ball is ball:
-            out.append(e.t_s)
-        elif isinstance(e, BallBall) and ball in e.balls:
-            out.append(e.t_s)
-        elif isinstance(e, (ShotStart,)):
+        if (
+            isinstance(e, CushionHit)
+            and e.ball is ball
+            or isinstance(e, BallBall)
+            and ball in e.balls
+            or isinstance(e, (ShotStart,))
+        ):
             out.append(e.t_s)
     return out
 

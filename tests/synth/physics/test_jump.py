@@ -11,15 +11,15 @@ the shot end.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 
 from calibration.table import load_table
+from synth.physics.jump import JumpModelError, JumpPhysics, jump_off_shot, simulate_jump
 from tracking.events import BallBall, CushionHit, OffTable, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
-from synth.physics.jump import JumpModelError, JumpPhysics, jump_off_shot, simulate_jump
 
 TABLE = load_table("pool_9ft")
 L, W, R = TABLE.length_mm, TABLE.width_mm, TABLE.ball_radius_mm
@@ -49,7 +49,7 @@ CASES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run(name: str):
     c = next(c for c in CASES if c[0] == name)
     return simulate_jump(TABLE, c[1], c[2], c[3], c[4], c[5])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tracking.ids import Cushion
 from synth.physics.pooltool_frame import (
     PooltoolFrameError,
     aim_deg_to_phi_deg,
@@ -14,6 +13,7 @@ from synth.physics.pooltool_frame import (
     pt_to_table_mm,
     table_mm_to_pt,
 )
+from tracking.ids import Cushion
 
 L_MM, W_MM = 2840.0, 1420.0
 L_M, W_M = 2.84, 1.42

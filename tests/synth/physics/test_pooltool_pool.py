@@ -12,14 +12,12 @@ positions; each shot is the outcome it is named for.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tracking.events import BallBall, CushionHit, OffTable, Pocketed, ShotEnd, ShotStart
-from tracking.ids import BallId, Cushion, Pocket
 from synth.physics.pooltool_pocket_frame import (
     PT_POCKET_SEGMENT_TO_CUSHION,
     ball_of_pt,
@@ -28,6 +26,8 @@ from synth.physics.pooltool_pocket_frame import (
     pt_ball_of,
 )
 from synth.physics.trajectory import SimShot
+from tracking.events import BallBall, CushionHit, OffTable, Pocketed, ShotEnd, ShotStart
+from tracking.ids import BallId, Cushion, Pocket
 
 REPO = Path(__file__).resolve().parents[3]
 FOLDER = REPO / "sample_data" / "pool_shots"
@@ -40,7 +40,7 @@ def test_pool_shots_are_in_the_repository() -> None:
     assert len(SHOTS) >= 8, SHOTS
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: Path) -> SimShot:
     return SimShot.load(path)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tracking.ids import BallId, Cushion
 from synth.physics.resting import balls_in_contact, frozen_to_cushion
+from tracking.ids import BallId, Cushion
 
 L, W, R = 2840.0, 1420.0, 30.75
 

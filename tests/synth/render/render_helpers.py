@@ -11,9 +11,9 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec, load_table
+from synth.physics.trajectory import SimShot
 from tracking.events import CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
-from synth.physics.trajectory import SimShot
 
 
 def table() -> TableSpec:

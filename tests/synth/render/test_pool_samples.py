@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from synth.render.truth import load_truth
 from tracking.events import OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
-from synth.render.truth import load_truth
 
 REPO = Path(__file__).resolve().parents[3]
 SHOTS = REPO / "sample_data" / "pool_shots"
@@ -99,8 +99,8 @@ def test_clip_decodes_to_its_truth(row):
 
 @pytest.mark.parametrize("row", RENDERED, ids=[c.name for c in RENDERED])
 def test_truth_is_the_committed_shot(row):
-    from tracking.eventlog import event_to_dict
     from synth.physics.trajectory import SimShot
+    from tracking.eventlog import event_to_dict
 
     tr = load_truth(OUT / f"{row.name}.truth.json")
     shot = SimShot.load(SHOTS / f"{row.shot}.npz")

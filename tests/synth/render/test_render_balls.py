@@ -3,13 +3,12 @@ blur spreads a fast ball along its path without losing it, balls off the table a
 
 import numpy as np
 import pytest
+from render_helpers import overhead_camera, table
 
-from tracking.ids import BallId
 from synth.render.balls import BallsState, _blurred_sprite, _sprite, draw_balls, rolling_orientations
 from synth.render.scene import build_scene
 from synth.render.style import RenderError, RenderStyle
-
-from render_helpers import overhead_camera, table
+from tracking.ids import BallId
 
 BALLS = (BallId.WHITE, BallId.YELLOW, BallId.RED)
 

@@ -7,17 +7,16 @@ import math
 import cv2
 import numpy as np
 import pytest
+from render_helpers import bounce_shot, overhead_camera, table
 
-from tracking.events import CushionHit, ShotStart
-from tracking.ids import BallId
 from synth.render.clip import _ShotSampler, render_clip, truth_path_for
 from synth.render.frame import FrameRenderer
 from synth.render.occluder import Occlusion
 from synth.render.scene import build_scene
 from synth.render.style import RenderError, RenderStyle
 from synth.render.truth import TruthFormatError, load_truth
-
-from render_helpers import bounce_shot, overhead_camera, table
+from tracking.events import CushionHit, ShotStart
+from tracking.ids import BallId
 
 FPS = 30.0
 

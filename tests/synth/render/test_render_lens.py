@@ -2,11 +2,10 @@
 
 import numpy as np
 import pytest
+from render_helpers import overhead_camera
 
 from calibration.camera import CameraModel
 from synth.render.lens import LensModelError, frame_rays, pixel_rays, sample_offsets
-
-from render_helpers import overhead_camera
 
 
 @pytest.mark.parametrize("k1,k2", [(-0.12, 0.0), (-0.06, 0.01), (0.0, 0.0), (0.02, 0.0), (-0.10, -0.02)])

@@ -2,15 +2,14 @@
 
 import numpy as np
 import pytest
+from render_helpers import overhead_camera, table
 
-from synth.render.frame import render_frame
 from synth.render.balls import BallsState
+from synth.render.frame import render_frame
 from synth.render.overlay import ScoreboardOverlay, table_outline_px
 from synth.render.scene import build_scene
 from synth.render.style import RenderError, RenderStyle, Scoreboard
 from tracking.ids import BallId
-
-from render_helpers import overhead_camera, table
 
 
 def _scene(fill):

@@ -10,16 +10,16 @@ import pytest
 
 from calibration.camera import CameraModel
 from calibration.table import load_table
-from tracking.ids import BallId
-from synth.render.ballset import POOL_BALLS, SNOOKER_BALLS, base_bgr
+from synth.physics.trajectory import SimShot
 from synth.render.balls import BallsState, _sprite
+from synth.render.ballset import POOL_BALLS, SNOOKER_BALLS, base_bgr
 from synth.render.cameras import broadcast_camera
 from synth.render.labels import ball_labels
 from synth.render.pockets import sink_into_pockets
 from synth.render.scene import build_scene, render_background
 from synth.render.still import rack_positions, random_style, render_still
 from synth.render.style import RenderStyle
-from synth.physics.trajectory import SimShot
+from tracking.ids import BallId
 
 FAST = RenderStyle(static_supersample=1, noise_sigma=0.0, vignette=0.0)
 

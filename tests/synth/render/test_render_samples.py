@@ -78,8 +78,8 @@ def test_committed_samples_fit_the_budget_and_their_truth():
 
 
 def test_committed_samples_are_of_the_committed_shots():
-    from tracking.eventlog import event_to_dict
     from synth.physics.shots import load_shot
+    from tracking.eventlog import event_to_dict
 
     for p in _truths():
         tr = load_truth(p)

@@ -4,12 +4,11 @@ middle of the table."""
 
 import numpy as np
 import pytest
+from render_helpers import overhead_camera, table
 
 from calibration.camera import CameraModel
 from synth.render.scene import build_scene, render_background
 from synth.render.style import ClothColour, RenderStyle
-
-from render_helpers import overhead_camera, table
 
 PLAIN = RenderStyle(cloth_texture=0.0, cloth_mottle=0.0, noise_sigma=0.0, vignette=0.0)
 
