@@ -272,7 +272,7 @@ class BalklineEngine:
             return out
 
         call, carom_state = self._carom_engine(rule).judge_shot(state.carom, shot, shot_input)
-        reading = _read_zones(zones, shot.start, [e for e in shot.events], end_positions)
+        reading = _read_zones(zones, shot.start, list(shot.events), end_positions)
         # the next shot's count: only within the series that goes on
         new_made: dict[str, int] = {}
         if not call.turn_over and call.points > 0:

@@ -160,7 +160,8 @@ class CallWriter:
     """Writes calls to a JSONL file, one per line, flushed as each is written."""
 
     def __init__(self, path: str | Path) -> None:
-        self._f: IO[str] = Path(path).open("w", encoding="utf-8")
+        # the writer stays open across write() calls; close() or the with-block closes it
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8")  # noqa: SIM115
 
     def write(self, call: Call) -> None:
         self._f.write(json.dumps(call_to_dict(call), ensure_ascii=False) + "\n")

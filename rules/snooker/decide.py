@@ -251,7 +251,7 @@ def _camera_fouls(
     (2.2.8; two at once, 1.9), a ball off the table (2.2.6); those the referee overrules dropped."""
     f, on, first = r.facts, o.on, r.facts.first_contact
     tied = f.first_contact_tied if first is not None else ()
-    P, O = r.potted, r.off
+    P, off = r.potted, r.off
 
     def pot_basis(balls: tuple[BallId, ...] | list[BallId]) -> tuple[tuple[Event, str], ...]:
         return tuple((pocket_ev[b], f"{b.value} pocketed") for b in dict.fromkeys(balls) if b in pocket_ev)
@@ -332,13 +332,13 @@ def _camera_fouls(
                     pot_basis(P),
                 )
             )
-    if O:
+    if off:
         found.append(
             (
                 SnookerFoul.BALL_OFF_TABLE,
-                f"{_list(O)} left the table",
-                tuple(O),
-                tuple((off_ev[b], f"{b.value} off the table") for b in O if b in off_ev),
+                f"{_list(off)} left the table",
+                tuple(off),
+                tuple((off_ev[b], f"{b.value} off the table") for b in off if b in off_ev),
             )
         )
     return _merged([x for x in found if x[0] not in ctx.overrule])
@@ -350,12 +350,12 @@ def _penalised(ctx: ShotContext, r: Reading, o: _On, found: list[_Found]) -> tup
     primary foul is the one of the highest penalty."""
     first = r.facts.first_contact
     tied = r.facts.first_contact_tied if first is not None else ()
-    P, O = r.potted, r.off
+    P, off = r.potted, r.off
     balls_for = {
         Basis.ON_OR_HIT: (first,) if first is not None else (),
         Basis.ON: (),
         Basis.TWO_BALLS: tuple(tied) if len(tied) > 1 else tuple(P),
-        Basis.ON_OR_OFF: tuple(O),
+        Basis.ON_OR_OFF: tuple(off),
         Basis.ON_OR_POCKETED: tuple(P),
         Basis.SEVEN: (),
         Basis.ANY: tuple(P)
@@ -447,17 +447,17 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
     )
     pocket_ev = {p.ball: p.event for p in f.pocketed}
     off_ev = {e.ball: e for e in f.events if isinstance(e, OffTable)}
-    P, O = r.potted, r.off
+    P, off = r.potted, r.off
     fouls, primary = _penalised(ctx, r, o, _camera_fouls(ctx, r, o, first_basis, pocket_ev, off_ev))
     scored, points = _stroke_score(o, P)
     ball_on_potted = o.seq is not None and o.seq in P and not fouls
 
-    reds_down = sum(1 for b in P if is_red(b)) + sum(1 for b in O if is_red(b))
-    colours_down = tuple(dict.fromkeys(b for b in (*P, *O) if is_colour(b)))
+    reds_down = sum(1 for b in P if is_red(b)) + sum(1 for b in off if is_red(b))
+    colours_down = tuple(dict.fromkeys(b for b in (*P, *off) if is_colour(b)))
     basis = (
         list(first_basis)
         + [(pocket_ev[b], f"{b.value} pocketed") for b in dict.fromkeys(P) if b in pocket_ev]
-        + [(off_ev[b], f"{b.value} off the table") for b in O if b in off_ev]
+        + [(off_ev[b], f"{b.value} off the table") for b in off if b in off_ev]
     )
     for x in fouls:
         for ev, role in x.basis:

@@ -138,7 +138,6 @@ class SnookerEngine:
         elif positions:
             doubts.extend(_table_mismatch(st, positions))
         who = self._who(st, si, n)
-        shooter = who.shooter
         ctx = self._context(st, si, n)
         reading = read(shot)
         d = decide(ctx, reading)

@@ -11,8 +11,8 @@ from tracking.ids import BallId
 
 def test_every_label_is_a_ball_id():
     for labels in GAME_LABELS.values():
-        for l in labels:
-            assert BallId.parse(l).value == l
+        for label in labels:
+            assert BallId.parse(label).value == label
 
 
 @pytest.mark.parametrize(

@@ -204,7 +204,7 @@ def score_events(
         sc.first_contact_truth = 1
         if (
             fb
-            and {b for b in fb[0].balls} == {b for b in tb[0].balls}
+            and set(fb[0].balls) == set(tb[0].balls)
             or (fb and all(any(_same(x, y) for y in tb[0].balls) for x in fb[0].balls))
         ):
             sc.first_contact_right = 1

@@ -56,7 +56,7 @@ def _run(name: str, label: str, seed: int):
     return sim, trajs, events, compare(sim, events, trajs if label == "irregular" else None)
 
 
-@pytest.mark.parametrize("name, label, seed", CASES, ids=[f"{n}-{l}-s{s}" for n, l, s in CASES])
+@pytest.mark.parametrize("name, label, seed", CASES, ids=[f"{n}-{label}-s{s}" for n, label, s in CASES])
 def test_cushions_pairs_and_cue_ball_exact(name: str, label: str, seed: int) -> None:
     sim, trajs, events, c = _run(name, label, seed)
     assert c.cushions_ok, f"cushions truth {c.cushions_truth} found {c.cushions_found}"
