@@ -69,7 +69,7 @@ class CallOverlay:
 
 def _shot_timeline(
     events: Sequence[Event],
-) -> tuple[list[tuple[int, int, BallId | None]], list[tuple[int, int, BallId]]]:
+) -> tuple[list[tuple[int, int, BallId]], list[tuple[int, int, BallId]]]:
     """(shot spans (start_frame, shot, cue_ball), cushion hits (frame, shot, ball))."""
     spans = [(e.frame, e.shot, e.cue_ball) for e in events if isinstance(e, ShotStart)]
     hits = [(e.frame, e.shot, e.ball) for e in events if isinstance(e, CushionHit)]
@@ -96,7 +96,7 @@ def write_annotated_video(
     h0, w0 = frame.shape[:2]
     scale = min(1.0, max_width_px / w0)
     size = (int(round(w0 * scale)) // 2 * 2, int(round(h0 * scale)) // 2 * 2)
-    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
         cap.release()
         raise OSError(f"{out_path}: cannot write an MP4 here")
@@ -109,7 +109,7 @@ def write_annotated_video(
     spans, hits = _shot_timeline(events)
     contacts = [(e.frame, e.shot, e.balls) for e in events if isinstance(e, BallBall)]
     ends = {e.shot: e.frame for e in events if isinstance(e, ShotEnd)}
-    gone = {}
+    gone: dict[BallId, list[int]] = {}
     for e in events:  # a pocketed (or jumped) ball is not drawn from its event until it is seen again
         if isinstance(e, (Pocketed, OffTable)):
             gone.setdefault(e.ball, []).append(e.frame)
@@ -174,7 +174,8 @@ def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_
     y = 28
     for i, text in enumerate(lines):
         colour = (255, 255, 255)
-        if i == 2:
+        if i == 2:  # the third line is a call: lines beyond two exist only for a current shot
+            assert current is not None
             colour = (80, 255, 80) if any(c.point for c in calls if c.shot == current[0]) else (80, 80, 255)
         cv2.putText(img, text, (14, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4, cv2.LINE_AA)
         cv2.putText(img, text, (14, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2, cv2.LINE_AA)

@@ -269,12 +269,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USER_ERROR
     func: Callable[[argparse.Namespace], int] = args.func
+    user_errors: tuple[type[BaseException], ...] = (TabletrackError, *USER_ERRORS)
     try:
         return func(args)
     except KeyboardInterrupt:
         print("tabletrack: interrupted; what was found so far is in the output files", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (TabletrackError, *USER_ERRORS) as e:
+    except user_errors as e:
         if os.environ.get("TABLETRACK_DEBUG"):
             raise
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__

@@ -302,7 +302,9 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
     analysed = 0
-    timing = {"rest": [0, 0.0], "moving": [0, 0.0]}
+    # per kind of frame ("rest", "moving"): frames counted and seconds spent
+    timing_frames: dict[str, int] = {"rest": 0, "moving": 0}
+    timing_s: dict[str, float] = {"rest": 0.0, "moving": 0.0}
     t1 = time.perf_counter()
     with EventLogWriter(out / "events.jsonl") as ev_writer, TracksCsvWriter(out / "tracks.csv") as tracks:
 
@@ -335,8 +337,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 at_rest = motion.resting
                 now = time.perf_counter()
                 if kind_prev is not None:  # this frame's decode is counted with the previous frame
-                    timing[kind_prev][0] += 1
-                    timing[kind_prev][1] += now - clock
+                    timing_frames[kind_prev] += 1
+                    timing_s[kind_prev] += now - clock
                 clock, kind_prev = now, ("rest" if at_rest else "moving")
                 if fr.image is None:
                     progress.update(fr.index + 1)
@@ -383,10 +385,10 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         t_cal,
         t_ann,
         fps,
-        timing["moving"][0],
-        timing["moving"][1],
-        timing["rest"][0],
-        timing["rest"][1],
+        timing_frames["moving"],
+        timing_s["moving"],
+        timing_frames["rest"],
+        timing_s["rest"],
     )
     summary = _summary(judge.calls, out, stats, camera)
     claimed = src.info.frame_count

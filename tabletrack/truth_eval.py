@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def cushion_counts(events: Sequence[Event]) -> dict[tuple[int, str], int]:
     return out
 
 
-def call_key(c: Call) -> tuple[int, int, str | None]:
+def call_key(c: Call) -> tuple[int, int, Enum | None]:
     return (c.shot, c.points, c.foul)
 
 
@@ -112,6 +113,7 @@ def contact_time_errors_ms(
             missed += 1
         else:
             used.add(best_i)
+            assert best is not None  # set together with best_i
             errs.append(1000.0 * best)
     extra = sum(1 for i, f in enumerate(found) if _contact_key(f) is not None and i not in used)
     return errs, missed, extra

@@ -438,7 +438,7 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
         sj = _object(top["start"], f"{where}: start", _START_KEYS)
         if len(names) == 2:
             per = {
-                k: _per_player_json(sj.get(k), names, f"{where}: start.{k}")  # type: ignore[arg-type]
+                k: _per_player_json(sj.get(k), names, f"{where}: start.{k}")
                 for k in ("balls", "score", "innings", "high_run", "sets_won")
             }
         else:
@@ -460,7 +460,7 @@ def parse_referee_input(obj: Any, where: str = "referee input") -> RefereeInput:
             sets_won=per.get("sets_won"),
             first_set_starter=sj.get("first_set_starter"),
         )
-    setup = _wrap(where, MatchSetup, players=names, match=match, start=start)  # type: ignore[arg-type]
+    setup = _wrap(where, MatchSetup, players=names, match=match, start=start)
     shots: dict[int, ShotInput] = {}
     for n, key, v in shot_entries(top.get("shots"), where):
         sv = _object(v, f"{where}: shots.{key}", _SHOT_KEYS)

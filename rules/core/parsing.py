@@ -7,7 +7,7 @@ with one line naming what was expected and what came. One copy for every game: a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -146,7 +146,9 @@ def one_or_many(
         return [value]
     if not isinstance(value, many):
         raise error(f"{where} must be {what} or a list of them, got {value!r}")
-    return list(value)
+    # ``many`` holds iterable types (list, tuple by default); isinstance against a runtime tuple
+    # of types does not narrow ``value`` for the type checker
+    return list(cast("Iterable[Any]", value))
 
 
 def shot_entries(shots: Any, where: str, error: type[ValueError] = RefereeInputError) -> list[tuple[int, str, Any]]:

@@ -303,7 +303,7 @@ class _Draft:
     behind: bool = False
     summary: str = ""
     #: in play (not a break): the shooter's balls and how the call is worded
-    mine: frozenset[BallId] = frozenset()
+    mine: frozenset[BallId] | set[BallId] = frozenset()
     call_words: str = ""
 
     @property

@@ -22,6 +22,7 @@ that ends it (``match_over`` says whether the match ended too); ``game_over`` th
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -67,7 +68,7 @@ __all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
 RACK_SPAN_MM = 360.0
 
 
-def looks_racked(positions: dict[BallId, tuple[float, float]]) -> bool:
+def looks_racked(positions: Mapping[BallId, tuple[float, float]]) -> bool:
     """All 15 object balls on the table, gathered within :data:`RACK_SPAN_MM` in x and in y."""
     pts = [positions[b] for b in OBJECT_BALLS if b in positions]
     if len(pts) != len(OBJECT_BALLS):
@@ -190,7 +191,7 @@ class EightBallEngine:
 
     # -- before the verdict ---------------------------------------------------------------------
     def _resolve_pending(
-        self, st: EightBallState, pos: dict, n: int, notes: list[str], doubts: list[str]
+        self, st: EightBallState, pos: Mapping[BallId, tuple[float, float]], n: int, notes: list[str], doubts: list[str]
     ) -> EightBallState:
         if st.pending is None:
             return st
@@ -221,7 +222,9 @@ class EightBallEngine:
             doubts.append(f"no choice was given after the last shot and no positions show the table: {what} assumed")
         return st
 
-    def _trust_positions(self, st: EightBallState, pos: dict, notes: list[str], doubts: list[str]) -> EightBallState:
+    def _trust_positions(
+        self, st: EightBallState, pos: Mapping[BallId, tuple[float, float]], notes: list[str], doubts: list[str]
+    ) -> EightBallState:
         """The balls on the table: at a break, the rack the shot start shows; mid-rack, where the
         positions differ from the game state (with a doubt): a ball they show but the state has
         pocketed is a misread identity or a mark on the cloth far more often than a ball come back,
@@ -295,7 +298,7 @@ class EightBallEngine:
         start, end = shot.start, shot.end
         mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
 
-        def again(evs: list[Event] | tuple[Event, ...]):
+        def again(evs: Sequence[Event]) -> Hashable:
             evs_all = ((start,) if start else ()) + tuple(evs) + ((end,) if end else ())
             return decide(st, read_pool_shot(Shot(shot.number, evs_all)), si, contacts, frozen_to).outcome
 
@@ -414,7 +417,7 @@ class EightBallEngine:
         names = st.players
 
         def groups_of(s: EightBallState) -> dict[str, str | None]:
-            return {names[k]: (None if s.groups[k] is None else s.groups[k].value) for k in (0, 1)}
+            return {names[k]: (None if (g := s.groups[k]) is None else g.value) for k in (0, 1)}
 
         return EightBallExtras(
             rack=st.rack,

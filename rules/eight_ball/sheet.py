@@ -37,9 +37,9 @@ def score_sheet(st: EightBallState) -> dict[str, Any]:
     return {
         "game": "eight-ball",
         "players": [
-            {"name": n[k], "racks_won": st.racks_won[k], "group": None if st.groups[k] is None else st.groups[k].value}
+            {"name": n[k], "racks_won": st.racks_won[k], "group": None if (g := st.groups[k]) is None else g.value}
             for k in (0, 1)
-        ],  # type: ignore[union-attr]
+        ],
         "race_to": st.race.race_to,
         "break_rule": st.race.break_rule.value,
         "racks": [{"rack": r.number, "breaker": n[r.breaker], "winner": n[r.winner], "how": r.how} for r in st.racks],

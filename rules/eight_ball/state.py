@@ -14,6 +14,7 @@ stand at its start (a full rack: re-racked).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -48,7 +49,7 @@ def ball_order(b: BallId) -> tuple[int, int, str]:
     return (0, int(v), "") if v.isdigit() else (1, 0, v)
 
 
-def sorted_balls(balls: frozenset[BallId] | set[BallId] | tuple[BallId, ...]) -> list[BallId]:
+def sorted_balls(balls: Iterable[BallId]) -> list[BallId]:
     return sorted(balls, key=ball_order)
 
 

@@ -22,7 +22,7 @@ nothing. :func:`decide` does not move the state: :mod:`rules.snooker.engine` app
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.core.pool_shot import PoolShotFacts, read_pool_shot
@@ -475,6 +475,7 @@ def decide(ctx: ShotContext, r: Reading) -> Decision:
     elif ctx.free_ball:
         free_text = " (a free ball was declared but the striker played the ball on, ART 1.10)"
 
+    sc: tuple[BallId, ...]
     if fouls:
         assert primary is not None
         reason = _foul_reason(o, fouls, primary, points, free_text, nom_text)
@@ -527,7 +528,7 @@ def _penalty_text(foul: FoulFound, v_on: int, on_text: str, val: Callable[[BallI
     return f"penalty {foul.penalty}: the highest of {', '.join(parts)}, at least 4 (ART 2.1, {foul.foul.article.removeprefix('ART ')})"
 
 
-def decide_events(ctx: ShotContext, shot: Shot, mids: list[Event] | tuple[Event, ...]) -> Decision:
+def decide_events(ctx: ShotContext, shot: Shot, mids: Sequence[Event]) -> Decision:
     """:func:`decide` of ``shot`` with its middle events replaced by ``mids`` (for the review)."""
     evs: list[Event] = []
     if shot.start is not None:

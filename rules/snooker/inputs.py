@@ -308,9 +308,9 @@ def initial_state(setup: SnookerSetup | None = None) -> SnookerState:
         raise RefereeInputError(f"{w}.break ({cur}) cannot exceed the score of {names[at]!r} ({scores[at]})")
     if cur and fouler is not None:
         raise RefereeInputError(f"{w}.break: a foul ended the last visit, so no break is in progress, got {cur}")
-    frame_high = player_pair(s.frame_high_break, names, f"{w}.frame_high_break") or (0, 0)
+    frame_high: tuple[int, ...] = player_pair(s.frame_high_break, names, f"{w}.frame_high_break") or (0, 0)
     frame_high = tuple(max(frame_high[i], cur if i == at else 0) for i in (0, 1))
-    high = player_pair(s.high_break, names, f"{w}.high_break") or (0, 0)
+    high: tuple[int, ...] = player_pair(s.high_break, names, f"{w}.high_break") or (0, 0)
     high = tuple(max(high[i], frame_high[i]) for i in (0, 1))
     in_hand = s.ball_in_hand if s.ball_in_hand is not None else next_break
     return SnookerState(
@@ -373,9 +373,9 @@ def _shot(v: Any) -> SnookerShotInput:
         called=called,
         free_ball=d.get("free_ball", False),
         choice=d.get("choice"),
-        fouls=d.get("foul"),
+        fouls=d.get("foul", ()),
         foul_ball=d.get("foul_ball"),
-        overrule=d.get("overrule"),
+        overrule=d.get("overrule", ()),
         plays_first=d.get("plays_first"),
         note=d.get("note"),
     )

@@ -32,12 +32,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import cast
 
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
 from rules.straight_pool.fouls import StraightPoolFoul as F
 from rules.straight_pool.inputs import CalledShot, ShotInput
 from rules.straight_pool.state import CallsMode, StraightPoolState
-from tracking.events import CushionHit, Event
+from tracking.events import CushionHit, Event, OffTable
 from tracking.ids import BallId
 
 __all__ = [
@@ -145,7 +146,7 @@ def camera_fouls(state: StraightPoolState, facts: PoolShotFacts) -> list[FoulFou
     off = facts.object_balls_off_table
     if off:
         evs = tuple(
-            (e, f"{e.ball.value} off the table")
+            (e, f"{cast(OffTable, e).ball.value} off the table")
             for e in facts.events
             if e.kind.value == "off_table" and getattr(e, "ball", None) in off
         )

@@ -328,7 +328,7 @@ def _balls_of(e: Event) -> tuple[BallId, ...]:
     if isinstance(e, (ShotStart, ShotEnd)):
         return tuple(e.positions) + ((e.cue_ball,) if isinstance(e, ShotStart) else ())
     if hasattr(e, "balls"):
-        return tuple(e.balls)  # type: ignore[attr-defined]
+        return tuple(e.balls)
     b = getattr(e, "ball", None)
     return (b,) if b is not None else ()
 
