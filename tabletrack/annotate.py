@@ -126,7 +126,19 @@ def write_annotated_video(
     return out_path
 
 
-def _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames, gone=None) -> None:
+def _draw_frame(
+    img: np.ndarray,
+    idx: int,
+    proj: Mapping[BallId, tuple[np.ndarray, np.ndarray, np.ndarray]],
+    spans: Sequence[tuple[int, int, BallId]],
+    hits: Sequence[tuple[int, int, BallId]],
+    contacts: Sequence[tuple[int, int, tuple[BallId, BallId]]],
+    ends: Mapping[int, int],
+    calls: Sequence[CallOverlay],
+    r_px: int,
+    trail_frames: int,
+    gone: Mapping[BallId, list[int]] | None = None,
+) -> None:
     current = None
     for f, shot, cue in spans:
         if f <= idx:

@@ -19,8 +19,12 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from common.errors import TabletrackError, shorten
+
+if TYPE_CHECKING:  # for the annotations only: the commands import the heavy stages when they run
+    from calibration.table import TableSpec
 
 EXIT_BUG = 1
 EXIT_USER_ERROR = 2
@@ -60,7 +64,7 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ball-mm", type=float, metavar="D", help="ball diameter in mm, if it differs from the spec")
 
 
-def table_from_args(args: argparse.Namespace):
+def table_from_args(args: argparse.Namespace) -> TableSpec:
     """The table spec named by --table, with --table-size and --ball-mm applied."""
     from calibration.table import TableSpecError, load_table
 

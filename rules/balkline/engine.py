@@ -245,11 +245,13 @@ class BalklineEngine:
         zones = state.zones
         articles = _ARTICLES[self.game]
 
-        def rule(st: GameState, start: ShotStart | None, mids: Sequence[Event], carom: bool):
+        def rule(
+            st: GameState, start: ShotStart | None, mids: Sequence[Event], carom: bool
+        ) -> Sequence[tuple[Foul, str, str, tuple[tuple[Event, str], ...]]]:
             if not carom:
                 return ()
             reading = _read_zones(zones, start, mids, end_positions)
-            out = []
+            out: list[tuple[Foul, str, str, tuple[tuple[Event, str], ...]]] = []
             for z in reading.stayed:
                 n = made.get(z.name, 0)
                 if n + 1 >= z.caroms_allowed:

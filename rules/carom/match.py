@@ -22,6 +22,7 @@ it ended); ``game_over`` that the game (or set) ended with this shot.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from rules.carom.inputs import MatchSetup, _starter_of_set, resolve_start
 from rules.carom.state import Equalizing, GameState, PlayerState, SetRecord
@@ -108,7 +109,7 @@ def choose_balls(state: GameState, cue_ball: BallId) -> GameState:
     return replace(state, players=(players[0], players[1]), balls_chosen=True)
 
 
-def _set_player(state: GameState, i: int, **changes) -> tuple[PlayerState, PlayerState]:
+def _set_player(state: GameState, i: int, **changes: Any) -> tuple[PlayerState, PlayerState]:
     ps = list(state.players)
     ps[i] = replace(ps[i], **changes)
     return (ps[0], ps[1])

@@ -19,9 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Pocket
+
+if TYPE_CHECKING:  # for the annotations only; at run time Call is imported inside _not_a_stroke, as before
+    from rules.core.call import Call
+    from rules.core.games import Game
 
 __all__ = [
     "PointMm",
@@ -205,14 +210,14 @@ def struck_object_ball(shot: Shot) -> BallId | None:
 
 def not_struck_call(
     shot: Shot,
-    game,
+    game: Game,
     player: str,
     score: Mapping[str, int],
     moved: BallId,
     article: str,
     note: str | None = None,
-    details: Mapping | None = None,
-):
+    details: Mapping[str, Any] | None = None,
+) -> Call:
     """The call for a shot where ``moved`` (an object ball) moved with no stroke on the cue ball:
     not judged, the inning goes on, the state is kept, needs review; the referee calls the foul
     (``article``) as input for this shot if a ball was touched."""
@@ -236,13 +241,13 @@ def not_struck_call(
 
 def placement_call(
     shot: Shot,
-    game,
+    game: Game,
     player: str,
     score: Mapping[str, int],
     article: str,
     note: str | None = None,
-    details: Mapping | None = None,
-):
+    details: Mapping[str, Any] | None = None,
+) -> Call:
     """The call for a "shot" that is the cue ball placed by hand (:attr:`PoolShotFacts.cue_ball_placed`
     while the player has ball in hand, ``article``): not a stroke, nothing judged, the player still
     has ball in hand and the inning; the referee's foul for it (a ball touched while placing) is
@@ -265,16 +270,16 @@ def placement_call(
 
 def _not_a_stroke(
     shot: Shot,
-    game,
+    game: Game,
     player: str,
     score: Mapping[str, int],
     cue_ball: BallId,
     note: str | None,
-    details: Mapping | None,
+    details: Mapping[str, Any] | None,
     summary: str,
     reason: str,
     review_reason: str | None = None,
-):
+) -> Call:
     """A call that judges nothing: legal, no points, the inning and the game go on; it needs
     review where ``review_reason`` is given."""
     from rules.core.call import Call

@@ -30,7 +30,7 @@ from rules.core.after_match import after_match_call
 from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
-from rules.core.evidence import review_shot
+from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.core.racks import RackRecord
@@ -58,7 +58,7 @@ from rules.eight_ball.state import (
     sorted_balls,
 )
 from tracking.events import Event, Shot, ShotEnd, ShotStart
-from tracking.ids import BallId
+from tracking.ids import BallId, Cushion
 
 __all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
 
@@ -293,8 +293,8 @@ class EightBallEngine:
         si: EightBallShotInput,
         d: Decision,
         contacts: tuple[tuple[BallId, BallId], ...],
-        frozen_to: dict,
-    ):
+        frozen_to: Mapping[BallId, Cushion],
+    ) -> Review:
         start, end = shot.start, shot.end
         mids = [e for e in shot.events if not isinstance(e, (ShotStart, ShotEnd))]
 
