@@ -91,8 +91,11 @@ def _moving_intervals(act: BallActivity) -> list[tuple[float, float]]:
 def _starts(act: BallActivity) -> list[tuple[float, float]]:
     """(last rest sample, first moving sample) times of each motion that follows a rest."""
     s = act.samples
-    return [(float(s.t_s[m.i_first - 1]), float(s.t_s[m.i_first])) for m in act.motions
-            if m.rest_before is not None and m.i_first > 0]
+    return [
+        (float(s.t_s[m.i_first - 1]), float(s.t_s[m.i_first]))
+        for m in act.motions
+        if m.rest_before is not None and m.i_first > 0
+    ]
 
 
 def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,8 +114,9 @@ def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.stack([x, y], axis=1), chord
 
 
-def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
-                  cfg: ContactConfig) -> list[Episode]:
+def pair_episodes(
+    act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float, cfg: ContactConfig
+) -> list[Episode]:
     """Close approaches of two balls within ``[t0_s, t1_s]`` while one of them moves."""
     sa, sb = act_a.samples, act_b.samples
     if len(sa) == 0 or len(sb) == 0:
@@ -134,10 +138,14 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         for t_rest, t_move in _starts(act):
             inside = (ts > t_rest) & (ts < t_move)
             if inside.any():
-                way = np.stack([np.interp(ts[inside], s.t_s, s.xy_mm[:, 0]), np.interp(ts[inside], s.t_s, s.xy_mm[:, 1])], axis=1)
+                way = np.stack(
+                    [np.interp(ts[inside], s.t_s, s.xy_mm[:, 0]), np.interp(ts[inside], s.t_s, s.xy_mm[:, 1])], axis=1
+                )
                 i0 = int(np.searchsorted(s.t_s, t_rest))
                 chord = float(np.hypot(*(s.xy_mm[i0 + 1] - s.xy_mm[i0])))
-                m_way = np.linalg.norm(way - other[inside], axis=1) - (diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside]))
+                m_way = np.linalg.norm(way - other[inside], axis=1) - (
+                    diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside])
+                )
                 margin[inside] = np.minimum(margin[inside], m_way)
     moving = np.zeros(len(ts), dtype=bool)
     for lo, hi in _moving_intervals(act_a) + _moving_intervals(act_b):
@@ -157,8 +165,14 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         t_grid = float(ts[max(i - 1, 0)])
         # a ball that left its rest in a gap of its samples was held there through the gap: the
         # two may have met anywhere in it
-        t_lo = min([t_grid] + [t_rest for t_rest, t_move in _starts(act_a) + _starts(act_b)
-                               if t_rest < t_grid and t_move >= float(ts[i])])
+        t_lo = min(
+            [t_grid]
+            + [
+                t_rest
+                for t_rest, t_move in _starts(act_a) + _starts(act_b)
+                if t_rest < t_grid and t_move >= float(ts[i])
+            ]
+        )
         ep = Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]), t_lo, float(ts[min(j + 1, n - 1)]))
         if out and t_grid <= out[-1].t_hi_s:
             # touching the last one: one close approach (the contact may lie between them)
@@ -248,8 +262,14 @@ def refine_pair(
         ends = [float(t_lo)] + cuts_in + [float(t_hi)]
         pieces += [(p0, p1, ka, kb) for p0, p1 in zip(ends[:-1], ends[1:])]
     for p_lo, p_hi, ka, kb in pieces:
-        ba = (max([bounds_a[0]] + [o for o in others_a if o <= p_lo]), min([bounds_a[1]] + [o for o in others_a if o >= p_hi]))
-        bb = (max([bounds_b[0]] + [o for o in others_b if o <= p_lo]), min([bounds_b[1]] + [o for o in others_b if o >= p_hi]))
+        ba = (
+            max([bounds_a[0]] + [o for o in others_a if o <= p_lo]),
+            min([bounds_a[1]] + [o for o in others_a if o >= p_hi]),
+        )
+        bb = (
+            max([bounds_b[0]] + [o for o in others_b if o <= p_lo]),
+            min([bounds_b[1]] + [o for o in others_b if o >= p_hi]),
+        )
         a_lo = max(p_lo, ba[0], bb[0], episode.t_lo_s)
         a_hi = min(p_hi, ba[1], bb[1], episode.t_hi_s)
         if a_hi < a_lo:
@@ -283,7 +303,10 @@ def refine_pair(
                 terms.append(distance_term(x.path, y.path, diameter_mm, cfg.diameter_sigma_mm))
         # a ball struck from rest and seen once before its next contact: it left its rest
         # position toward that sample, so the other ball was 2R behind, on that line
-        for x_in, x_out, act, others_sides in ((a_in, a_out, act_a, (b_in, b_out)), (b_in, b_out, act_b, (a_in, a_out))):
+        for x_in, x_out, act, others_sides in (
+            (a_in, a_out, act_a, (b_in, b_out)),
+            (b_in, b_out, act_b, (a_in, a_out)),
+        ):
             if x_in.usable and x_in.at_rest and x_out.fit is None and x_out.n == 1:
                 p1 = act.samples.xy_mm[int(x_out.idx[0])]
                 for y in others_sides:
@@ -303,9 +326,13 @@ def refine_pair(
         trust = tuple(trust)
         eps = 1e-6 * max(1.0, a_hi - a_lo)
         boundary = t_c <= a_lo + eps or t_c >= a_hi - eps
-        started = tuple(x_in.at_rest and x_in.usable and k + 1 < len(act.samples)
-                        and segment_of(act, k + 1)[:2] == ("motion", k + 1)
-                        for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb)))
+        started = tuple(
+            x_in.at_rest
+            and x_in.usable
+            and k + 1 < len(act.samples)
+            and segment_of(act, k + 1)[:2] == ("motion", k + 1)
+            for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb))
+        )
         off_hint = t_hint_s is not None and not (p_lo - 1e-9 <= t_hint_s <= p_hi + 1e-9)
         options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started, off_hint))
     if exclude_s:  # a further contact must stand on its own: inside its split, apart from the others
@@ -318,8 +345,7 @@ def refine_pair(
     return None
 
 
-def _launch_term(striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float,
-                 cfg: ContactConfig):
+def _launch_term(striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float, cfg: ContactConfig):
     """The striker's path passes, at the contact, 2R behind the struck ball's rest position on
     the line from there to the struck ball's first sample after (its direction known to the
     noise over that distance)."""
@@ -357,8 +383,9 @@ def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> n
     return None
 
 
-def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_mm: float,
-              cfg: ContactConfig) -> Collision | None:
+def _validate(
+    act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_mm: float, cfg: ContactConfig
+) -> Collision | None:
     a_in, a_out, b_in, b_out = opt.sides
     t = opt.t_s
     pa = _pos(a_in, a_out, t, opt.striker_out and not opt.trust[0])
@@ -374,8 +401,10 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     impulses: list[tuple[float, float]] = []
     dva = velocity_change(a_in, a_out, t)
     dvb = velocity_change(b_in, b_out, t)
-    for dv, sign, side_in, side_out, trusted in ((dva, -1.0, a_in, a_out, opt.trust[0]),
-                                                 (dvb, 1.0, b_in, b_out, opt.trust[1])):
+    for dv, sign, side_in, side_out, trusted in (
+        (dva, -1.0, a_in, a_out, opt.trust[0]),
+        (dvb, 1.0, b_in, b_out, opt.trust[1]),
+    ):
         if dv is None or not trusted or (side_in.at_rest and side_out.at_rest):
             continue
         j = sign * float(dv[0] @ u)
@@ -390,9 +419,13 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         if j_all < max(cfg.min_impulse_mm_s, cfg.significance_sd * sd_all):
             return None
         strength = 0.4 + 0.6 * score(-j_all / sd_all, -8.0, -cfg.significance_sd)
-    elif any(st and tr and any(x.usable and not x.at_rest for x in other)
-             for st, tr, other in ((opt.started[0], opt.trust[0], (b_in, b_out)),
-                                   (opt.started[1], opt.trust[1], (a_in, a_out)))):
+    elif any(
+        st and tr and any(x.usable and not x.at_rest for x in other)
+        for st, tr, other in (
+            (opt.started[0], opt.trust[0], (b_in, b_out)),
+            (opt.started[1], opt.trust[1], (a_in, a_out)),
+        )
+    ):
         # no velocity change can be read (each ball's other side is spoiled by another contact
         # in the same gap), but one ball left its rest in this gap with the other, moving, 2R
         # from it (and not the cue ball by its stroke): that start is the evidence, weaker than
@@ -400,6 +433,7 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         strength = 0.5
     else:
         return None
+
     # who struck whom: the ball at rest was struck; of two moving balls, the faster one just
     # before the contact struck (the convention of the simulator's truth, synth.physics)
     def speed(side_in: Side) -> float:
@@ -439,8 +473,9 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         * (0.4 + 0.6 * score(gap, 0.1, 1.5))
         * (0.6 if bridged else 1.0)
     )
-    return Collision(balls=balls, t_s=float(t), pos_mm=(float(mid[0]), float(mid[1])),
-                     confidence=float(np.clip(conf, 0.05, 1.0)))
+    return Collision(
+        balls=balls, t_s=float(t), pos_mm=(float(mid[0]), float(mid[1])), confidence=float(np.clip(conf, 0.05, 1.0))
+    )
 
 
 _REST_NOISE_SIGMAS = 5.0  # how far (in noise) a sample may lie from a rest and still be read as it
@@ -466,7 +501,10 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
             rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
             if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):
                 continue
-            if float(np.hypot(*(s.xy_mm[k] - np.median(s.xy_mm[rest_idx[:-1]], axis=0)))) > _REST_NOISE_SIGMAS * cfg.noise_mm:
+            if (
+                float(np.hypot(*(s.xy_mm[k] - np.median(s.xy_mm[rest_idx[:-1]], axis=0))))
+                > _REST_NOISE_SIGMAS * cfg.noise_mm
+            ):
                 continue  # too far from the rest to be its noise (a start hidden in a gap)
             fit = fit_path(s.t_s[rest_idx], s.xy_mm[rest_idx], noise_mm=cfg.noise_mm, stationary=True)
             rest = Side(fit, True, rest_idx, float(s.t_s[k]))
@@ -493,8 +531,9 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
     return best[2], best[3]
 
 
-def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
-           cfg: ContactConfig) -> list[Collision]:
+def nudges(
+    act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float, cfg: ContactConfig
+) -> list[Collision]:
     """Contacts too light to move ball ``a`` out of its rest tolerance: ``b`` passes within 2R of
     ``a`` resting, and ``a``'s rest position after differs from before, away from ``b``, by more
     than ``nudge_min_mm`` and ``nudge_sd`` standard errors of the two means. Timed where
@@ -521,8 +560,10 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
         d = np.linalg.norm(sb.xy_mm[kb] - sa.xy_mm[np.clip(ka, r.i0, r.i1)], axis=1)
         j = int(np.argmin(d))
         k = int(kb[j])
-        chord = max(float(np.linalg.norm(sb.xy_mm[min(k + 1, len(sb) - 1)] - sb.xy_mm[k])),
-                    float(np.linalg.norm(sb.xy_mm[k] - sb.xy_mm[max(k - 1, 0)])))
+        chord = max(
+            float(np.linalg.norm(sb.xy_mm[min(k + 1, len(sb) - 1)] - sb.xy_mm[k])),
+            float(np.linalg.norm(sb.xy_mm[k] - sb.xy_mm[max(k - 1, 0)])),
+        )
         if d[j] > diameter_mm + cfg.ball_detect_mm + 0.5 * chord:
             continue
         t_star = float(sb.t_s[k])

@@ -155,6 +155,15 @@ def in_play(d: BallDetection, classes: frozenset[BallId] | None = None) -> BallD
         label = d.label
         if classes is not None and label not in classes:
             label = None
-    return BallDetection(d.x_mm, d.y_mm, d.u_px, d.v_px, d.r_px, label=label,
-                         score=float(min(max(d.score, 0.0), 1.0)), label_scores=scores,
-                         visible_fraction=d.visible_fraction, streak_px=d.streak_px)
+    return BallDetection(
+        d.x_mm,
+        d.y_mm,
+        d.u_px,
+        d.v_px,
+        d.r_px,
+        label=label,
+        score=float(min(max(d.score, 0.0), 1.0)),
+        label_scores=scores,
+        visible_fraction=d.visible_fraction,
+        streak_px=d.streak_px,
+    )

@@ -59,9 +59,7 @@ class BallId(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
 
 
 CAROM_BALLS: tuple[BallId, ...] = (BallId.WHITE, BallId.YELLOW, BallId.RED)
@@ -80,9 +78,7 @@ class Cushion(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
 
 
 class Pocket(Enum):
@@ -100,6 +96,4 @@ class Pocket(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}") from None

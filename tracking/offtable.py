@@ -55,8 +55,9 @@ class Exit:
     confidence: float
 
 
-def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: ContactConfig,
-              cfg: ExitConfig) -> Exit | None:
+def ball_exit(
+    act: BallActivity, motion: Motion, table: TableSpec, contact: ContactConfig, cfg: ExitConfig
+) -> Exit | None:
     """How the ball of a motion that ended unseen left the table, or None when it is lost."""
     s = act.samples
     R = table.ball_radius_mm

@@ -155,10 +155,12 @@ class PocketEntry:
     confidence: float
 
 
-def _circle_entry(p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarray, r: float,
-                  t_max: float) -> float | None:
+def _circle_entry(
+    p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarray, r: float, t_max: float
+) -> float | None:
     """First tau in [0, t_max] at which ``p + v tau + a tau^2 / 2`` is within ``r`` of ``centre``
     (sampled finely, then bisected: the path is a gentle curve over a few frames)."""
+
     def inside(tau: float) -> bool:
         q = p + v * tau + 0.5 * a * tau * tau
         return float(np.hypot(*(q - centre))) <= r
@@ -178,8 +180,9 @@ def _circle_entry(p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarra
     return None
 
 
-def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray, t_next_s: float,
-                 cfg: PocketConfig = PocketConfig()) -> PocketEntry | None:
+def pocket_entry(
+    zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray, t_next_s: float, cfg: PocketConfig = PocketConfig()
+) -> PocketEntry | None:
     """Whether a ball whose last samples are ``t_s``/``xy_mm`` (its last moving samples, the last
     one the ball's final sighting; ``t_next_s`` the time of the next sample it was not seen in,
     or inf) dropped into a pocket, and when.
@@ -226,8 +229,13 @@ def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray
             continue
         if d_last <= z.drop_mm:
             # seen inside: the entry lies between the previous sample and this one
-            tau = _circle_entry(pos + vel * t_prev + 0.5 * acc * t_prev**2, vel + acc * t_prev, acc, c,
-                                z.drop_mm, -t_prev) if n >= 2 else 0.0
+            tau = (
+                _circle_entry(
+                    pos + vel * t_prev + 0.5 * acc * t_prev**2, vel + acc * t_prev, acc, c, z.drop_mm, -t_prev
+                )
+                if n >= 2
+                else 0.0
+            )
             t_in = t_last + t_prev + tau if tau is not None else t_last
             conf = 0.9
         else:

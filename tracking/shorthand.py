@@ -21,8 +21,15 @@ from tracking.ids import BallId, Cushion, Pocket
 _CUSHIONS = {c.value for c in Cushion}
 
 
-def shorthand_events(tokens: Sequence[str], cue: BallId, shot: int, t0_s: float, conf: float = 0.95,
-                     step_s: float = 0.2, fps: float = 30.0) -> tuple[list[Event], list[BallId]]:
+def shorthand_events(
+    tokens: Sequence[str],
+    cue: BallId,
+    shot: int,
+    t0_s: float,
+    conf: float = 0.95,
+    step_s: float = 0.2,
+    fps: float = 30.0,
+) -> tuple[list[Event], list[BallId]]:
     """The events of ``tokens`` (see the module docstring) and the balls they pocket or send off
     the table, in order. ValueError (from the id parsers) on a token naming no ball, cushion or
     pocket."""

@@ -261,8 +261,14 @@ def make_side(
         elif direction > 0 and edge == last and edge + 1 < n and segment_of(act, edge + 1)[0] == "motion":
             _, _, last = segment_of(act, edge + 1)
             kind, first = "motion", edge
-    elif kind == "motion" and adjacent and direction < 0 and edge == first and edge > 0 \
-            and segment_of(act, edge - 1)[0] == "rest":
+    elif (
+        kind == "motion"
+        and adjacent
+        and direction < 0
+        and edge == first
+        and edge > 0
+        and segment_of(act, edge - 1)[0] == "rest"
+    ):
         # the first moving sample alone says nothing about a path; before a contact after it,
         # it is the ball still at rest, its noise read as a start (a ball struck from rest)
         _, first, _ = segment_of(act, edge - 1)
@@ -326,8 +332,13 @@ def make_side(
     return Side(fit, at_rest, arr, float(s.t_s[edge]), timing)
 
 
-def robust_cost(act: BallActivity, window: np.ndarray, sides: Sequence[Side], cfg: ContactConfig,
-                project: Callable[[np.ndarray], np.ndarray] | None = None) -> float:
+def robust_cost(
+    act: BallActivity,
+    window: np.ndarray,
+    sides: Sequence[Side],
+    cfg: ContactConfig,
+    project: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> float:
     """Sum over ``window`` samples of min(``residual_cap_chi2``, squared residual / noise^2) to the side holding
     them; a sample in no usable side costs ``residual_cap_chi2``."""
     s = act.samples

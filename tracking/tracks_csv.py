@@ -113,7 +113,9 @@ def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> d
             elif o in _FALSE:
                 observed = False
             else:
-                raise TracksCsvError(f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}")
+                raise TracksCsvError(
+                    f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}"
+                )
         prev = rows.get(ball)
         if prev and t <= prev[-1][0]:
             raise TracksCsvError(
@@ -154,8 +156,16 @@ class TracksCsvWriter:
         self._w.writerow(WRITE_COLUMNS)
         self._f.flush()
 
-    def write(self, t_s: float, frame: int, ball: BallId, x_mm: float, y_mm: float,
-              observed: bool = True, confidence: float = 1.0) -> None:
+    def write(
+        self,
+        t_s: float,
+        frame: int,
+        ball: BallId,
+        x_mm: float,
+        y_mm: float,
+        observed: bool = True,
+        confidence: float = 1.0,
+    ) -> None:
         self._w.writerow(_row(t_s, frame, ball, x_mm, y_mm, observed, confidence))
         self._f.flush()
 
@@ -188,6 +198,14 @@ def write_tracks_csv(path: str | Path, trajectories: Mapping[BallId, Trajectory]
     with TracksCsvWriter(path) as w:
         for t, _, k, ball in rows:
             tr = trajs[ball]
-            w._w.writerow(_row(t, int(tr.frame[k]), ball, float(tr.x_mm[k]), float(tr.y_mm[k]),
-                               bool(tr.observed[k]), float(tr.confidence[k])))
-
+            w._w.writerow(
+                _row(
+                    t,
+                    int(tr.frame[k]),
+                    ball,
+                    float(tr.x_mm[k]),
+                    float(tr.y_mm[k]),
+                    bool(tr.observed[k]),
+                    float(tr.confidence[k]),
+                )
+            )

@@ -107,8 +107,9 @@ class Trajectory:
     def select(self, mask: np.ndarray) -> "Trajectory":
         """The samples where ``mask`` (bool, N) is True."""
         m = np.asarray(mask, dtype=bool)
-        return Trajectory(self.ball, self.t_s[m], self.frame[m], self.x_mm[m], self.y_mm[m],
-                          self.observed[m], self.confidence[m])
+        return Trajectory(
+            self.ball, self.t_s[m], self.frame[m], self.x_mm[m], self.y_mm[m], self.observed[m], self.confidence[m]
+        )
 
     def window(self, t0_s: float, t1_s: float) -> "Trajectory":
         """The samples with ``t0_s <= t_s <= t1_s``."""

@@ -45,8 +45,7 @@ __all__ = ["BallDetection", "Detections", "Detector", "RectifiedDetector", "View
 class Detector(Protocol):
     """What the pipeline calls on any ball detector (see the module docstring)."""
 
-    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections:
-        ...
+    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections: ...
 
 
 class ViewDetector(Protocol):
@@ -56,8 +55,7 @@ class ViewDetector(Protocol):
 
     geometry: RectifiedGeometry
 
-    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> Sequence[BallDetection]:
-        ...
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> Sequence[BallDetection]: ...
 
 
 class RectifiedDetector:

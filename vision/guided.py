@@ -89,8 +89,11 @@ class GuidedDetector:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
         step = 1.0 if dt is None else dt
-        key = (not self._last or self._since_key + 1 >= cfg.key_every
-               or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s)))
+        key = (
+            not self._last
+            or self._since_key + 1 >= cfg.key_every
+            or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
+        )
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
             dets = self.detector.detect(rectified_bgr)

@@ -55,8 +55,11 @@ class ProposalConfig:
     blur_r: float = 0.25
 
 
-def cloth_difference(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | None = None,
-                     ) -> tuple[np.ndarray, int]:
+def cloth_difference(
+    view_bgr: np.ndarray,
+    r_px: float,
+    config: ProposalConfig | None = None,
+) -> tuple[np.ndarray, int]:
     """The difference from the cloth model at the working scale, and that scale's factor
     (view px per working px)."""
     cfg = config or ProposalConfig()
@@ -99,9 +102,12 @@ def _hex_grid(x0: int, y0: int, x1: int, y1: int, step: float) -> tuple[np.ndarr
     return np.concatenate(xs), np.concatenate(yy)
 
 
-def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | None = None,
-                   region_px: tuple[float, float, float, float] | None = None,
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def ball_proposals(
+    view_bgr: np.ndarray,
+    r_px: float,
+    config: ProposalConfig | None = None,
+    region_px: tuple[float, float, float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate centres u, v (view px) and their strengths (the smoothed difference), strongest
     first; ``region_px`` (u0, v0, u1, v1) bounds where a centre may be (the playing area: the
     cushions' shading is not a ball). See the module docstring."""
@@ -110,11 +116,13 @@ def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | N
     rs = r_px / f
     mask = (diff > cfg.threshold).astype(np.uint8)
     ro = max(1, int(round(cfg.open_r * rs)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1)))
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))
+    )
     if region_px is not None:
         u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)
         keep = np.zeros_like(mask)
-        keep[max(v0, 0):max(v1, 0), max(u0, 0):max(u1, 0)] = 1
+        keep[max(v0, 0) : max(v1, 0), max(u0, 0) : max(u1, 0)] = 1
         mask &= keep
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ball_area = np.pi * rs * rs
@@ -124,8 +132,8 @@ def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | N
         balls = area / ball_area
         if balls < cfg.min_area or balls > cfg.max_area:
             continue  # a speck, or a hand, a sleeve, a cue's shadow: no grid over those
-        win = lab[y:y + h, x:x + w] == i
-        dw = np.where(win, diff[y:y + h, x:x + w], 0.0)
+        win = lab[y : y + h, x : x + w] == i
+        dw = np.where(win, diff[y : y + h, x : x + w], 0.0)
         # how many discs as thick as the blob it holds: one ball with its shadow or glow is one
         # disc however it grew; touching balls are several
         thick = cv2.distanceTransform(np.pad(win.astype(np.uint8), 1), cv2.DIST_L2, 5).max()

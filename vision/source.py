@@ -54,7 +54,9 @@ class VideoFile:
             raise VideoSourceError(f"{p}: the file is empty; expected a video file")
         cap = cv2.VideoCapture(str(p))
         if not cap.isOpened():
-            raise VideoSourceError(f"{p}: cannot be opened as video (not a video file, or truncated); expected an MP4/AVI/MKV file")
+            raise VideoSourceError(
+                f"{p}: cannot be opened as video (not a video file, or truncated); expected an MP4/AVI/MKV file"
+            )
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
         h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
@@ -62,7 +64,9 @@ class VideoFile:
         ok, first = cap.read()
         if not ok or first is None:
             cap.release()
-            raise VideoSourceError(f"{p}: no decodable frame; the file is not a video or is truncated before its first frame")
+            raise VideoSourceError(
+                f"{p}: no decodable frame; the file is not a video or is truncated before its first frame"
+            )
         if not (0 < fps < 1000):
             cap.release()
             raise VideoSourceError(f"{p}: the video reports a frame rate of {fps}; expected a positive frame rate")

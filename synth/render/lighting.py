@@ -21,7 +21,8 @@ def default_lamps(table: TableSpec) -> tuple[Lamp, ...]:
     L, W = table.length_mm, table.width_mm
     return tuple(
         Lamp(x_mm=L * (2 * i + 1) / 8.0, y_mm=W * fy, z_mm=1000.0, power=1.0, radius_mm=140.0)
-        for i in range(4) for fy in (0.3, 0.7)
+        for i in range(4)
+        for fy in (0.3, 0.7)
     )
 
 
