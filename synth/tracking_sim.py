@@ -429,7 +429,7 @@ def observable(sim: SimResult, truth: list[TruthEvent]) -> list[TruthEvent]:
 # pooltool shots (sample_data/shots/*.npz, synth.physics.trajectory.SimShot)
 
 
-def simshot_result(shot) -> "SimResult":
+def simshot_result(shot) -> SimResult:
     """A :class:`SimResult`-like view of a pooltool :class:`SimShot` (its exact 1 kHz paths and
     truth events), so the same samplers and comparison apply."""
     from tracking.events import BallBall, CushionHit, ShotStart

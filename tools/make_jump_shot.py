@@ -77,9 +77,9 @@ def _judge(shot, obj, table):
 
 def make(out: Path = OUT) -> Path:
     from calibration.table import load_table
+    from synth.physics.jump import JumpModelError, jump_off_shot
     from tracking.events import CushionHit
     from tracking.ids import BallId
-    from synth.physics.jump import JumpModelError, jump_off_shot
 
     table = load_table("pool_9ft")
     pos = rack()

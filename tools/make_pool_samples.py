@@ -180,8 +180,8 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
 
     import numpy as np
 
-    from tracking.events import Pocketed
     from synth.render.pockets import G_MM_S2
+    from tracking.events import Pocketed
 
     xy, z, on = shot.xy_mm.copy(), shot.z_mm.copy(), shot.on_table.copy()
     t, R = shot.t_s, table.ball_radius_mm
@@ -281,13 +281,13 @@ def render_row(row: PoolClipRow, out_dir: Path):
     import numpy as np
 
     from calibration.table import load_table
-    from tracking.events import ShotStart
+    from synth.physics.trajectory import SimShot
     from synth.render.cameras import broadcast_camera
     from synth.render.occluder import Occlusion
     from synth.render.pockets import sink_into_pockets
     from synth.render.still import lamp_layout
     from synth.render.style import ClothColour, RenderStyle, Scoreboard
-    from synth.physics.trajectory import SimShot
+    from tracking.events import ShotStart
 
     path = SHOTS_DIR / f"{row.shot}.npz"
     if not path.is_file():

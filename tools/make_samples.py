@@ -92,13 +92,13 @@ def render_row(row: ClipRow, out_dir: Path) -> tuple[Path, object, float]:
     import numpy as np
 
     from calibration.table import load_table
-    from tracking.events import ShotStart
-    from tracking.ids import BallId
+    from synth.physics.shots import load_shot
     from synth.render.cameras import broadcast_camera
     from synth.render.clip import render_clip
     from synth.render.occluder import Occlusion
     from synth.render.style import ClothColour, RenderStyle, Scoreboard
-    from synth.physics.shots import load_shot
+    from tracking.events import ShotStart
+    from tracking.ids import BallId
 
     shot = load_shot(row.shot)
     table = load_table(shot.table)

@@ -46,10 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make_shots: {e}", file=sys.stderr)
         return 2
 
-    from tracking.ids import CAROM_BALLS
     from synth.physics.pooltool_shots import StrokeSimulator, assemble_clip
     from synth.physics.scenarios import Builder, search
     from synth.physics.topview import save_top_view
+    from tracking.ids import CAROM_BALLS
 
     table = load_table("carom")
     try:

@@ -298,8 +298,8 @@ def verdict_record(game, info, shot, rack, shot_in_rack, is_break, intent, call,
     player), ``next`` (the next shot's player, ball in hand, hittable balls; null after game over),
     ``respotted`` (pooltool's respots, our frame), ``respot_adjusted``, ``cue_ball_placed`` (the
     ball-in-hand placement before this shot), plus the player's intent and call."""
-    from tracking.events import BallBall, Pocketed
     from synth.physics.pooltool_pocket_frame import ball_of_pt
+    from tracking.events import BallBall, Pocketed
 
     first = None
     for e in truth.events:
@@ -361,7 +361,8 @@ def _snooker_spot(sim, system, bid, t2d):
 def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     import pooltool as pt
     import pooltool.constants as const
-    from pooltool.ruleset import Player as PtPlayer, get_ruleset
+    from pooltool.ruleset import Player as PtPlayer
+    from pooltool.ruleset import get_ruleset
 
     from synth.physics.pool_racks import eight_ball_rack, nine_ball_rack, snooker_layout
     from synth.physics.pooltool_pocket_frame import ball_of_pt, pocket_of_pt

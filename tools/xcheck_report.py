@@ -132,7 +132,7 @@ def _classify(game: str, pt: dict[str, Any], ours: dict[str, Any], fields: tuple
     if game == "eight-ball":
         if pt["break"] and "8" in pt["pocketed"]:
             return "eight_on_break"
-        if pt["break"] and pt["foul"] == "illegal_break" and not ours["legal"] is False:
+        if pt["break"] and pt["foul"] == "illegal_break" and ours["legal"] is not False:
             return "illegal_break_option"
         if pt["break"] and pt["foul"] == "cue_ball_pocketed" and "cue" in pt["pocketed"]:
             return "cue_ball_on_legal_break" if ours.get("foul") in (None, "scratch", "cue_ball_pocketed") else None

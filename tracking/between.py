@@ -19,8 +19,9 @@ Pure functions of the event values (and the table's spots); no geometry beyond d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Union
 
 from calibration.table import TableSpec
 from tracking.events import Event, OffTable, Pocketed, ShotEnd, ShotStart, group_shots

@@ -30,8 +30,8 @@ cue ball played away from a ball it touches is not a contact (002 ART 15.8, 003 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -25,8 +25,8 @@ ball are fitted with the window's end anchored at the ball's position at that co
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -40,8 +40,8 @@ from tracking.sides import (
     make_side,
     meet_term,
     robust_cost,
-    segment_of,
     score,
+    segment_of,
     solve_time,
     value_term,
 )

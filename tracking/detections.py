@@ -26,8 +26,8 @@ game: renormalized over the detector classes of the balls in play.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
 
 from tracking.ids import BallId
 

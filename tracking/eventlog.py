@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Mapping
+from typing import IO, Any
 
 from tracking.events import (
     BallBall,
@@ -220,7 +221,7 @@ class EventLogWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "EventLogWriter":
+    def __enter__(self) -> EventLogWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -8,9 +8,10 @@ the paths allow), ``frame`` (the video frame it falls in), ``shot`` (1-based) an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping, Union
+from typing import Union
 
 from tracking.ids import BallId, Cushion, Pocket
 

@@ -9,7 +9,7 @@ mapping and the sets; the assignment lives in :mod:`tracking.tracker`.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from tracking.ids import CAROM_BALLS, BallId
 

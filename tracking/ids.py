@@ -54,7 +54,7 @@ class BallId(Enum):
     BLACK = "black"
 
     @classmethod
-    def parse(cls, text: object) -> "BallId":
+    def parse(cls, text: object) -> BallId:
         """The id spelled ``text``; ValueError naming the valid ids otherwise."""
         try:
             return cls(str(text))
@@ -74,7 +74,7 @@ class Cushion(Enum):
     RIGHT = "right"
 
     @classmethod
-    def parse(cls, text: object) -> "Cushion":
+    def parse(cls, text: object) -> Cushion:
         try:
             return cls(str(text))
         except ValueError:
@@ -92,7 +92,7 @@ class Pocket(Enum):
     FOOT_RIGHT = "foot_right"
 
     @classmethod
-    def parse(cls, text: object) -> "Pocket":
+    def parse(cls, text: object) -> Pocket:
         try:
             return cls(str(text))
         except ValueError:

@@ -22,8 +22,8 @@ Only ``calibration.table`` and tracking's own modules are imported (DESIGN.md bo
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -20,9 +20,9 @@ reported less often, each centimetre, so the median would be too long).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping
 
 import numpy as np
 

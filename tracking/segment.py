@@ -71,7 +71,7 @@ class BallSamples:
         return int(self.t_s.shape[0])
 
     @staticmethod
-    def from_trajectory(tr: Trajectory) -> "BallSamples":
+    def from_trajectory(tr: Trajectory) -> BallSamples:
         obs = np.flatnonzero(tr.observed)
         bridged = np.zeros(len(obs), dtype=bool)
         if len(obs):

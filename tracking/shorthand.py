@@ -13,7 +13,7 @@ previous event instead of ``step_s``. Contact positions are not part of the shor
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed
 from tracking.ids import BallId, Cushion, Pocket

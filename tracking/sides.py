@@ -24,8 +24,8 @@ wrong side costs the same), plus the terms at the solved time.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 

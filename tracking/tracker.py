@@ -48,8 +48,8 @@ after-the-fact question on whole trajectories: where a shot started and ended, w
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -59,7 +59,6 @@ from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
-
 
 __all__ = ["BallMotion", "BallState", "MotionState", "Tracker", "TrackerConfig", "TrackerError", "label_score"]
 

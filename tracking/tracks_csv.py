@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO, Iterable, Mapping
+from typing import IO
 
 import numpy as np
 
@@ -178,7 +179,7 @@ class TracksCsvWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "TracksCsvWriter":
+    def __enter__(self) -> TracksCsvWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -19,8 +19,8 @@ How it works, and why:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 import cv2
 import numpy as np
@@ -251,7 +251,8 @@ class ClassicalDetector:
         cls = np.full(L.shape, -1, np.int8)
         for k, (lo, hi) in enumerate(cfg.hues_deg.values()):
             cls[(chroma >= cfg.saturated_chroma) & (hue >= lo) & (hue < hi)] = k
-        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)
+        # L is the Lab lightness array, not a constant (SIM300 reads it as one): compared as written
+        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)  # noqa: SIM300
         cls[bright & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
         return cls
 

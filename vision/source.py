@@ -8,9 +8,9 @@ simply ends early; ``frames_read`` tells how far it got.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
@@ -100,7 +100,7 @@ class VideoFile:
     def close(self) -> None:
         self._cap.release()
 
-    def __enter__(self) -> "VideoFile":
+    def __enter__(self) -> VideoFile:
         return self
 
     def __exit__(self, *exc: object) -> None:

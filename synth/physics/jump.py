@@ -50,15 +50,15 @@ default 0.25 ms) can be missed.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from calibration.table import TableSpec
+from synth.physics.trajectory import SimShot
 from tracking.events import BallBall, CushionHit, Event, OffTable, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
-from synth.physics.trajectory import SimShot
 
 G_MM_S2 = 9810.0
 BALL_MASS_KG = 0.170097
@@ -111,7 +111,7 @@ class _Ball:
     w: np.ndarray
     mode: int
 
-    def copy(self) -> "_Ball":
+    def copy(self) -> _Ball:
         return _Ball(self.p.copy(), self.v.copy(), self.w.copy(), self.mode)
 
 

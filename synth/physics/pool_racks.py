@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 from tracking.ids import BallId
 

@@ -36,8 +36,8 @@ Pure arithmetic, no pooltool import, so tests and the renderer can use it.
 
 from __future__ import annotations
 
-from tracking.ids import BallId, Cushion, Pocket
 from synth.physics.pooltool_frame import PooltoolFrameError
+from tracking.ids import BallId, Cushion, Pocket
 
 PT_POCKET_TO_POCKET: dict[str, Pocket] = {
     "lb": Pocket.HEAD_LEFT,

@@ -27,13 +27,12 @@ pooltool has no airborne model: balls never leave the cloth (``z_mm`` = R on the
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotEnd, ShotStart
-from tracking.ids import BallId
 from synth.physics.pooltool_frame import aim_deg_to_phi_deg, pt_to_table_mm, table_mm_to_pt
 from synth.physics.pooltool_pocket_frame import (
     NOSE_SEGMENTS,
@@ -43,6 +42,8 @@ from synth.physics.pooltool_pocket_frame import (
     pt_ball_of,
 )
 from synth.physics.trajectory import SimShot
+from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotEnd, ShotStart
+from tracking.ids import BallId
 
 PointMm = tuple[float, float]
 SAMPLE_HZ = 1000

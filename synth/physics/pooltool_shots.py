@@ -36,15 +36,14 @@ Truth conventions (also written to each file's ``meta``):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit, Event, ShotEnd, ShotStart
-from tracking.ids import BallId
 from synth.physics.carom_call import three_cushion_call
 from synth.physics.pooltool_frame import (
     aim_deg_to_phi_deg,
@@ -55,6 +54,8 @@ from synth.physics.pooltool_frame import (
 )
 from synth.physics.resting import balls_in_contact, frozen_to_cushion
 from synth.physics.trajectory import SimShot
+from tracking.events import BallBall, CushionHit, Event, ShotEnd, ShotStart
+from tracking.ids import BallId
 
 PointMm = tuple[float, float]
 

@@ -10,8 +10,8 @@ is not frozen.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Mapping
 
 from tracking.ids import BallId, Cushion
 

@@ -21,14 +21,12 @@ Uses pooltool through :mod:`synth.physics.pooltool_shots`; a data-generation too
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit
-from tracking.ids import BallId, Cushion
 from synth.physics.carom_call import ThreeCushionCall
 from synth.physics.pooltool_shots import (
     DEFAULT_GAP_S,
@@ -38,6 +36,8 @@ from synth.physics.pooltool_shots import (
     Stroke,
     StrokeSimulator,
 )
+from tracking.events import BallBall, CushionHit
+from tracking.ids import BallId, Cushion
 
 PointMm = tuple[float, float]
 CAROM = (BallId.WHITE, BallId.YELLOW, BallId.RED)

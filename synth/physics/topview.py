@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from calibration.table import TableSpec
+from synth.physics.trajectory import SimShot
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId
-from synth.physics.trajectory import SimShot
 
 _BGR = {
     BallId.WHITE: (235, 235, 235),

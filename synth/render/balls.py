@@ -24,15 +24,16 @@ walls and rim are nearer) hides what the hole does not show.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 
-from tracking.ids import BallId
-from synth.render.ballset import CAROM_BGR, Pattern, albedo as look_albedo, look_of
+from synth.render.ballset import CAROM_BGR, Pattern, look_of
+from synth.render.ballset import albedo as look_albedo
 from synth.render.scene import StaticScene
 from synth.render.style import RenderError
+from tracking.ids import BallId
 
 #: Carom ball albedo, BGR 0..255 as seen under the table-centre light (every other ball's in
 #: :mod:`synth.render.ballset`).
@@ -65,7 +66,7 @@ class BallsState:
     @staticmethod
     def at_rest(
         positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float, rng: np.random.Generator | None = None
-    ) -> "BallsState":
+    ) -> BallsState:
         """Balls resting on the cloth at table positions {ball: (x_mm, y_mm)} (a test frame);
         with ``rng`` each ball is turned at random (uniform rotations), so numbers and stripes
         show at any angle."""

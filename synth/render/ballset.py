@@ -18,10 +18,10 @@ icosahedron and its dual (``measles``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Mapping
 
 import numpy as np
 

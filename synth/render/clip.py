@@ -15,22 +15,22 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.events import Event, ShotStart
+from synth.physics.trajectory import SimShot
 from synth.render.balls import BallsState, rolling_orientations
 from synth.render.frame import FrameRenderer
 from synth.render.occluder import HandCuePose, Occlusion, aim_of_ball, stroke_gap_mm
 from synth.render.scene import build_scene
 from synth.render.style import RenderError, RenderStyle
 from synth.render.truth import BallTruth, ClipTruth, FrameTruth, event_frame, write_truth
-from synth.physics.trajectory import SimShot
+from tracking.events import Event, ShotStart
 
 
 @dataclass(frozen=True)

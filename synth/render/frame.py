@@ -13,7 +13,7 @@ more than the whole frame); the generator passed in decides which, so frames sta
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

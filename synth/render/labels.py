@@ -22,14 +22,14 @@ Balls off the table, entirely outside the frame, or sunk out of sight have no la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
-from tracking.ids import BallId
 from synth.render.balls import BallsState, _sprite
 from synth.render.scene import StaticScene
+from tracking.ids import BallId
 
 Box = tuple[float, float, float, float]
 

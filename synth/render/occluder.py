@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tracking.ids import BallId
 from synth.render.scene import StaticScene
 from synth.render.style import RenderError
+from tracking.ids import BallId
 
 _SKIN_BGR = (120.0, 150.0, 205.0)
 _SLEEVE_BGR = (52.0, 46.0, 44.0)

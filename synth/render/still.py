@@ -11,16 +11,16 @@ layout and power, ball colours of another set, marked cue balls), for detector t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
 
 import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.ids import BallId
 from synth.render.balls import BallsState
 from synth.render.style import ClothColour, Lamp, RenderStyle
+from tracking.ids import BallId
 
 
 def render_still(

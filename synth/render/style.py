@@ -43,7 +43,7 @@ class ClothColour(Enum):
         }[self]
 
     @classmethod
-    def parse(cls, text: object) -> "ClothColour":
+    def parse(cls, text: object) -> ClothColour:
         try:
             return cls(str(text))
         except ValueError:

@@ -34,7 +34,7 @@ class Mp4Writer:
         self.frames = 0
         self._gen: Any = None
 
-    def __enter__(self) -> "Mp4Writer":
+    def __enter__(self) -> Mp4Writer:
         import imageio_ffmpeg
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
