@@ -343,7 +343,6 @@ def place_for_contact(
 def scenarios(table: TableSpec) -> list[Scenario]:
     """The table of test shots: straight cushions, corners, collisions (stun, cut, kiss of two
     moving balls), spin, and two contacts of the cue ball under one frame apart either way."""
-    L, W = table.length_mm, table.width_mm
     out = [
         Scenario("one_cushion", {W_: (700.0, 500.0), Y_: (2000.0, 1100.0), R_: (2300.0, 300.0)}, W_, (-1400.0, 350.0)),
         Scenario("around_table", {W_: (500.0, 400.0), Y_: (1420.0, 710.0), R_: (2500.0, 1200.0)}, W_, (2600.0, 1500.0)),

@@ -95,7 +95,7 @@ def make(out: Path = OUT) -> Path:
                 print(f"  {v:5d} mm/s {el:2d} deg: {e}", flush=True)
                 continue
             ok, peak, why = _judge(shot, obj, table)
-            print(f"  {v:5d} mm/s {el:2d} deg: {'ok, the 4 up to %.0f mm' % peak if ok else why}", flush=True)
+            print(f"  {v:5d} mm/s {el:2d} deg: {f'ok, the 4 up to {peak:.0f} mm' if ok else why}", flush=True)
             if ok and (best is None or peak > best[0]):
                 best = (peak, v, el)
     if best is None:

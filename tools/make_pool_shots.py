@@ -219,7 +219,7 @@ def draw_jaws(rng, sim):
     pocket = rng.choice(["foot_left", "foot_right", "side_left", "side_right"])
     mouth = _mouth(sim, pocket)
     # aim the object ball off the pocket centre by up to ~ a ball's width so it meets a jaw
-    L, W, r = t.length_mm, t.width_mm, t.ball_radius_mm
+    r = t.ball_radius_mm
     res = None
     while res is None:
         res = _pot_layout(rng, sim, BallId.B6, pocket, [BallId.B8, BallId.B9])
@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         sim = sims[sc.table]
         rng = random.Random(sc.seed)
         t0 = time.perf_counter()
-        for k in range(1, sc.max_tries + 1):
+        for k in range(1, sc.max_tries + 1):  # noqa: B007 (k, the tries taken, is read after the loop)
             layout, strike, extra = sc.draw(rng, sim)
             try:
                 system, truth = sim.simulate(layout, strike)

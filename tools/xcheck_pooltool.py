@@ -383,13 +383,15 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     }
     cue_id = "white" if snooker else "cue"
     out_dir.mkdir(parents=True, exist_ok=True)
-    verdicts = open(out_dir / "pooltool_verdicts.jsonl", "w", encoding="utf-8")
-    called_f = open(out_dir / "called.jsonl", "w", encoding="utf-8")
     racks: list[dict[str, Any]] = []
     shot = 0
     t_clock = 1.0
     counts: dict[str, int] = {}
-    with EventLogWriter(out_dir / "events.jsonl") as writer:
+    with (
+        open(out_dir / "pooltool_verdicts.jsonl", "w", encoding="utf-8") as verdicts,
+        open(out_dir / "called.jsonl", "w", encoding="utf-8") as called_f,
+        EventLogWriter(out_dir / "events.jsonl") as writer,
+    ):
         rack = 0
         while shot < min_shots:
             rack += 1
@@ -504,8 +506,6 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
                     log(f"{game}: rack {rack} shots {racks[-1]['first_shot']}-{shot} "
                         f"{'abandoned' if abandoned else 'won by ' + str(rec['winner'])}")
                     break
-    verdicts.close()
-    called_f.close()
     return {"shots": shot, "racks": racks, "verdict_counts": counts, "physics": sim.physics_description()}
 
 

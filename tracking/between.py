@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from calibration.table import TableSpec
 from tracking.events import Event, OffTable, Pocketed, ShotEnd, ShotStart, group_shots
@@ -52,7 +51,7 @@ class Reracked:
     balls: tuple[BallId, ...]
 
 
-Change = Union[Respotted, Placed, Reracked]
+Change = Respotted | Placed | Reracked
 
 
 def _nearest_spot(table: TableSpec, p: PointMm, tol_mm: float) -> str | None:

@@ -586,8 +586,9 @@ def nudges(
         if side.fit is not None:
             rest = p0
 
+            # solved for within this iteration: the loop's rest is the one meant
             def term(t: float, f=side.fit) -> tuple[float, float]:
-                return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2
+                return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2  # noqa: B023
 
             lo = float(sb.t_s[max(k - 1, 0)])
             hi = float(sb.t_s[min(k + 1, len(sb) - 1)])

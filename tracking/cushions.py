@@ -287,9 +287,8 @@ def _validate(
         assert f is not None
         if k + 1 < len(s) and n_all[k + 1] < R - cfg.cushion_penetration_mm:
             return None
-    if opt.uses_out and not opt.uses_in:
-        if n_all[k] < R - cfg.cushion_penetration_mm:
-            return None
+    if opt.uses_out and not opt.uses_in and n_all[k] < R - cfg.cushion_penetration_mm:
+        return None
     # position: the 2-D path of the side used, its normal coordinate put at the fitted vertex
     side = opt.side_in if opt.uses_in else opt.side_out
     xy = s.xy_mm[side.idx]
@@ -363,8 +362,16 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
         closest = float(smooth[j])
         if closest - R > cfg.dying_touch_mm or n[0] - closest < 2.0 * cfg.dying_touch_mm:
             continue
+        # the side (and its projection) is used and dropped within this iteration: the loop's proj is the one meant
         side = make_side(
-            act, motion.i_last, -1, -math.inf, math.inf, cfg, project=lambda xy: proj(xy)[:, None], allow_rest=False
+            act,
+            motion.i_last,
+            -1,
+            -math.inf,
+            math.inf,
+            cfg,
+            project=lambda xy: proj(xy)[:, None],  # noqa: B023
+            allow_rest=False,
         )
         t_c = float(ts[j])
         if side.fit is not None and float(side.fit.vel(t_last)[0]) < 0.0:

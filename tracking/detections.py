@@ -145,10 +145,7 @@ def in_play(d: BallDetection, classes: frozenset[BallId] | None = None) -> BallD
     scores = {b: float(s) for b, s in d.label_scores.items() if classes is None or b in classes}
     if classes is not None:
         total = sum(scores.values())
-        if total <= 0.0:
-            scores = {}
-        else:
-            scores = {b: s / total for b, s in scores.items()}
+        scores = {} if total <= 0.0 else {b: s / total for b, s in scores.items()}
     if scores:
         label: BallId | None = max(scores, key=scores.get)  # type: ignore[arg-type]
     else:

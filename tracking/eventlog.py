@@ -212,7 +212,8 @@ class EventLogWriter:
     """Appends events to a JSONL file, flushing each line, so nothing found is lost on interrupt."""
 
     def __init__(self, path: str | Path) -> None:
-        self._f: IO[str] = Path(path).open("w", encoding="utf-8")
+        # the writer owns the handle (closed by close() or on leaving its with-block)
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8")  # noqa: SIM115
 
     def write(self, ev: Event) -> None:
         self._f.write(json.dumps(event_to_dict(ev)) + "\n")

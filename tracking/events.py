@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
 
 from tracking.ids import BallId, Cushion, Pocket
 
@@ -105,7 +104,7 @@ class ShotEnd:
     kind: EventKind = field(default=EventKind.SHOT_END, init=False)
 
 
-Event = Union[ShotStart, BallBall, CushionHit, Pocketed, OffTable, ShotEnd]
+Event = ShotStart | BallBall | CushionHit | Pocketed | OffTable | ShotEnd
 
 
 @dataclass(frozen=True)

@@ -343,7 +343,7 @@ def robust_cost(
     them; a sample in no usable side costs ``residual_cap_chi2``."""
     s = act.samples
     cost = 0.0
-    win = set(int(i) for i in window)
+    win = {int(i) for i in window}
     covered: set[int] = set()
     for side in sides:
         if side.fit is None:

@@ -152,7 +152,8 @@ class TracksCsvWriter:
     each call, under the header ``t,frame,ball,x_mm,y_mm,observed,confidence``."""
 
     def __init__(self, path: str | Path) -> None:
-        self._f: IO[str] = Path(path).open("w", encoding="utf-8", newline="")
+        # the writer owns the handle (closed by close() or on leaving its with-block)
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8", newline="")  # noqa: SIM115
         self._w = csv.writer(self._f, lineterminator="\n")
         self._w.writerow(WRITE_COLUMNS)
         self._f.flush()

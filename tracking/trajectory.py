@@ -121,10 +121,7 @@ class Trajectory:
 
 def as_trajectory_map(trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory]) -> dict[BallId, Trajectory]:
     """``{ball: trajectory}`` from a mapping or a sequence of trajectories (one per ball)."""
-    if isinstance(trajectories, Mapping):
-        items = list(trajectories.values())
-    else:
-        items = list(trajectories)
+    items = list(trajectories.values()) if isinstance(trajectories, Mapping) else list(trajectories)
     out: dict[BallId, Trajectory] = {}
     for tr in items:
         if not isinstance(tr, Trajectory):

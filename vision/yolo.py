@@ -286,7 +286,7 @@ class YoloDetector:
                     r_px=float(r_px[i]),
                     label=ball_label(self.labels[int(np.argmax(q))]),
                     score=float(score[i]),
-                    label_scores=ball_scores((l, float(q[t])) for t, l in enumerate(self.labels)),
+                    label_scores=ball_scores((name, float(q[t])) for t, name in enumerate(self.labels)),
                 )
             )
         return out

@@ -283,7 +283,7 @@ class _Sim:
 
     # each finder: (tau, resolve callable) of its first contact in [0, h], or None
     def _contacts(self, h: float):
-        R, table, ph = self.R, self.table, self.ph
+        R, table = self.R, self.table
         n = len(self.b)
         mov = [self.moving(i) for i in range(n)]
         end = [self.at(i, h) if mov[i] else self.b[i] for i in range(n)]
@@ -298,8 +298,11 @@ class _Sim:
                 d0 = float(np.linalg.norm(self.b[i].p - self.b[j].p)) - 2 * R
                 if d1 >= d0:
                     continue
-                f = lambda t, i=i, j=j: float(np.linalg.norm(self.at(i, t).p - self.at(j, t).p)) - 2 * R
-                tau = 0.0 if d0 < 0.0 else _bisect(f, 0.0, h)
+
+                def ball_gap(t: float, i: int = i, j: int = j) -> float:
+                    return float(np.linalg.norm(self.at(i, t).p - self.at(j, t).p)) - 2 * R
+
+                tau = 0.0 if d0 < 0.0 else _bisect(ball_gap, 0.0, h)
                 found.append((tau, ("ball", i, j)))
         for i in range(n):
             if not mov[i]:
@@ -310,14 +313,20 @@ class _Sim:
             for c in Cushion:
                 lim = table.cushion_width_mm + table.rail_width_mm
                 if _beyond(c, e.p[:2], table) > lim >= _beyond(c, b.p[:2], table):
-                    f = lambda t, i=i, c=c, lim=lim: lim - _beyond(c, self.at(i, t).p[:2], table)
-                    found.append((_bisect(f, 0.0, h), ("off", i, c)))
+
+                    def off_margin(t: float, i: int = i, c: Cushion = c, lim: float = lim) -> float:
+                        return lim - _beyond(c, self.at(i, t).p[:2], table)
+
+                    found.append((_bisect(off_margin, 0.0, h), ("off", i, c)))
             if b.mode in (_SLIDE, _ROLL):
                 for c in Cushion:
                     s0, s1 = _beyond(c, b.p[:2], table), _beyond(c, e.p[:2], table)
                     if s1 > -R and s1 > s0:
-                        f = lambda t, i=i, c=c: -R - _beyond(c, self.at(i, t).p[:2], table)
-                        tau = 0.0 if s0 > -R else _bisect(f, 0.0, h)
+
+                        def cushion_gap(t: float, i: int = i, c: Cushion = c) -> float:
+                            return -R - _beyond(c, self.at(i, t).p[:2], table)
+
+                        tau = 0.0 if s0 > -R else _bisect(cushion_gap, 0.0, h)
                         found.append((tau, ("cushion", i, c)))
             else:  # in the air
                 if e.p[2] < R and e.v[2] < 0.0:
@@ -333,8 +342,11 @@ class _Sim:
                     g0 = _profile_contact(c, b.p, table)[0] - R
                     g1 = _profile_contact(c, e.p, table)[0] - R
                     if g1 < 0.0 and g1 < g0:
-                        f = lambda t, i=i, c=c: _profile_contact(c, self.at(i, t).p, table)[0] - R
-                        tau = 0.0 if g0 < 0.0 else _bisect(f, 0.0, h)
+
+                        def profile_gap(t: float, i: int = i, c: Cushion = c) -> float:
+                            return _profile_contact(c, self.at(i, t).p, table)[0] - R
+
+                        tau = 0.0 if g0 < 0.0 else _bisect(profile_gap, 0.0, h)
                         found.append((tau, ("profile", i, c)))
         return min(found, key=lambda x: x[0]) if found else None
 

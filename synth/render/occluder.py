@@ -166,7 +166,7 @@ def _layer(
     shadow = cv2.resize(shadow_q, (wq * q, hq * q), interpolation=cv2.INTER_LINEAR)[:h, :w]
     alpha = np.zeros((h, w), np.float32)
     premul = np.zeros((h, w, 3), np.float32)
-    for (pts, col, kind), p in zip(parts, px_parts):
+    for (_pts, col, kind), p in zip(parts, px_parts):
         m = _aa_mask((h, w), [p - off])
         if kind == "skin":
             # knuckle relief: brighter in the middle of the hand, darker at its edges
@@ -241,29 +241,29 @@ class OccluderPainter:
         key = (pose.hand_xy_mm, pose.aim_rad)
         if key not in self._cache:
             self._cache = {key: _layer(self.scene, _hand_parts(pose))}
-        layers = [self._cache[key]]
+        candidates = [self._cache[key]]
         if pose.cue:
-            layers.append(_layer(self.scene, _cue_parts(pose), [_cue_caster(pose)]))
-        layers = [l for l in layers if l is not None]
+            candidates.append(_layer(self.scene, _cue_parts(pose), [_cue_caster(pose)]))
+        layers = [layer for layer in candidates if layer is not None]
         if not layers:
             return None
-        for l in layers:
-            x0, y0, x1, y1 = l.box
-            img[y0:y1, x0:x1] *= l.shadow[..., None]
-        for l in layers:
-            x0, y0, x1, y1 = l.box
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
+            img[y0:y1, x0:x1] *= layer.shadow[..., None]
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
             reg = img[y0:y1, x0:x1]
-            reg *= 1.0 - l.alpha[..., None]
-            reg += l.premul
-        bx0 = min(l.box[0] for l in layers)
-        by0 = min(l.box[1] for l in layers)
-        bx1 = max(l.box[2] for l in layers)
-        by1 = max(l.box[3] for l in layers)
+            reg *= 1.0 - layer.alpha[..., None]
+            reg += layer.premul
+        bx0 = min(layer.box[0] for layer in layers)
+        by0 = min(layer.box[1] for layer in layers)
+        bx1 = max(layer.box[2] for layer in layers)
+        by1 = max(layer.box[3] for layer in layers)
         cover = np.zeros((by1 - by0, bx1 - bx0), np.float32)
-        for l in layers:
-            x0, y0, x1, y1 = l.box
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
             sub = cover[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0]
-            sub += l.alpha * (1.0 - sub)
+            sub += layer.alpha * (1.0 - sub)
         return (bx0, by0, bx1, by1), cover
 
 

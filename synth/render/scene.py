@@ -257,8 +257,9 @@ def _take_pocket(table: TableSpec, cuts: PocketCuts, C: np.ndarray, d: np.ndarra
         hx, hy, R = cuts.hole[i, 0], cuts.hole[i, 1], cuts.hole_r[i]
         px, py = C[0] - hx, C[1] - hy
 
+        # called only within this iteration, so the loop's px, py, R are the ones meant
         def inside(t: np.ndarray) -> np.ndarray:
-            return (px + t * dx) ** 2 + (py + t * dy) ** 2 <= R * R
+            return (px + t * dx) ** 2 + (py + t * dy) ** 2 <= R * R  # noqa: B023
 
         sel = down & (inside(t_top) | inside(t_bed))
         if not sel.any():

@@ -91,8 +91,10 @@ def random_style(table: TableSpec, rng: np.random.Generator, base: RenderStyle |
     cloth_bgr = tuple(float(np.clip(c * rng.uniform(0.88, 1.12), 0, 255)) for c in cloth.bgr)
     layout = LAMP_LAYOUTS[int(rng.integers(len(LAMP_LAYOUTS)))]
     lamps = tuple(
-        replace(l, x_mm=l.x_mm + rng.normal(0, 60), y_mm=l.y_mm + rng.normal(0, 40))
-        for l in lamp_layout(table, layout, rng.uniform(800.0, 1600.0), rng.uniform(0.6, 1.5), rng.uniform(60.0, 220.0))
+        replace(lamp, x_mm=lamp.x_mm + rng.normal(0, 60), y_mm=lamp.y_mm + rng.normal(0, 40))
+        for lamp in lamp_layout(
+            table, layout, rng.uniform(800.0, 1600.0), rng.uniform(0.6, 1.5), rng.uniform(60.0, 220.0)
+        )
     )
     balls = SNOOKER_BALLS if table.kind == "snooker" else POOL_BALLS
     cue = ("none", "dots6", "measles")[int(rng.choice(3, p=(0.75, 0.15, 0.10)))] if table.kind == "pool" else "none"

@@ -183,7 +183,7 @@ class _Passes:
             hi_ref = float(s.t_s[min(max(g) + 1, len(s) - 1)])
             bounds = (-math.inf, math.inf)
             if prev is not None:
-                rel = [t for t in bb_times.get(ball, [])]
+                rel = list(bb_times.get(ball, []))
                 rel += [p.t_s for p in prev if p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])]
                 bounds = _bounds(rel, lo_ref, hi_ref)
             res.append(

@@ -47,7 +47,7 @@ class EventStream:
     def __init__(
         self,
         table: TableSpec,
-        config: InferenceConfig = InferenceConfig(),
+        config: InferenceConfig = InferenceConfig(),  # noqa: B008 (frozen: one shared default is safe)
         first_shot: int = 1,
         poll_interval_s: float = 0.25,
     ) -> None:
