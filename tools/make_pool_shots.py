@@ -19,7 +19,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,9 +87,9 @@ def _scatter(rng, sim, n, ids, keep_clear, clear_mm=140.0):
     """``n`` balls of ``ids`` at random places at least ``clear_mm`` from the segments in
     ``keep_clear`` and from each other."""
     L, W, r = sim.table.length_mm, sim.table.width_mm, sim.table.ball_radius_mm
-    out = {}
+    out: dict[BallId, tuple[float, float]] = {}
 
-    def seg_dist(p, a, b):
+    def seg_dist(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
         ax, ay, bx, by = *a, *b
         t = max(0.0, min(1.0, ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / max((bx - ax) ** 2 + (by - ay) ** 2, 1e-9)))
         return math.dist(p, (ax + t * (bx - ax), ay + t * (by - ay)))

@@ -20,6 +20,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from synth.render.clip import ClipStats
 
 REPO = Path(__file__).resolve().parents[1]
 BUDGET_BYTES = 20 * 1024 * 1024
@@ -88,7 +92,7 @@ CLIPS: tuple[ClipRow, ...] = (
 )
 
 
-def render_row(row: ClipRow, out_dir: Path) -> tuple[Path, object, float]:
+def render_row(row: ClipRow, out_dir: Path) -> tuple[Path, ClipStats, float]:
     import numpy as np
 
     from calibration.table import load_table

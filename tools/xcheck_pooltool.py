@@ -118,7 +118,7 @@ class Player:
         self.skill_deg, self.p_mistake, self.p_safety = skill_deg, p_mistake, p_safety
         self.snooker = game == "snooker"
         self.cue = "white" if self.snooker else "cue"
-        self.d1 = None  # metres rolled per (m/s of V0)^2, measured once
+        self.d1: float | None = None  # metres rolled per (m/s of V0)^2, measured once
 
     # -- helpers
     def _roll_per_v0sq(self) -> float:

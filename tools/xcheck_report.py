@@ -167,7 +167,7 @@ def compare_game(game: str, folder: Path = FIXTURES) -> dict[str, Any]:
     verdicts = {v["shot"]: v for v in _read_jsonl(d / "pooltool_verdicts.jsonl")}
     called = {c["shot"]: c for c in _read_jsonl(d / "called.jsonl")}
     ref = json.loads((d / "referee.json").read_text(encoding="utf-8"))
-    agree = Counter()
+    agree: Counter[str] = Counter()
     total = 0
     disagreements: list[Disagreement] = []
     errors: list[str] = []

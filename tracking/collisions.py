@@ -49,6 +49,7 @@ from tracking.sides import (
     score,
     segment_of,
     solve_time,
+    usable_path,
     velocity_change,
 )
 
@@ -291,16 +292,16 @@ def refine_pair(
         only_struck = struck_terms_only and (struck_a != struck_b)
         for x_in, x_out, struck in ((a_in, a_out, struck_a), (b_in, b_out, struck_b)):
             if x_in.usable and x_out.usable and (not only_struck or struck):
-                terms.append(meet_term(x_in.path, x_out.path))
+                terms.append(meet_term(usable_path(x_in), usable_path(x_out)))
         if a_in.usable and b_in.usable and not only_struck:
-            terms.append(distance_term(a_in.path, b_in.path, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(usable_path(a_in), usable_path(b_in), diameter_mm, cfg.diameter_sigma_mm))
         if a_out.usable and b_out.usable:
-            terms.append(distance_term(a_out.path, b_out.path, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(usable_path(a_out), usable_path(b_out), diameter_mm, cfg.diameter_sigma_mm))
         # a ball with one side spoiled (another contact, or the stroke, in the same sample gap):
         # its clean side against the other ball's side that is left
         for x, y in ((a_in, b_out), (a_out, b_in)):
             if x.usable and y.usable and not (a_in.usable and b_in.usable) and not (a_out.usable and b_out.usable):
-                terms.append(distance_term(x.path, y.path, diameter_mm, cfg.diameter_sigma_mm))
+                terms.append(distance_term(usable_path(x), usable_path(y), diameter_mm, cfg.diameter_sigma_mm))
         # a ball struck from rest and seen once before its next contact: it left its rest
         # position toward that sample, so the other ball was 2R behind, on that line
         for x_in, x_out, act, others_sides in (
@@ -311,28 +312,29 @@ def refine_pair(
                 p1 = act.samples.xy_mm[int(x_out.idx[0])]
                 for y in others_sides:
                     if y.usable and not y.at_rest:
-                        terms.append(_launch_term(y.path, x_in.path.pos(a_lo), p1, diameter_mm, cfg))  # type: ignore[union-attr]
+                        terms.append(_launch_term(usable_path(y), usable_path(x_in).pos(a_lo), p1, diameter_mm, cfg))
         if not terms:
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
         wa = win_a[(sa.t_s[win_a] > ba[0]) & (sa.t_s[win_a] < ba[1])]
         wb = win_b[(sb.t_s[win_b] > bb[0]) & (sb.t_s[win_b] < bb[1])]
         cost = robust_cost(act_a, wa, (a_in, a_out), cfg) + robust_cost(act_b, wb, (b_in, b_out), cfg) + j
-        trust = [struck_a, struck_b] if only_struck else [True, True]
+        trust_ab = [struck_a, struck_b] if only_struck else [True, True]
         if cue_onset is not None:
             for i, (act, x_in) in enumerate(((act_a, a_in), (act_b, b_in))):
                 if act.samples.ball is cue_onset[0] and x_in.at_rest and cue_onset[1] <= p_hi and p_lo <= cue_onset[2]:
-                    trust[i] = False  # the cue started this ball, not the other one
-        trust = tuple(trust)
+                    trust_ab[i] = False  # the cue started this ball, not the other one
+        trust = (trust_ab[0], trust_ab[1])
         eps = 1e-6 * max(1.0, a_hi - a_lo)
         boundary = t_c <= a_lo + eps or t_c >= a_hi - eps
-        started = tuple(
+        started_ab = [
             x_in.at_rest
             and x_in.usable
             and k + 1 < len(act.samples)
             and segment_of(act, k + 1)[:2] == ("motion", k + 1)
             for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb))
-        )
+        ]
+        started = (started_ab[0], started_ab[1])
         off_hint = t_hint_s is not None and not (p_lo - 1e-9 <= t_hint_s <= p_hi + 1e-9)
         options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started, off_hint))
     if exclude_s:  # a further contact must stand on its own: inside its split, apart from the others

@@ -43,6 +43,7 @@ from tracking.sides import (
     score,
     segment_of,
     solve_time,
+    usable_path,
     value_term,
 )
 
@@ -185,18 +186,22 @@ def refine_cushion(
         if not inside:
             terms = []
             if side_in.usable and side_out.usable:
-                terms.append(meet_term(side_in.path, side_out.path))
+                terms.append(meet_term(usable_path(side_in), usable_path(side_out)))
             if side_in.usable:
-                terms.append(value_term(side_in.path, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(usable_path(side_in), R, cfg.cushion_sigma_mm))
             if side_out.usable:
-                terms.append(value_term(side_out.path, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(usable_path(side_out), R, cfg.cushion_sigma_mm))
             if terms:
                 plans.append((terms, t_k, t_k1, side_in.usable, side_out.usable))
         else:
             if side_in.usable:
-                plans.append(([value_term(side_in.path, R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False))
+                plans.append(
+                    ([value_term(usable_path(side_in), R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False)
+                )
             if side_out.usable:
-                plans.append(([value_term(side_out.path, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
+                plans.append(
+                    ([value_term(usable_path(side_out), R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True)
+                )
         for terms, a, b, ui, uo in plans:
             if n_rest is not None:
                 a = max(a, start_s)
@@ -375,7 +380,7 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
         )
         t_c = float(ts[j])
         if side.fit is not None and float(side.fit.vel(t_last)[0]) < 0.0:
-            t_c, _ = solve_time([value_term(side.path, R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
+            t_c, _ = solve_time([value_term(usable_path(side), R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
         pos = _with_normal(s.xy_mm[idx[j]], cushion, max(closest, R), table)
         conf = 0.2 + 0.3 * score(max(closest - R, 0.0), 0.5, cfg.dying_touch_mm)
         return CushionContact(s.ball, cushion, float(t_c), (float(pos[0]), float(pos[1])), conf, motion.i_last)

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.table import TableSpec
 from tracking.ids import Cushion, Pocket
@@ -57,7 +58,7 @@ class PocketZone:
     drop_mm: float
     openings: tuple[tuple[Cushion, float, float], ...]
 
-    def distance_mm(self, p: Sequence[float]) -> float:
+    def distance_mm(self, p: Sequence[float] | npt.NDArray[np.float64]) -> float:
         return math.hypot(float(p[0]) - self.centre_mm[0], float(p[1]) - self.centre_mm[1])
 
 
@@ -229,14 +230,14 @@ def pocket_entry(
             continue
         if d_last <= z.drop_mm:
             # seen inside: the entry lies between the previous sample and this one
-            tau = (
+            dt = (
                 _circle_entry(
                     pos + vel * t_prev + 0.5 * acc * t_prev**2, vel + acc * t_prev, acc, c, z.drop_mm, -t_prev
                 )
                 if n >= 2
                 else 0.0
             )
-            t_in = t_last + t_prev + tau if tau is not None else t_last
+            t_in = t_last + t_prev + dt if dt is not None else t_last
             conf = 0.9
         else:
             if speed < cfg.min_speed_mm_s:
@@ -244,16 +245,16 @@ def pocket_entry(
             heading = float((c - p_last) @ vel) / (max(d_last, 1e-9) * max(speed, 1e-9))
             if heading <= 0.0:
                 continue  # moving away from it
-            tau = _circle_entry(pos, vel, acc, c, z.drop_mm, max(horizon, 1e-3))
-            if tau is None:
+            dt = _circle_entry(pos, vel, acc, c, z.drop_mm, max(horizon, 1e-3))
+            if dt is None:
                 # not into the circle on its path: a ball vanishing at the hole's edge (off a
                 # jaw, into the jaws' shadow) still counts, less surely
                 if d_last > z.drop_mm + cfg.reach_mm:
                     continue
-                tau, conf = min(horizon, (d_last - z.drop_mm) / speed), 0.4
+                dt, conf = min(horizon, (d_last - z.drop_mm) / speed), 0.4
             else:
-                conf = 0.8 if tau <= horizon else 0.5
-            t_in = t_last + tau
+                conf = 0.8 if dt <= horizon else 0.5
+            t_in = t_last + dt
         cand = PocketEntry(z.pocket, float(t_in), conf)
         if best is None or cand.confidence > best.confidence:
             best = cand

@@ -14,11 +14,21 @@ previous event instead of ``step_s``. Contact positions are not part of the shor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed
 from tracking.ids import BallId, Cushion, Pocket
 
 _CUSHIONS = {c.value for c in Cushion}
+
+
+class _Common(TypedDict):
+    """The fields every event of a token shares."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
 
 
 def shorthand_events(
@@ -45,7 +55,7 @@ def shorthand_events(
             tok, q = tok.split("@")
             k = float(q)
         t += step
-        common = dict(t_s=t, frame=int(t * fps), shot=shot, confidence=k)
+        common = _Common(t_s=t, frame=int(t * fps), shot=shot, confidence=k)
         if tok.startswith("off:"):
             b = BallId.parse(tok[4:])
             gone.append(b)

@@ -219,6 +219,14 @@ class Side:
 EMPTY_SIDE = Side(None, False, np.zeros(0, dtype=int), None)
 
 
+def usable_path(side: Side) -> PathFit:
+    """``side.path`` of a usable side: its ``fit`` is set, so its ``path`` (``timing`` or ``fit``)
+    is too."""
+    path = side.path
+    assert path is not None, "usable_path: the side has no fit (check Side.usable first)"
+    return path
+
+
 def segment_of(act: BallActivity, i: int) -> tuple[str, int, int]:
     """('rest' | 'motion', first, last) sample indices of the run or motion holding sample ``i``."""
     for r in act.runs:

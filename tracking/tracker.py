@@ -463,7 +463,13 @@ class Tracker:
                     # not yet seen, or lost: only colour says which detection it is; without
                     # colour evidence it takes what the other balls leave
                     weak = score is not None and score < 0.5
-                    if weak and p is None and likeliest[j] is ball and score >= cfg.start_min_score:
+                    if (
+                        weak
+                        and score is not None
+                        and p is None
+                        and likeliest[j] is ball
+                        and score >= cfg.start_min_score
+                    ):
                         weak = False  # not yet seen, and this detection's likeliest unseen ball
                     if weak or (p is None and (d.score < cfg.start_confidence or crowded[j])):
                         continue

@@ -143,6 +143,7 @@ class ClassicalDetector:
         under the lower thresholds that the ordinary ones see little of)."""
         lab_s = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
         bg = self._bg_small
+        assert bg is not None  # set by set_background, which detect and detect_image run first
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
@@ -192,6 +193,7 @@ class ClassicalDetector:
         seen afresh): the balls of ``frame.image`` through the detector's ``rectifier``."""
         if self.rectifier is None:
             raise ValueError("classical detector: detect_frame needs the rectifier given at construction")
+        assert frame.image is not None  # the pipeline passes decoded frames only
         return Detections(frame.index, frame.t_s, tuple(self.detect_image(frame.image, self.rectifier)))
 
     def detect_image(self, frame_bgr: np.ndarray, rectifier: Rectifier) -> list[BallDetection]:
@@ -200,6 +202,7 @@ class ClassicalDetector:
         remapping the whole view at full resolution)."""
         if self._bg_full is None:
             self.set_background(rectifier(frame_bgr))
+        assert self._bg_full is not None  # set just above, or before
         H, W = self._bg_full.shape[:2]
         return self._detect_in(
             rectifier.coarse(frame_bgr), W, H, lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1)
@@ -210,6 +213,7 @@ class ClassicalDetector:
         in its full-resolution ``window(u0, v0, u1, v1)``, then the faint streaks."""
         out: list[BallDetection] = []
         boxes, faint = self._candidates(small_bgr, W, H)
+        assert self._bg_full is not None  # set by set_background, which detect and detect_image run first
         for u0, v0, u1, v1 in boxes:
             out.extend(self._measure(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
         for u0, v0, u1, v1 in faint:

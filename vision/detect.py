@@ -69,5 +69,6 @@ class RectifiedDetector:
         self.geometry = detector.geometry
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        assert frame.image is not None  # the pipeline passes decoded frames only
         dets = self.detector.detect(self.rectifier(frame.image), frame.t_s)
         return Detections(frame.index, frame.t_s, tuple(dets))

@@ -136,4 +136,5 @@ class FrameYoloDetector:
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: the whole
         model runs on every frame, on the camera's image: no rectifier)."""
+        assert frame.image is not None  # the pipeline passes decoded frames only
         return Detections(frame.index, frame.t_s, tuple(self.detect(frame.image)))

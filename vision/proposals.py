@@ -28,9 +28,11 @@ cheaply at a scale where a ball is ~4 px in radius:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 
 @dataclass(frozen=True)
@@ -116,8 +118,10 @@ def ball_proposals(
     rs = r_px / f
     mask = (diff > cfg.threshold).astype(np.uint8)
     ro = max(1, int(round(cfg.open_r * rs)))
-    mask = cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))
+    # cv2's stubs type every result as a Mat of any number type: opening keeps the uint8 of its input
+    mask = cast(
+        "npt.NDArray[np.uint8]",
+        cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))),
     )
     if region_px is not None:
         u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)

@@ -42,6 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration._vec import floats4
 from tracking.detections import ball_label, ball_scores
 from vision.detect import BallDetection
 from vision.proposals import ball_proposals, playing_region
@@ -83,14 +84,14 @@ def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 100) ->
     cx, cy, w, h = p[0, keep], p[1, keep], p[2, keep], p[3, keep]
     s = scores[keep]
     boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(np.float32)
-    idx = cv2.dnn.NMSBoxes(
+    picked = cv2.dnn.NMSBoxes(
         [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])] for b in boxes],
         [float(v) for v in s],
         conf,
         iou,
         top_k=max_det,
     )
-    idx = np.asarray(idx, int).reshape(-1)
+    idx = np.asarray(picked, int).reshape(-1)
     order = idx[np.argsort(-s[idx])]
     return boxes[order], s[order].astype(np.float32)
 
@@ -259,7 +260,7 @@ class YoloDetector:
                 continue
             kept.append(int(i))
         dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
-        return [(d, tuple(float(c) for c in boxes[i])) for d, i in zip(dets, kept)]
+        return [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
 
     def detections(
         self,

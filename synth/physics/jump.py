@@ -287,7 +287,8 @@ class _Sim:
         n = len(self.b)
         mov = [self.moving(i) for i in range(n)]
         end = [self.at(i, h) if mov[i] else self.b[i] for i in range(n)]
-        found = []
+        # (tau, (kind, ball, the other ball | the cushion | None))
+        found: list[tuple[float, tuple[str, int, int | Cushion | None]]] = []
         for i in range(n):
             for j in range(i + 1, n):
                 if not (mov[i] or mov[j]) or _OFF in (self.b[i].mode, self.b[j].mode):

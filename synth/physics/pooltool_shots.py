@@ -382,11 +382,11 @@ def assemble_clip(
     end_s = starts_ms[-1] / SAMPLE_HZ + strokes[-1].rest_s
     total_s = max(end_s + post_s, min_total_s)
     n = int(math.ceil(total_s * SAMPLE_HZ)) + 1
-    k = np.arange(n)
-    t_s = k / SAMPLE_HZ
+    ticks = np.arange(n)
+    t_s = ticks / SAMPLE_HZ
     xy = np.empty((n, len(balls), 2))
     z = np.empty((n, len(balls)))
-    owner = np.searchsorted(np.array(starts_ms), k, side="right") - 1
+    owner = np.searchsorted(np.array(starts_ms), ticks, side="right") - 1
     owner = np.maximum(owner, 0)
     events: list[Event] = []
     shots_meta: list[dict[str, Any]] = []

@@ -21,8 +21,9 @@ Uses pooltool through :mod:`synth.physics.pooltool_shots`; a data-generation too
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -36,10 +37,24 @@ from synth.physics.pooltool_shots import (
     Stroke,
     StrokeSimulator,
 )
-from tracking.events import BallBall, CushionHit
+from tracking.events import BallBall, CushionHit, ShotStart
 from tracking.ids import BallId, Cushion
 
 PointMm = tuple[float, float]
+
+
+def _pair(v: Iterable[float]) -> PointMm:
+    """``tuple(v)``, typed as a point (the length is not checked)."""
+    return cast(PointMm, tuple(v))
+
+
+def _start(stroke: Stroke) -> ShotStart:
+    """The stroke's ``ShotStart``: its first event (:class:`Stroke`)."""
+    ev = stroke.events[0]
+    assert isinstance(ev, ShotStart)
+    return ev
+
+
 CAROM = (BallId.WHITE, BallId.YELLOW, BallId.RED)
 
 
@@ -284,9 +299,9 @@ def _break_layout(b: Builder, rng: np.random.Generator) -> dict[BallId, PointMm]
     spots = b.table.spots_mm
     side = "head_right" if rng.random() < 0.5 else "head_left"
     return {
-        BallId.WHITE: tuple(spots[side]),
-        BallId.YELLOW: tuple(spots["head_centre"]),
-        BallId.RED: tuple(spots["foot"]),
+        BallId.WHITE: _pair(spots[side]),
+        BallId.YELLOW: _pair(spots["head_centre"]),
+        BallId.RED: _pair(spots["foot"]),
     }
 
 
@@ -393,7 +408,7 @@ def _build_in_contact(b: Builder, rng: np.random.Generator) -> list[Stroke] | No
 
 
 def _in_contact_ok(calls: list[ThreeCushionCall], strokes: list[Stroke]) -> bool:
-    start = strokes[0].events[0]
+    start = _start(strokes[0])
     if not start.balls_in_contact:
         return False
     cue = start.cue_ball
@@ -529,7 +544,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "The cue ball rests frozen to a cushion (centre R + 1 um from the nose) and is played away from it; a point.",
         808,
         _build_frozen_away,
-        lambda c, s: s[0].strike.cue_ball in s[0].events[0].frozen_to_cushion and c[0].point,
+        lambda c, s: s[0].strike.cue_ball in _start(s[0]).frozen_to_cushion and c[0].point,
     ),
     Scenario(
         "frozen_cue_into_cushion",
@@ -547,7 +562,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "The first object ball rests frozen to a cushion and the cue ball drives it into that cushion.",
         828,
         _build_frozen_object,
-        lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] in s[0].events[0].frozen_to_cushion,
+        lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] in _start(s[0]).frozen_to_cushion,
         prefer=lambda c, s: c[0].point,
     ),
     Scenario(

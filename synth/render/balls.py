@@ -357,7 +357,7 @@ def _darkening(scene: StaticScene, S: np.ndarray) -> tuple[tuple[int, int, int, 
     lo = np.minimum(alpha_s, alpha_l)
     hidden = np.clip((alpha_s + alpha_l - beta) / (2.0 * lo), 0.0, 1.0) * np.minimum(1.0, (alpha_s / alpha_l) ** 2)
     f = (light.ambient * ao + (w * (1.0 - hidden)).sum(axis=1)) / base
-    dark = np.zeros(len(ys) * len(xs), np.float32)
+    dark: np.ndarray = np.zeros(len(ys) * len(xs), np.float32)
     sunk = float(np.clip(1.0 + (S[2] - r) / r, 0.0, 1.0))  # no shadow on the cloth from a sunk ball
     dark[ib] = scene.style.shadow_strength * sunk * (1.0 - f)
     dark = dark.reshape(len(ys), len(xs))

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from calibration._vec import floats3
 from tracking.ids import BallId
 
 BGR = tuple[float, float, float]
@@ -116,7 +117,7 @@ def look_of(
 ) -> BallLook:
     """The look of ``ball``; ``overrides`` replace default colours, ``cue_marking`` marks the pool
     or snooker cue ball (``none``, ``dots6``, ``measles``), ``white_marked`` the carom white."""
-    bgr = tuple(float(c) for c in (overrides or {}).get(ball, base_bgr(ball)))
+    bgr = floats3((overrides or {}).get(ball, base_bgr(ball)))
     v = ball.value
     if v.isdigit():
         n = int(v)
@@ -147,7 +148,7 @@ def jittered_ball_bgr(
         s = float(np.clip(s * (1.0 + rng.uniform(-sat, sat)), 0.0, 1.0))
         v = float(np.clip(v * (1.0 + rng.uniform(-val, val)), 0.0, 1.0))
         bgr = cv2.cvtColor(np.array([[[h, s, v]]], np.float32), cv2.COLOR_HSV2BGR)[0, 0] * 255.0
-        out[b] = tuple(float(x) for x in bgr)
+        out[b] = floats3(bgr)
     return out
 
 
@@ -194,13 +195,13 @@ def _poles(kind: str) -> np.ndarray:
     if kind == "dots6":
         return np.vstack([np.eye(3), -np.eye(3)])
     p = (1.0 + math.sqrt(5.0)) / 2.0
-    ico = [(0, s1, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
+    ico: list[tuple[float, float, float]] = [(0, s1, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
     ico = (
         ico
         + [(s1, s2 * p, 0) for s1 in (-1, 1) for s2 in (-1, 1)]
         + [(s2 * p, 0, s1) for s1 in (-1, 1) for s2 in (-1, 1)]
     )
-    dod = [(a, b, c) for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]
+    dod: list[tuple[float, float, float]] = [(a, b, c) for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]
     q = 1.0 / p
     dod += [(0, s1 * q, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
     dod += [(s1 * q, s2 * p, 0) for s1 in (-1, 1) for s2 in (-1, 1)]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from synth.physics.trajectory import SimShot
@@ -213,7 +214,7 @@ def render_clip(
                 depth = float(camera.R[2] @ (st.centres_mm[j] - scene.centre_mm))
                 r_px = camera.fx * r / depth
                 balls[b] = BallTruth(
-                    *(float(v) for v in st.centres_mm[j]),
+                    *floats3(st.centres_mm[j]),
                     float(px[j, 0]),
                     float(px[j, 1]),
                     r_px,

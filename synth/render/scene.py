@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from synth.render.lens import frame_rays
@@ -351,7 +352,7 @@ def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm
         return unit(cv2.GaussianBlur(n, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101))
 
     def smooth(cells_x: int, cells_y: int, sigma: float = 0.8) -> np.ndarray:
-        small = rng.standard_normal((cells_y, cells_x), dtype=np.float32)
+        small: np.ndarray = rng.standard_normal((cells_y, cells_x), dtype=np.float32)
         small = cv2.GaussianBlur(small, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101)
         return unit(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC))
 
@@ -598,5 +599,5 @@ def build_scene(
         bed=fid == BED,
         gain=gain,
         centre_mm=C,
-        cloth_bgr=tuple(float(v) for v in style.cloth_albedo),
+        cloth_bgr=floats3(style.cloth_albedo),
     )

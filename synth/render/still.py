@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import cast
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from synth.render.balls import BallsState
@@ -38,7 +40,8 @@ def render_still(
     rng = rng if rng is not None else np.random.default_rng(0)
     style = style or RenderStyle()
     rs, rb, rf = (
-        (np.random.default_rng(s) for s in rng.bit_generator.seed_seq.spawn(3))
+        # numpy's stub types seed_seq as the ISeedSequence interface, which has no spawn
+        (np.random.default_rng(s) for s in cast(np.random.SeedSequence, rng.bit_generator.seed_seq).spawn(3))
         if hasattr(rng.bit_generator, "seed_seq")
         else (rng, rng, rng)
     )
@@ -88,7 +91,7 @@ def random_style(table: TableSpec, rng: np.random.Generator, base: RenderStyle |
     base = base or RenderStyle()
     cloths = list(ClothColour)
     cloth = cloths[int(rng.integers(len(cloths)))]
-    cloth_bgr = tuple(float(np.clip(c * rng.uniform(0.88, 1.12), 0, 255)) for c in cloth.bgr)
+    cloth_bgr = floats3(np.clip(c * rng.uniform(0.88, 1.12), 0, 255) for c in cloth.bgr)
     layout = LAMP_LAYOUTS[int(rng.integers(len(LAMP_LAYOUTS)))]
     lamps = tuple(
         replace(lamp, x_mm=lamp.x_mm + rng.normal(0, 60), y_mm=lamp.y_mm + rng.normal(0, 40))

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from calibration._vec import floats3
+
 BGR = tuple[float, float, float]
 
 
@@ -143,4 +145,4 @@ class RenderStyle:
     @property
     def cloth_albedo(self) -> BGR:
         """The bed's colour: ``cloth_bgr`` where given, else the ``cloth`` preset's."""
-        return self.cloth.bgr if self.cloth_bgr is None else tuple(float(c) for c in self.cloth_bgr)
+        return self.cloth.bgr if self.cloth_bgr is None else floats3(self.cloth_bgr)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from calibration.camera import CameraModel, CameraModelError
 from tracking.eventlog import EventLogError, event_from_dict, event_to_dict
@@ -79,6 +79,11 @@ class ClipTruth:
     occlusions: tuple[dict[str, Any], ...] = ()
     overlay_box_px: tuple[int, int, int, int] | None = None
     render: dict[str, Any] = field(default_factory=dict)
+
+
+def _ints4(v: Any) -> tuple[int, int, int, int]:
+    """``tuple(int(c) for c in v)``, typed as four values (a box); the length is not checked."""
+    return cast("tuple[int, int, int, int]", tuple(int(c) for c in v))
 
 
 def event_frame(t_s: float, fps: float) -> int:
@@ -191,7 +196,7 @@ def load_truth(path: str | Path) -> ClipTruth:
             events=events,
             meta=dict(d.get("meta", {})),
             occlusions=tuple(d.get("occlusions", [])),
-            overlay_box_px=None if d.get("overlay_box_px") is None else tuple(int(v) for v in d["overlay_box_px"]),
+            overlay_box_px=None if d.get("overlay_box_px") is None else _ints4(d["overlay_box_px"]),
             render=dict(d.get("render", {})),
         )
     except (EventLogError, CameraModelError) as e:

@@ -210,9 +210,9 @@ class _Passes:
         out: list[Collision | None] = []
         for k, ep in enumerate(self.episodes):
             others: dict[BallId, list[float]] = {}
-            for x in cushions:
-                if x is not None:
-                    others.setdefault(x.ball, []).append(x.t_s)
+            for hit in cushions:
+                if hit is not None:
+                    others.setdefault(hit.ball, []).append(hit.t_s)
             for j, y in enumerate(from_rest):
                 if y is not None and j != k:
                     for ball in y.balls:
