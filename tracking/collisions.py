@@ -42,6 +42,7 @@ from tracking.sides import (
     EMPTY_SIDE,
     ContactConfig,
     Side,
+    Term,
     distance_term,
     make_side,
     meet_term,
@@ -347,7 +348,9 @@ def refine_pair(
     return None
 
 
-def _launch_term(striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float, cfg: ContactConfig):
+def _launch_term(
+    striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float, cfg: ContactConfig
+) -> Term:
     """The striker's path passes, at the contact, 2R behind the struck ball's rest position on
     the line from there to the struck ball's first sample after (its direction known to the
     noise over that distance)."""
@@ -589,7 +592,7 @@ def nudges(
             rest = p0
 
             # solved for within this iteration: the loop's rest is the one meant
-            def term(t: float, f=side.fit) -> tuple[float, float]:
+            def term(t: float, f: PathFit = side.fit) -> tuple[float, float]:
                 return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2  # noqa: B023
 
             lo = float(sb.t_s[max(k - 1, 0)])

@@ -316,7 +316,12 @@ class Tracker:
             return True
         return ball in self._shared and tr.started and (t_s - tr.t_seen) > self.config.max_hidden_s
 
-    def _assign_all(self, dets: Sequence[BallDetection], preds, t_s: float) -> dict[int, int]:
+    def _assign_all(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+    ) -> dict[int, int]:
         """Ball index -> detection index: the balls on the table first, then the second-stage
         balls on what they leave."""
         cost = self._cost_matrix(dets, preds, t_s)
@@ -345,7 +350,11 @@ class Tracker:
         return a1
 
     def _acquire_rest(
-        self, dets: Sequence[BallDetection], preds, t_s: float, assigned: Mapping[int, int]
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+        assigned: Mapping[int, int],
     ) -> dict[int, int]:
         """Balls not yet seen for the detections left over once the others are assigned: a
         detection whose likeliest unseen ball another detection took is offered the next likeliest
@@ -422,7 +431,7 @@ class Tracker:
     def _cost_matrix(
         self,
         dets: Sequence[BallDetection],
-        preds,
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
         unseen: Sequence[BallId] | None = None,
         occupied: Sequence[tuple[float, float]] = (),

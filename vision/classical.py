@@ -19,7 +19,7 @@ How it works, and why:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -208,7 +208,9 @@ class ClassicalDetector:
             rectifier.coarse(frame_bgr), W, H, lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1)
         )
 
-    def _detect_in(self, small_bgr: np.ndarray, W: int, H: int, window) -> list[BallDetection]:
+    def _detect_in(
+        self, small_bgr: np.ndarray, W: int, H: int, window: Callable[[int, int, int, int], np.ndarray]
+    ) -> list[BallDetection]:
         """The balls of one view: candidates on its half-resolution ``small_bgr``, each measured
         in its full-resolution ``window(u0, v0, u1, v1)``, then the faint streaks."""
         out: list[BallDetection] = []

@@ -25,6 +25,7 @@ past the cushion noses: a ball in a pocket's throat is still seen) are dropped.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from calibration.table import TableSpec
 from tracking.detections import MotionState, ball_label, ball_scores
 from vision.detect import BallDetection, Detections
 from vision.source import Frame
+
+if TYPE_CHECKING:
+    from vision.yolo import YoloDetector
 
 __all__ = ["OBLIQUE_DEG", "FrameYoloDetector", "oblique", "view_angle_deg"]
 
@@ -57,7 +61,7 @@ class FrameYoloDetector:
     """See the module docstring. ``yolo`` is a :class:`vision.yolo.YoloDetector` (its finder and
     classifier); ``margin_px`` widens the table's crop."""
 
-    def __init__(self, yolo, camera: CameraModel, table: TableSpec, margin_px: float = 24.0) -> None:
+    def __init__(self, yolo: YoloDetector, camera: CameraModel, table: TableSpec, margin_px: float = 24.0) -> None:
         self.yolo = yolo
         self.camera = camera
         self.table = table

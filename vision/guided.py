@@ -35,10 +35,14 @@ pocket is never seen later than with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.detect import BallDetection
+
+if TYPE_CHECKING:
+    from vision.yolo import YoloDetector
 
 __all__ = ["GuidedConfig", "GuidedDetector", "GuidedStats"]
 
@@ -68,7 +72,7 @@ class GuidedStats:
 class GuidedDetector:
     """See the module docstring. ``detect`` must see the frames of one video in order."""
 
-    def __init__(self, detector, config: GuidedConfig | None = None) -> None:
+    def __init__(self, detector: YoloDetector, config: GuidedConfig | None = None) -> None:
         self.detector = detector
         self.geometry = detector.geometry
         self.config = config or GuidedConfig()

@@ -28,11 +28,14 @@ cheaply at a scale where a ball is ~4 px in radius:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from vision.rectify import RectifiedGeometry
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def cloth_difference(
     return cv2.GaussianBlur(diff, (0, 0), max(cfg.blur_r * rs, 0.5)), f
 
 
-def playing_region(geometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
+def playing_region(geometry: RectifiedGeometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
     """(u0, v0, u1, v1) of the rectified view where a ball's centre can lie: the cloth inside the
     cushion noses less ``inset_r`` ball radii (a centre is one radius from the nose at the
     closest; the cushions' own shading is not a ball)."""

@@ -8,7 +8,7 @@ simply ends early; ``frames_read`` tells how far it got.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,7 +78,7 @@ class VideoFile:
     def first_frame(self) -> np.ndarray:
         return self._first.copy()
 
-    def frames(self, decode=lambda i: True) -> Iterator[Frame]:
+    def frames(self, decode: Callable[[int], bool] = lambda i: True) -> Iterator[Frame]:
         """Every frame from the first, once. Stops at the end or at the first undecodable frame."""
         fps = self.info.fps
         yield Frame(0, 0.0, self._first if decode(0) else None)

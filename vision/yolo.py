@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -49,6 +50,9 @@ from vision.proposals import ball_proposals, playing_region
 from vision.rectify import RectifiedGeometry
 from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox
 
+if TYPE_CHECKING:
+    import onnxruntime as ort
+
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_DETECTOR = MODELS_DIR / "ball_detector.onnx"
 DEFAULT_CLASSIFIER = MODELS_DIR / "ball_classifier.onnx"
@@ -59,7 +63,7 @@ class YoloModelError(ValueError):
     """A model file that is missing or does not have the expected inputs, outputs or metadata."""
 
 
-def _session(path: Path, threads: int):
+def _session(path: Path, threads: int) -> ort.InferenceSession:
     import onnxruntime as ort
 
     if not Path(path).is_file():
