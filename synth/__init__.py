@@ -16,3 +16,10 @@ The contract (``tests/test_boundaries.py``; ``synth/README.md``, ``docs/DESIGN.m
 
 Nothing is imported at package import.
 """
+
+# the submodules (nothing is imported here: ``from synth import *`` imports them all)
+__all__ = [
+    "physics",
+    "render",
+    "tracking_sim",
+]

@@ -251,8 +251,14 @@ def simulate(
     return SimResult(balls, phases, events, end, start_s, cue_ball)
 
 
-def sample_video(sim: SimResult, fps: float, noise_mm: float, seed: int, duration_s: float | None = None,
-                 phase_s: float | None = None) -> dict[BallId, Trajectory]:
+def sample_video(
+    sim: SimResult,
+    fps: float,
+    noise_mm: float,
+    seed: int,
+    duration_s: float | None = None,
+    phase_s: float | None = None,
+) -> dict[BallId, Trajectory]:
     """The camera: every ball's centre at each frame, with Gaussian noise."""
     rng = np.random.default_rng(seed)
     dur = (sim.t_end_s + 1.5) if duration_s is None else duration_s
@@ -266,8 +272,16 @@ def sample_video(sim: SimResult, fps: float, noise_mm: float, seed: int, duratio
     return out
 
 
-def sample_irregular(sim: SimResult, table: TableSpec, seed: int, step_mm: float = 10.0, noise_mm: float = 0.5,
-                     gap_prob: float = 0.3, max_gap_s: float = 1.0, rate_hz: float = 500.0) -> dict[BallId, Trajectory]:
+def sample_irregular(
+    sim: SimResult,
+    table: TableSpec,
+    seed: int,
+    step_mm: float = 10.0,
+    noise_mm: float = 0.5,
+    gap_prob: float = 0.3,
+    max_gap_s: float = 1.0,
+    rate_hz: float = 500.0,
+) -> dict[BallId, Trajectory]:
     """Another tracking system: a report when the ball has moved ``step_mm`` since the last one
     (the first at t = 0), nothing during random gaps (up to ``max_gap_s``, one per ball with
     probability ``gap_prob``), centres clamped R inside the cushions."""
@@ -313,7 +327,9 @@ class Scenario:
 W_, Y_, R_ = BallId.WHITE, BallId.YELLOW, BallId.RED
 
 
-def place_for_contact(table: TableSpec, sim: SimResult, ball: BallId, t_s: float, angle_deg: float) -> tuple[float, float]:
+def place_for_contact(
+    table: TableSpec, sim: SimResult, ball: BallId, t_s: float, angle_deg: float
+) -> tuple[float, float]:
     """Where to put a resting ball so that ``ball`` (moving in ``sim``) reaches it at ``t_s``: 2R
     from its centre then, at ``angle_deg`` from its direction of motion."""
     p = sim.pos(ball, t_s)
@@ -327,18 +343,32 @@ def place_for_contact(table: TableSpec, sim: SimResult, ball: BallId, t_s: float
 def scenarios(table: TableSpec) -> list[Scenario]:
     """The table of test shots: straight cushions, corners, collisions (stun, cut, kiss of two
     moving balls), spin, and two contacts of the cue ball under one frame apart either way."""
-    L, W = table.length_mm, table.width_mm
     out = [
         Scenario("one_cushion", {W_: (700.0, 500.0), Y_: (2000.0, 1100.0), R_: (2300.0, 300.0)}, W_, (-1400.0, 350.0)),
         Scenario("around_table", {W_: (500.0, 400.0), Y_: (1420.0, 710.0), R_: (2500.0, 1200.0)}, W_, (2600.0, 1500.0)),
         Scenario("corner", {W_: (2400.0, 1000.0), Y_: (700.0, 300.0), R_: (1200.0, 1200.0)}, W_, (1200.0, 1013.0)),
         Scenario("stun_collision", {W_: (600.0, 700.0), Y_: (1200.0, 700.0), R_: (2400.0, 300.0)}, W_, (1800.0, 0.0)),
-        Scenario("cut_then_cushions", {W_: (600.0, 500.0), Y_: (1300.0, 620.0), R_: (2300.0, 1150.0)}, W_,
-                 (2500.0, 300.0), {"spin_mm_s2": 1500.0}),
-        Scenario("swerve_after_cushions", {W_: (400.0, 300.0), Y_: (1900.0, 1250.0), R_: (2600.0, 200.0)}, W_,
-                 (1700.0, 1400.0), {"swerve_mm_s2": 600.0, "spin_s": 0.25, "side_mm_s": 150.0}),
-        Scenario("two_moving_kiss", {W_: (500.0, 300.0), Y_: (1500.0, 400.0), R_: (1000.0, 1100.0)}, W_,
-                 (2200.0, 200.0), {"e_ball": 0.93}),
+        Scenario(
+            "cut_then_cushions",
+            {W_: (600.0, 500.0), Y_: (1300.0, 620.0), R_: (2300.0, 1150.0)},
+            W_,
+            (2500.0, 300.0),
+            {"spin_mm_s2": 1500.0},
+        ),
+        Scenario(
+            "swerve_after_cushions",
+            {W_: (400.0, 300.0), Y_: (1900.0, 1250.0), R_: (2600.0, 200.0)},
+            W_,
+            (1700.0, 1400.0),
+            {"swerve_mm_s2": 600.0, "spin_s": 0.25, "side_mm_s": 150.0},
+        ),
+        Scenario(
+            "two_moving_kiss",
+            {W_: (500.0, 300.0), Y_: (1500.0, 400.0), R_: (1000.0, 1100.0)},
+            W_,
+            (2200.0, 200.0),
+            {"e_ball": 0.93},
+        ),
     ]
     out += same_frame_scenarios(table)
     return out
@@ -378,12 +408,17 @@ def observable(sim: SimResult, truth: list[TruthEvent]) -> list[TruthEvent]:
             first_event.setdefault(b, e.t_s)
     dropped_frozen: set[BallId] = set()
     for e in truth:
-        if e.kind == "cushion" and frozen.get(e.balls[0]) is e.cushion and e.balls[0] not in dropped_frozen \
-                and e.t_s - first_event[e.balls[0]] <= 0.05:
+        if (
+            e.kind == "cushion"
+            and frozen.get(e.balls[0]) is e.cushion
+            and e.balls[0] not in dropped_frozen
+            and e.t_s - first_event[e.balls[0]] <= 0.05
+        ):
             dropped_frozen.add(e.balls[0])
             continue
-        if e.kind == "ball" and any(o.kind == "ball" and set(o.balls) == set(e.balls) and 0 <= e.t_s - o.t_s <= 0.005
-                                    for o in out):
+        if e.kind == "ball" and any(
+            o.kind == "ball" and set(o.balls) == set(e.balls) and 0 <= e.t_s - o.t_s <= 0.005 for o in out
+        ):
             continue
         out.append(e)
     return out
@@ -393,7 +428,7 @@ def observable(sim: SimResult, truth: list[TruthEvent]) -> list[TruthEvent]:
 # pooltool shots (sample_data/shots/*.npz, synth.physics.trajectory.SimShot)
 
 
-def simshot_result(shot) -> "SimResult":
+def simshot_result(shot) -> SimResult:
     """A :class:`SimResult`-like view of a pooltool :class:`SimShot` (its exact 1 kHz paths and
     truth events), so the same samplers and comparison apply."""
     from tracking.events import BallBall, CushionHit, ShotStart
@@ -445,12 +480,21 @@ def sample_video_fast(sim: SimResult, fps: float, noise_mm: float, seed: int) ->
     off = rng.uniform(0, 1.0 / fps)
     ts = np.arange(off, float(shot.t_s[-1]), 1.0 / fps)
     xy = sim.positions(ts) + rng.normal(0, noise_mm, (len(ts), len(sim.balls), 2))  # type: ignore[attr-defined]
-    return {b: Trajectory.from_samples(b, ts, xy[:, i, 0], xy[:, i, 1], frame=np.arange(len(ts)))
-            for i, b in enumerate(sim.balls)}
+    return {
+        b: Trajectory.from_samples(b, ts, xy[:, i, 0], xy[:, i, 1], frame=np.arange(len(ts)))
+        for i, b in enumerate(sim.balls)
+    }
 
 
-def sample_irregular_fast(sim: SimResult, table: TableSpec, seed: int, step_mm: float = 10.0, noise_mm: float = 0.5,
-                          gap_prob: float = 0.3, max_gap_s: float = 1.0) -> dict[BallId, Trajectory]:
+def sample_irregular_fast(
+    sim: SimResult,
+    table: TableSpec,
+    seed: int,
+    step_mm: float = 10.0,
+    noise_mm: float = 0.5,
+    gap_prob: float = 0.3,
+    max_gap_s: float = 1.0,
+) -> dict[BallId, Trajectory]:
     """:func:`sample_irregular` for a pooltool shot (its own 1 kHz samples)."""
     rng = np.random.default_rng(seed)
     shot = sim.shot  # type: ignore[attr-defined]
@@ -503,8 +547,9 @@ def concatenate(parts: list[dict[BallId, Trajectory]], offsets_s: list[float]) -
             ys.append(tr.y_mm)
             fs.append(tr.frame + frame0)
             frame0 += int(tr.frame[-1]) + 1
-        out[b] = Trajectory.from_samples(b, np.concatenate(ts), np.concatenate(xs), np.concatenate(ys),
-                                         frame=np.concatenate(fs))
+        out[b] = Trajectory.from_samples(
+            b, np.concatenate(ts), np.concatenate(xs), np.concatenate(ys), frame=np.concatenate(fs)
+        )
     return out
 
 

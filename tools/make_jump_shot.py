@@ -32,22 +32,33 @@ MAX_MOTION_S = 6.0
 SPEEDS_MM_S = tuple(range(4500, 6251, 250))
 ELEVATIONS_DEG = tuple(range(16, 37, 4))
 # names the module as written in the committed data (its path before issue 9): reruns stay byte-identical
-DESCRIPTION = ("the cue ball, jumped full into the 4 (the lowest) near the foot cushion, comes down on it; the 4 is "
-               "thrown up, touches the foot cushion and leaves the table over the rail (analytic model, "
-               "vision/synth/jump.py)")
-OLD_NOTE = ("No shot of a ball jumping off the table: pooltool 0.6 has no airborne model (balls never leave\n"
-            "the cloth), so it cannot be simulated and is not faked.")
-NEW_NOTE = ("`jump_off` is not from pooltool (0.6 has no airborne model: its balls never leave the cloth) but from\n"
-            "the analytic rigid-ball model of `synth/physics/jump.py` (projectile flight, cloth bounces, 3D ball-ball\n"
-            "and cushion-profile contacts; its docstring gives the model and its limits), made by\n"
-            "`tools/make_jump_shot.py`.")
+DESCRIPTION = (
+    "the cue ball, jumped full into the 4 (the lowest) near the foot cushion, comes down on it; the 4 is "
+    "thrown up, touches the foot cushion and leaves the table over the rail (analytic model, "
+    "vision/synth/jump.py)"
+)
+OLD_NOTE = (
+    "No shot of a ball jumping off the table: pooltool 0.6 has no airborne model (balls never leave\n"
+    "the cloth), so it cannot be simulated and is not faked."
+)
+NEW_NOTE = (
+    "`jump_off` is not from pooltool (0.6 has no airborne model: its balls never leave the cloth) but from\n"
+    "the analytic rigid-ball model of `synth/physics/jump.py` (projectile flight, cloth bounces, 3D ball-ball\n"
+    "and cushion-profile contacts; its docstring gives the model and its limits), made by\n"
+    "`tools/make_jump_shot.py`."
+)
 
 
 def rack():
     from tracking.ids import BallId
 
-    return {BallId.CUE: (1560.0, 520.0), BallId.B4: (2330.0, 590.0), BallId.B6: (1900.0, 1010.0),
-            BallId.B7: (820.0, 300.0), BallId.B9: (1150.0, 900.0)}
+    return {
+        BallId.CUE: (1560.0, 520.0),
+        BallId.B4: (2330.0, 590.0),
+        BallId.B6: (1900.0, 1010.0),
+        BallId.B7: (820.0, 300.0),
+        BallId.B9: (1150.0, 900.0),
+    }
 
 
 def _judge(shot, obj, table):
@@ -77,9 +88,9 @@ def _judge(shot, obj, table):
 
 def make(out: Path = OUT) -> Path:
     from calibration.table import load_table
+    from synth.physics.jump import JumpModelError, jump_off_shot
     from tracking.events import CushionHit
     from tracking.ids import BallId
-    from synth.physics.jump import JumpModelError, jump_off_shot
 
     table = load_table("pool_9ft")
     pos = rack()
@@ -95,23 +106,36 @@ def make(out: Path = OUT) -> Path:
                 print(f"  {v:5d} mm/s {el:2d} deg: {e}", flush=True)
                 continue
             ok, peak, why = _judge(shot, obj, table)
-            print(f"  {v:5d} mm/s {el:2d} deg: {'ok, the 4 up to %.0f mm' % peak if ok else why}", flush=True)
+            print(f"  {v:5d} mm/s {el:2d} deg: {f'ok, the 4 up to {peak:.0f} mm' if ok else why}", flush=True)
             if ok and (best is None or peak > best[0]):
                 best = (peak, v, el)
     if best is None:
         raise SystemExit("make_jump_shot: no stroke of the grid jumps the 4 off the table")
     _, v, el = best
-    meta = {"name": NAME, "description": DESCRIPTION, "tries": tries,
-            "search": {"speeds_mm_s": list(SPEEDS_MM_S), "elevations_deg": list(ELEVATIONS_DEG),
-                       "criterion": "the 4 hit first, off over the foot rail after touching the foot cushion, "
-                                    f"only it off the table, motion <= {MAX_MOTION_S} s; the highest 4"},
-            "expected_call": {"game": "nine-ball", "foul": "object_ball_off_table", "articles": "000 6.5"}}
+    meta = {
+        "name": NAME,
+        "description": DESCRIPTION,
+        "tries": tries,
+        "search": {
+            "speeds_mm_s": list(SPEEDS_MM_S),
+            "elevations_deg": list(ELEVATIONS_DEG),
+            "criterion": "the 4 hit first, off over the foot rail after touching the foot cushion, "
+            f"only it off the table, motion <= {MAX_MOTION_S} s; the highest 4",
+        },
+        "expected_call": {"game": "nine-ball", "foul": "object_ball_off_table", "articles": "000 6.5"},
+    }
     shot = jump_off_shot(table, pos, BallId.CUE, pos[obj], float(v), float(el), meta=meta)
     # the pooltool shots' cushion_segments: nose True for a contact on the cloth (R from the nose line)
     # (on the cloth: z = R at the contact), False for a ball in the air touching the cushion's top
-    segs = [{"event": i, "segment": "jump-model",
-             "nose": abs(float(shot.state_at(e.t_s)[1][shot.balls.index(e.ball)]) - table.ball_radius_mm) < 0.01}
-            for i, e in enumerate(shot.events) if isinstance(e, CushionHit)]
+    segs = [
+        {
+            "event": i,
+            "segment": "jump-model",
+            "nose": abs(float(shot.state_at(e.t_s)[1][shot.balls.index(e.ball)]) - table.ball_radius_mm) < 0.01,
+        }
+        for i, e in enumerate(shot.events)
+        if isinstance(e, CushionHit)
+    ]
     shot.meta["cushion_segments"] = segs
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{NAME}.npz"
@@ -126,14 +150,21 @@ def write_index_row(folder: Path, path: Path) -> None:
 
     row = index_row(path)
     index = folder / "INDEX.md"
-    lines = index.read_text(encoding="utf-8").splitlines() if index.is_file() else [
-        "# Synthetic pool and snooker shots", "", *INDEX_HEADER]
+    lines = (
+        index.read_text(encoding="utf-8").splitlines()
+        if index.is_file()
+        else ["# Synthetic pool and snooker shots", "", *INDEX_HEADER]
+    )
     text = "\n".join(lines)
     if OLD_NOTE in text:
         text = text.replace(OLD_NOTE, NEW_NOTE)
         lines = text.splitlines()
     lines = [ln for ln in lines if not ln.startswith(f"| {path.stem} |")]
-    body = [i for i, ln in enumerate(lines) if ln.startswith("| ") and not ln.startswith("| name") and not ln.startswith("| ---")]
+    body = [
+        i
+        for i, ln in enumerate(lines)
+        if ln.startswith("| ") and not ln.startswith("| name") and not ln.startswith("| ---")
+    ]
     at = next((i for i in body if lines[i].split("|")[1].strip() > path.stem), (body[-1] + 1) if body else len(lines))
     lines.insert(at, row)
     if NEW_NOTE.splitlines()[0] not in "\n".join(lines):
@@ -151,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     from synth.physics.trajectory import SimShot
 
     s = SimShot.load(path)
-    print(f"{path.relative_to(REPO) if path.is_relative_to(REPO) else path}: {s.meta['strike']}  "
-          f"{len(s.events)} events  {time.perf_counter() - t0:.0f} s")
+    print(
+        f"{path.relative_to(REPO) if path.is_relative_to(REPO) else path}: {s.meta['strike']}  "
+        f"{len(s.events)} events  {time.perf_counter() - t0:.0f} s"
+    )
     for e in s.events:
         print("  ", type(e).__name__, e.t_s, getattr(e, "ball", getattr(e, "balls", "")))
     return 0

@@ -60,12 +60,12 @@ class PoolClipRow:
 
     name: str
     shot: str
-    game: str                      # rules.core.games name: nine-ball, seven-ball, snooker
+    game: str  # rules.core.games name: nine-ball, seven-ball, snooker
     size: tuple[int, int]
     fps: float
     seed: int
     why: str
-    mid_game: bool = True          # a referee.json gives the start (else a new rack/frame: the break)
+    mid_game: bool = True  # a referee.json gives the start (else a new rack/frame: the break)
     height_mm: float = 3500.0
     fill: float = 0.86
     k1: float = -0.04
@@ -74,7 +74,7 @@ class PoolClipRow:
     jitter_deg: float = 1.0
     roll_deg: float = 0.6
     cloth: str = "tournament_blue"
-    lamps: str = "row3"            # synth.render.still.LAMP_LAYOUTS
+    lamps: str = "row3"  # synth.render.still.LAMP_LAYOUTS
     lamp_height_mm: float = 1000.0
     lamp_power: float = 1.0
     rail_bgr: tuple[float, float, float] = (34.0, 62.0, 112.0)
@@ -83,9 +83,9 @@ class PoolClipRow:
     shutter_fraction: float = 0.5
     crf: int = 23
     scoreboard: str | None = None  # a frame corner
-    hand: bool = False             # the bridge hand and cue over the cue ball until just after the stroke
+    hand: bool = False  # the bridge hand and cue over the cue ball until just after the stroke
     hand_offset_mm: float = 220.0
-    lead_in_s: float = 0.3         # rest added before the shot's own 0.5 s of rest
+    lead_in_s: float = 0.3  # rest added before the shot's own 0.5 s of rest
     tail_s: float = 0.4
 
 
@@ -93,49 +93,175 @@ HD, FHD = (1280, 720), (1920, 1080)
 _WALNUT, _DARK, _RED_WOOD = (34.0, 62.0, 112.0), (28.0, 44.0, 78.0), (40.0, 58.0, 120.0)
 
 CLIPS: tuple[PoolClipRow, ...] = (
-    PoolClipRow("nine_break_720p30", "nine_break", "nine-ball", HD, 30, 201,
-                "a nine-ball break of a full rack, the 8 into a side pocket; bridge hand and cue at the stroke",
-                mid_game=False, height_mm=3600, k1=-0.05, cloth="tournament_blue", lamps="row3",
-                rail_bgr=_DARK, cue_marking="measles", scoreboard="bottom_left", hand=True, hand_offset_mm=240,
-                lead_in_s=0.5, tail_s=0.3, crf=21),
-    PoolClipRow("pot_oblique_720p30", "pot", "nine-ball", HD, 30, 202,
-                "a clean pot of the 3 into the side pocket, seen by a camera 12 degrees off the vertical",
-                height_mm=3800, fill=0.82, k1=-0.03, off_axis_deg=12.0, cloth="blue", lamps="box8",
-                rail_bgr=_WALNUT, noise_sigma=2.5, crf=21),
-    PoolClipRow("scratch_hand_720p30", "scratch", "seven-ball", HD, 30, 203,
-                "the cue ball follows the 2 into the foot-left pocket (a scratch); hand and cue at the stroke; "
-                "judged as seven-ball: the rack has no 9",
-                height_mm=3400, k1=-0.06, cloth="green", lamps="row4", lamp_height_mm=1100, rail_bgr=_DARK,
-                scoreboard="top_right", hand=True, hand_offset_mm=200, lead_in_s=0.5, tail_s=0.25, crf=20),
-    PoolClipRow("combination_1080p60", "combination", "nine-ball", FHD, 60, 204,
-                "a combination: the cue ball hits the 1, the 1 sends the 5 into the side pocket",
-                height_mm=3500, fill=0.87, k1=-0.04, cloth="tournament_blue", lamps="box8", lamp_power=1.2,
-                rail_bgr=_DARK, cue_marking="dots6", shutter_fraction=0.4, scoreboard="bottom_right", crf=21),
-    PoolClipRow("jaws_720p30", "jaws", "nine-ball", HD, 30, 205,
-                "the 6 rattles in the jaws of the foot-right pocket and stays out",
-                height_mm=3300, k1=-0.07, cloth="blue", lamps="row3", lamp_height_mm=900, rail_bgr=_WALNUT,
-                noise_sigma=1.5, crf=19),
-    PoolClipRow("snooker_break_hand_720p30", "snooker_break", "snooker", HD, 30, 206,
-                "a snooker break-off from the D: a thin contact on the reds, nothing potted; hand and cue at the stroke",
-                mid_game=False, height_mm=4300, fill=0.88, k1=-0.04, cloth="green", lamps="canopy",
-                lamp_height_mm=1100, lamp_power=1.1, rail_bgr=_DARK, scoreboard="bottom_left", hand=True,
-                hand_offset_mm=250, lead_in_s=0.5, tail_s=0.3, crf=20),
-    PoolClipRow("snooker_pot_720p30", "snooker_pot", "snooker", HD, 30, 207,
-                "a red potted into the foot-right pocket, the cue ball running on off the pink; six reds left",
-                height_mm=4500, fill=0.87, k1=-0.05, cloth="green", lamps="canopy", rail_bgr=_RED_WOOD,
-                noise_sigma=2.5, shutter_fraction=0.6, scoreboard="top_left", crf=20),
-    PoolClipRow("jump_off_720p30", "jump_off", "nine-ball", HD, 30, 208,
-                "the cue ball is jumped into the 4 near the foot cushion; the 4 is thrown up, touches the cushion and "
-                "flies off the table over the foot rail (analytic shot of synth/physics/jump.py: pooltool has no "
-                "airborne model); seen 10 degrees off the vertical",
-                height_mm=3500, fill=0.84, k1=-0.04, off_axis_deg=10.0, cloth="green", lamps="box8",
-                rail_bgr=_WALNUT, scoreboard="bottom_right", crf=21),
+    PoolClipRow(
+        "nine_break_720p30",
+        "nine_break",
+        "nine-ball",
+        HD,
+        30,
+        201,
+        "a nine-ball break of a full rack, the 8 into a side pocket; bridge hand and cue at the stroke",
+        mid_game=False,
+        height_mm=3600,
+        k1=-0.05,
+        cloth="tournament_blue",
+        lamps="row3",
+        rail_bgr=_DARK,
+        cue_marking="measles",
+        scoreboard="bottom_left",
+        hand=True,
+        hand_offset_mm=240,
+        lead_in_s=0.5,
+        tail_s=0.3,
+        crf=21,
+    ),
+    PoolClipRow(
+        "pot_oblique_720p30",
+        "pot",
+        "nine-ball",
+        HD,
+        30,
+        202,
+        "a clean pot of the 3 into the side pocket, seen by a camera 12 degrees off the vertical",
+        height_mm=3800,
+        fill=0.82,
+        k1=-0.03,
+        off_axis_deg=12.0,
+        cloth="blue",
+        lamps="box8",
+        rail_bgr=_WALNUT,
+        noise_sigma=2.5,
+        crf=21,
+    ),
+    PoolClipRow(
+        "scratch_hand_720p30",
+        "scratch",
+        "seven-ball",
+        HD,
+        30,
+        203,
+        "the cue ball follows the 2 into the foot-left pocket (a scratch); hand and cue at the stroke; "
+        "judged as seven-ball: the rack has no 9",
+        height_mm=3400,
+        k1=-0.06,
+        cloth="green",
+        lamps="row4",
+        lamp_height_mm=1100,
+        rail_bgr=_DARK,
+        scoreboard="top_right",
+        hand=True,
+        hand_offset_mm=200,
+        lead_in_s=0.5,
+        tail_s=0.25,
+        crf=20,
+    ),
+    PoolClipRow(
+        "combination_1080p60",
+        "combination",
+        "nine-ball",
+        FHD,
+        60,
+        204,
+        "a combination: the cue ball hits the 1, the 1 sends the 5 into the side pocket",
+        height_mm=3500,
+        fill=0.87,
+        k1=-0.04,
+        cloth="tournament_blue",
+        lamps="box8",
+        lamp_power=1.2,
+        rail_bgr=_DARK,
+        cue_marking="dots6",
+        shutter_fraction=0.4,
+        scoreboard="bottom_right",
+        crf=21,
+    ),
+    PoolClipRow(
+        "jaws_720p30",
+        "jaws",
+        "nine-ball",
+        HD,
+        30,
+        205,
+        "the 6 rattles in the jaws of the foot-right pocket and stays out",
+        height_mm=3300,
+        k1=-0.07,
+        cloth="blue",
+        lamps="row3",
+        lamp_height_mm=900,
+        rail_bgr=_WALNUT,
+        noise_sigma=1.5,
+        crf=19,
+    ),
+    PoolClipRow(
+        "snooker_break_hand_720p30",
+        "snooker_break",
+        "snooker",
+        HD,
+        30,
+        206,
+        "a snooker break-off from the D: a thin contact on the reds, nothing potted; hand and cue at the stroke",
+        mid_game=False,
+        height_mm=4300,
+        fill=0.88,
+        k1=-0.04,
+        cloth="green",
+        lamps="canopy",
+        lamp_height_mm=1100,
+        lamp_power=1.1,
+        rail_bgr=_DARK,
+        scoreboard="bottom_left",
+        hand=True,
+        hand_offset_mm=250,
+        lead_in_s=0.5,
+        tail_s=0.3,
+        crf=20,
+    ),
+    PoolClipRow(
+        "snooker_pot_720p30",
+        "snooker_pot",
+        "snooker",
+        HD,
+        30,
+        207,
+        "a red potted into the foot-right pocket, the cue ball running on off the pink; six reds left",
+        height_mm=4500,
+        fill=0.87,
+        k1=-0.05,
+        cloth="green",
+        lamps="canopy",
+        rail_bgr=_RED_WOOD,
+        noise_sigma=2.5,
+        shutter_fraction=0.6,
+        scoreboard="top_left",
+        crf=20,
+    ),
+    PoolClipRow(
+        "jump_off_720p30",
+        "jump_off",
+        "nine-ball",
+        HD,
+        30,
+        208,
+        "the cue ball is jumped into the 4 near the foot cushion; the 4 is thrown up, touches the cushion and "
+        "flies off the table over the foot rail (analytic shot of synth/physics/jump.py: pooltool has no "
+        "airborne model); seen 10 degrees off the vertical",
+        height_mm=3500,
+        fill=0.84,
+        k1=-0.04,
+        off_axis_deg=10.0,
+        cloth="green",
+        lamps="box8",
+        rail_bgr=_WALNUT,
+        scoreboard="bottom_right",
+        crf=21,
+    ),
 )
 
 _PLAYERS = {"nine-ball": ("ANA", "BEA"), "seven-ball": ("ANA", "BEA"), "snooker": ("HUGO", "SAUL")}
 
 
 # -- the balls' starting orientations ------------------------------------------------------------
+
 
 def start_orientations(balls, rng, number_within_deg: float = 55.0):
     """(B, 3, 3) body-to-world rotations for the balls at rest. A numbered pool ball's number axis
@@ -165,6 +291,7 @@ def start_orientations(balls, rng, number_within_deg: float = 55.0):
 
 # -- pocketed balls drop ------------------------------------------------------------------------
 
+
 def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
     """The shot with every pocketed ball (its ``Pocketed`` truth events) dropping into its pocket's
     hole, visibly. pooltool marks a ball off the table (``on_table`` False, parked below the cloth)
@@ -180,8 +307,8 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
 
     import numpy as np
 
-    from tracking.events import Pocketed
     from synth.render.pockets import G_MM_S2
+    from tracking.events import Pocketed
 
     xy, z, on = shot.xy_mm.copy(), shot.z_mm.copy(), shot.on_table.copy()
     t, R = shot.t_s, table.ball_radius_mm
@@ -212,18 +339,48 @@ def drop_into_pockets(shot, table, min_speed_mm_s: float = 300.0):
 
 # -- rendering ------------------------------------------------------------------------------------
 
-def render_pool_clip(shot, table, camera, fps: float, out_mp4: Path, style, occlusions, seed: int, crf: int,
-                     lead_in_s: float, duration_s: float, name: str, shot_name: str, start_orient):
+
+def render_pool_clip(
+    shot,
+    table,
+    camera,
+    fps: float,
+    out_mp4: Path,
+    style,
+    occlusions,
+    seed: int,
+    crf: int,
+    lead_in_s: float,
+    duration_s: float,
+    name: str,
+    shot_name: str,
+    start_orient,
+):
     """:func:`synth.render.clip.render_clip` with the balls starting at ``start_orient`` (B, 3, 3);
     returns the truth path and the :class:`~synth.render.clip.ClipStats`."""
     from synth.render.clip import render_clip
 
-    return render_clip(shot, table, camera, fps, out_mp4, style=style, occlusions=occlusions, seed=seed, crf=crf,
-                       lead_in_s=lead_in_s, duration_s=duration_s, name=name, shot_name=shot_name,
-                       start_orient=start_orient, made_by="tools/make_pool_samples.py")
+    return render_clip(
+        shot,
+        table,
+        camera,
+        fps,
+        out_mp4,
+        style=style,
+        occlusions=occlusions,
+        seed=seed,
+        crf=crf,
+        lead_in_s=lead_in_s,
+        duration_s=duration_s,
+        name=name,
+        shot_name=shot_name,
+        start_orient=start_orient,
+        made_by="tools/make_pool_samples.py",
+    )
 
 
 # -- referee input and the pool keys of the truth -------------------------------------------------
+
 
 def referee_start(row: PoolClipRow, shot, rng) -> dict | None:
     """The referee input of a clip that starts mid-rack (pool) or mid-frame (snooker): who is at
@@ -236,19 +393,39 @@ def referee_start(row: PoolClipRow, shot, rng) -> dict | None:
     a, b = _PLAYERS[row.game]
     if row.game == "snooker":
         reds = sum(1 for x in start.positions if x.value.startswith("red"))
-        gone = 15 - reds                      # reds potted so far this frame, each with a colour at most
+        gone = 15 - reds  # reds potted so far this frame, each with a colour at most
         total = int(rng.integers(gone, 8 * gone + 1))
         sa = int(rng.integers(0, total + 1))
         fa, fb = (int(v) for v in rng.integers(0, 3, size=2))
-        return {"players": [a, b], "match": {"frames": 7, "break": "alternate"},
-                "start": {"at_table": b, "breaker": a if (fa + fb) % 2 == 0 else b, "frame": fa + fb + 1,
-                          "frames_won": [fa, fb], "score": [sa, total - sa], "reds": reds, "ball_on": "red",
-                          "break": 0, "next_is_break": False}}
+        return {
+            "players": [a, b],
+            "match": {"frames": 7, "break": "alternate"},
+            "start": {
+                "at_table": b,
+                "breaker": a if (fa + fb) % 2 == 0 else b,
+                "frame": fa + fb + 1,
+                "frames_won": [fa, fb],
+                "score": [sa, total - sa],
+                "reds": reds,
+                "ball_on": "red",
+                "break": 0,
+                "next_is_break": False,
+            },
+        }
     balls = sorted((x.value for x in start.positions if x.value.isdigit()), key=int)
     wa, wb = (int(v) for v in rng.integers(0, 5, size=2))
-    return {"players": [a, b], "match": {"race_to": 9, "break": "alternate"},
-            "start": {"at_table": b, "breaker": a if (wa + wb) % 2 == 0 else b, "rack": wa + wb + 1,
-                      "racks_won": {a: wa, b: wb}, "next_is_break": False, "balls": balls}}
+    return {
+        "players": [a, b],
+        "match": {"race_to": 9, "break": "alternate"},
+        "start": {
+            "at_table": b,
+            "breaker": a if (wa + wb) % 2 == 0 else b,
+            "rack": wa + wb + 1,
+            "racks_won": {a: wa, b: wb},
+            "next_is_break": False,
+            "balls": balls,
+        },
+    }
 
 
 def _pool_keys(truth_path: Path, row: PoolClipRow, referee: dict | None, extra_render: dict) -> dict:
@@ -265,13 +442,19 @@ def _pool_keys(truth_path: Path, row: PoolClipRow, referee: dict | None, extra_r
     calls, _ = judge_events(events, row.game, referee)
     call = call_to_dict(calls[0])
     d["game"] = row.game
-    d["pocketings"] = [{"ball": e.ball.value, "pocket": e.pocket.value, "t": e.t_s, "frame": e.frame}
-                       for e in events if isinstance(e, Pocketed)]
-    d["first_contact"] = None if first is None else {
-        "balls": [x.value for x in first.balls], "t": first.t_s, "frame": first.frame}
+    d["pocketings"] = [
+        {"ball": e.ball.value, "pocket": e.pocket.value, "t": e.t_s, "frame": e.frame}
+        for e in events
+        if isinstance(e, Pocketed)
+    ]
+    d["first_contact"] = (
+        None if first is None else {"balls": [x.value for x in first.balls], "t": first.t_s, "frame": first.frame}
+    )
     d["referee"] = None if referee is None else f"{row.name}.referee.json"
-    d["call_on_truth"] = {k: call.get(k) for k in ("game", "player", "legal", "foul", "points", "turn_over",
-                                                  "game_over", "reason", "score")}
+    d["call_on_truth"] = {
+        k: call.get(k)
+        for k in ("game", "player", "legal", "foul", "points", "turn_over", "game_over", "reason", "score")
+    }
     d["render"].update(extra_render)
     truth_path.write_text(json.dumps(d, separators=(",", ":")) + "\n", encoding="utf-8")
     return d["call_on_truth"]
@@ -281,25 +464,36 @@ def render_row(row: PoolClipRow, out_dir: Path):
     import numpy as np
 
     from calibration.table import load_table
-    from tracking.events import ShotStart
+    from synth.physics.trajectory import SimShot
     from synth.render.cameras import broadcast_camera
     from synth.render.occluder import Occlusion
     from synth.render.pockets import sink_into_pockets
     from synth.render.still import lamp_layout
     from synth.render.style import ClothColour, RenderStyle, Scoreboard
-    from synth.physics.trajectory import SimShot
+    from tracking.events import ShotStart
 
     path = SHOTS_DIR / f"{row.shot}.npz"
     if not path.is_file():
-        raise ValueError(f"clip {row.name}: expected the shot {path.relative_to(REPO)}, not found "
-                         f"(python tools/make_pool_shots.py)")
+        raise ValueError(
+            f"clip {row.name}: expected the shot {path.relative_to(REPO)}, not found (python tools/make_pool_shots.py)"
+        )
     raw = SimShot.load(path)
     table = load_table(raw.table)
     shot = drop_into_pockets(sink_into_pockets(raw, table), table)
     rng = np.random.default_rng(row.seed)
-    cam = broadcast_camera(table, row.size[0], row.size[1], height_mm=row.height_mm, fill=row.fill, k1=row.k1,
-                           k2=row.k2, off_axis_deg=row.off_axis_deg, jitter_deg=row.jitter_deg,
-                           roll_deg=row.roll_deg, rng=rng)
+    cam = broadcast_camera(
+        table,
+        row.size[0],
+        row.size[1],
+        height_mm=row.height_mm,
+        fill=row.fill,
+        k1=row.k1,
+        k2=row.k2,
+        off_axis_deg=row.off_axis_deg,
+        jitter_deg=row.jitter_deg,
+        roll_deg=row.roll_deg,
+        rng=rng,
+    )
     referee = referee_start(row, shot, rng)
     sb = None
     if row.scoreboard is not None:
@@ -310,12 +504,15 @@ def render_row(row: PoolClipRow, out_dir: Path):
         else:
             won = st.get("racks_won", {a: 0, b: 0})
             scores, inn = (won[a], won[b]), int(st.get("rack", 1))
-        sb = Scoreboard(corner=row.scoreboard, players=(a, b), scores=scores, innings=inn,
-                        event_title=row.game.upper())
+        sb = Scoreboard(corner=row.scoreboard, players=(a, b), scores=scores, innings=inn, event_title=row.game.upper())
     style = RenderStyle(
-        cloth=ClothColour.parse(row.cloth), rail_bgr=row.rail_bgr, cue_marking=row.cue_marking,
+        cloth=ClothColour.parse(row.cloth),
+        rail_bgr=row.rail_bgr,
+        cue_marking=row.cue_marking,
         lamps=lamp_layout(table, row.lamps, row.lamp_height_mm, row.lamp_power),
-        noise_sigma=row.noise_sigma, shutter_fraction=row.shutter_fraction, scoreboard=sb,
+        noise_sigma=row.noise_sigma,
+        shutter_fraction=row.shutter_fraction,
+        scoreboard=sb,
     )
     start = next(e for e in shot.events if isinstance(e, ShotStart))
     occ = []
@@ -326,23 +523,47 @@ def render_row(row: PoolClipRow, out_dir: Path):
     orient = start_orientations(shot.balls, rng)
     out = out_dir / f"{row.name}.mp4"
     t0 = time.perf_counter()
-    truth, stats = render_pool_clip(shot, table, cam, row.fps, out, style, occ, row.seed, row.crf, row.lead_in_s,
-                                    duration, row.name, row.shot, orient)
+    truth, stats = render_pool_clip(
+        shot,
+        table,
+        cam,
+        row.fps,
+        out,
+        style,
+        occ,
+        row.seed,
+        row.crf,
+        row.lead_in_s,
+        duration,
+        row.name,
+        row.shot,
+        orient,
+    )
     ref_path = out_dir / f"{row.name}.referee.json"
     if referee is not None:
         ref_path.write_text(json.dumps(referee, indent=2) + "\n", encoding="utf-8")
     elif ref_path.exists():
         ref_path.unlink()
-    call = _pool_keys(truth, row, referee, {
-        "lamps": row.lamps, "lamp_height_mm": row.lamp_height_mm, "lamp_power": row.lamp_power,
-        "rail_bgr": list(row.rail_bgr), "cue_marking": row.cue_marking,
-        # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
-        "sink": "vision.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets", "start_orientations": "make_pool_samples.start_orientations",
-    })
+    call = _pool_keys(
+        truth,
+        row,
+        referee,
+        {
+            "lamps": row.lamps,
+            "lamp_height_mm": row.lamp_height_mm,
+            "lamp_power": row.lamp_power,
+            "rail_bgr": list(row.rail_bgr),
+            "cue_marking": row.cue_marking,
+            # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
+            "sink": "vision.render.pockets.sink_into_pockets + make_pool_samples.drop_into_pockets",
+            "start_orientations": "make_pool_samples.start_orientations",
+        },
+    )
     return truth, stats, time.perf_counter() - t0, call
 
 
 # -- the INDEX section ----------------------------------------------------------------------------
+
 
 def index_section(out_dir: Path) -> str:
     from tracking.eventlog import event_from_dict
@@ -360,15 +581,18 @@ def index_section(out_dir: Path) -> str:
         fc = d["first_contact"]
         pk = ", ".join(f"{x['ball']} {x['pocket']} @{x['t']:.2f}" for x in d["pocketings"]) or "-"
         c = d["call_on_truth"]
-        call = f"{'legal' if c['legal'] else 'foul ' + str(c['foul']).split('.')[-1].lower()}" \
-               f"{', turn over' if c['turn_over'] else ''}"
+        call = (
+            f"{'legal' if c['legal'] else 'foul ' + str(c['foul']).split('.')[-1].lower()}"
+            f"{', turn over' if c['turn_over'] else ''}"
+        )
         cam = d["camera"]
         rows.append(
             f"| [{r.name}](pool/{r.name}.mp4) | {r.shot} | {d['game']} | {d['table']} | {d['image_w_px']}x{d['image_h_px']} | "
             f"{d['fps']:g} | {d['frame_count'] / d['fps']:.2f} | {'-'.join(fc['balls']) if fc else '-'} | {pk} | "
             f"{sum(isinstance(e, BallBall) for e in ev)} | {sum(isinstance(e, CushionHit) for e in ev)} | {call} | "
             f"{r.off_axis_deg:.0f} | {cam['k1']:+.2f} | {r.cloth}, {r.lamps} | {'yes' if d['occlusions'] else ''} | "
-            f"{'yes' if d['overlay_box_px'] else ''} | {'yes' if d['referee'] else ''} | {kib:.0f} | {r.why} |")
+            f"{'yes' if d['overlay_box_px'] else ''} | {'yes' if d['referee'] else ''} | {kib:.0f} | {r.why} |"
+        )
     return (
         f"{INDEX_MARKER}\n\n"
         "## Pool and snooker clips (`sample_videos/pool/`)\n\n"
@@ -413,8 +637,9 @@ def main(argv: list[str] | None = None) -> int:
     known = {r.name: r for r in CLIPS}
     unknown = [n for n in args.names if n not in known]
     if unknown:
-        print(f"make_pool_samples: unknown clip {', '.join(unknown)}: expected one of {', '.join(known)}",
-              file=sys.stderr)
+        print(
+            f"make_pool_samples: unknown clip {', '.join(unknown)}: expected one of {', '.join(known)}", file=sys.stderr
+        )
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.index_only:
@@ -425,16 +650,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"make_pool_samples: {r.name}: {e}", file=sys.stderr)
                 return 1
             mp4 = truth.with_name(r.name + ".mp4")
-            print(f"{r.name:28s} {st.frames:4d} frames  scene {st.scene_s:5.1f} s  frame mean "
-                  f"{1000 * st.frame_mean_s:6.1f} ms  p95 {1000 * st.frame_p95_s:6.1f} ms  wall {wall:6.1f} s  "
-                  f"{mp4.stat().st_size / 1024:6.0f} KiB  call: {call['reason']}", flush=True)
+            print(
+                f"{r.name:28s} {st.frames:4d} frames  scene {st.scene_s:5.1f} s  frame mean "
+                f"{1000 * st.frame_mean_s:6.1f} ms  p95 {1000 * st.frame_p95_s:6.1f} ms  wall {wall:6.1f} s  "
+                f"{mp4.stat().st_size / 1024:6.0f} KiB  call: {call['reason']}",
+                flush=True,
+            )
     if args.out.resolve() == OUT_DIR.resolve():
         write_index(args.out)
     total = sum(p.stat().st_size for p in args.out.iterdir() if p.is_file())
     print(f"total {total / 1024 / 1024:.2f} MiB in {args.out} (budget {BUDGET_BYTES / 1024 / 1024:.0f} MiB)")
     if total > BUDGET_BYTES:
-        print(f"make_pool_samples: the pool/snooker clips take {total / 1024 / 1024:.2f} MiB, over the "
-              f"{BUDGET_BYTES / 1024 / 1024:.0f} MiB budget", file=sys.stderr)
+        print(
+            f"make_pool_samples: the pool/snooker clips take {total / 1024 / 1024:.2f} MiB, over the "
+            f"{BUDGET_BYTES / 1024 / 1024:.0f} MiB budget",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -19,9 +19,10 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -44,6 +45,7 @@ class Scenario:
 
 
 # ---------------------------------------------------------------- geometry helpers (our frame)
+
 
 def _aim(frm, to) -> float:
     return math.degrees(math.atan2(to[1] - frm[1], to[0] - frm[0]))
@@ -86,23 +88,29 @@ def _scatter(rng, sim, n, ids, keep_clear, clear_mm=140.0):
     """``n`` balls of ``ids`` at random places at least ``clear_mm`` from the segments in
     ``keep_clear`` and from each other."""
     L, W, r = sim.table.length_mm, sim.table.width_mm, sim.table.ball_radius_mm
-    out = {}
+    out: dict[BallId, tuple[float, float]] = {}
 
-    def seg_dist(p, a, b):
+    def seg_dist(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
         ax, ay, bx, by = *a, *b
-        t = max(0.0, min(1.0, ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / max((bx - ax) ** 2 + (by - ay) ** 2, 1e-9)))
+        t = max(
+            0.0,
+            min(1.0, ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / max((bx - ax) ** 2 + (by - ay) ** 2, 1e-9)),
+        )
         return math.dist(p, (ax + t * (bx - ax), ay + t * (by - ay)))
 
     for b in ids[:n]:
         for _ in range(500):
             p = (rng.uniform(3 * r, L - 3 * r), rng.uniform(3 * r, W - 3 * r))
-            if all(seg_dist(p, a, c) > clear_mm for a, c in keep_clear) and all(math.dist(p, q) > 4 * r for q in out.values()):
+            if all(seg_dist(p, a, c) > clear_mm for a, c in keep_clear) and all(
+                math.dist(p, q) > 4 * r for q in out.values()
+            ):
                 out[b] = p
                 break
     return out
 
 
 # ---------------------------------------------------------------- scenarios
+
 
 def _strike(v0, aim, a=0.0, b=0.0, theta=0.0):
     from synth.physics.pooltool_pool import Strike
@@ -124,8 +132,12 @@ def draw_nine_break(rng, sim):
 
 def accept_nine_break(truth, extra) -> bool:
     pk = _pocketed(truth)
-    return (_first_hit(truth) is BallId.B1 and BallId.CUE not in pk and BallId.B9 not in pk
-            and any(b is not BallId.CUE for b in pk))
+    return (
+        _first_hit(truth) is BallId.B1
+        and BallId.CUE not in pk
+        and BallId.B9 not in pk
+        and any(b is not BallId.CUE for b in pk)
+    )
 
 
 def _pot_layout(rng, sim, obj_id, pocket, extra_ids, follow=None):
@@ -151,8 +163,9 @@ def draw_pot(rng, sim):
     while res is None:
         res = _pot_layout(rng, sim, BallId.B3, pocket, [BallId.B4, BallId.B6, BallId.B9])
     layout, ghost, _ = res
-    strike = _strike(rng.uniform(1.5, 3.0), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.1),
-                     b=rng.uniform(-0.3, 0.3))
+    strike = _strike(
+        rng.uniform(1.5, 3.0), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.1), b=rng.uniform(-0.3, 0.3)
+    )
     return layout, strike, {"called": {"ball": "3", "pocket": pocket}}
 
 
@@ -167,8 +180,9 @@ def draw_scratch(rng, sim):
     while res is None:
         res = _pot_layout(rng, sim, BallId.B2, pocket, [BallId.B5, BallId.B7])
     layout, ghost, _ = res
-    strike = _strike(rng.uniform(2.0, 4.0), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.5),
-                     b=rng.uniform(0.3, 0.7))
+    strike = _strike(
+        rng.uniform(2.0, 4.0), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.5), b=rng.uniform(0.3, 0.7)
+    )
     return layout, strike, {}
 
 
@@ -209,8 +223,13 @@ def accept_combination(truth, extra) -> bool:
     pk = _pocketed(truth)
     bb = [e for e in truth.events if isinstance(e, BallBall)]
     one_hits_five = any(set(e.balls) == {BallId.B1, BallId.B5} for e in bb)
-    return (_first_hit(truth) is BallId.B1 and one_hits_five and pk.get(BallId.B5) == extra["called"]["pocket"]
-            and BallId.CUE not in pk and BallId.B1 not in pk)
+    return (
+        _first_hit(truth) is BallId.B1
+        and one_hits_five
+        and pk.get(BallId.B5) == extra["called"]["pocket"]
+        and BallId.CUE not in pk
+        and BallId.B1 not in pk
+    )
 
 
 def draw_jaws(rng, sim):
@@ -218,7 +237,7 @@ def draw_jaws(rng, sim):
     pocket = rng.choice(["foot_left", "foot_right", "side_left", "side_right"])
     mouth = _mouth(sim, pocket)
     # aim the object ball off the pocket centre by up to ~ a ball's width so it meets a jaw
-    L, W, r = t.length_mm, t.width_mm, t.ball_radius_mm
+    r = t.ball_radius_mm
     res = None
     while res is None:
         res = _pot_layout(rng, sim, BallId.B6, pocket, [BallId.B8, BallId.B9])
@@ -235,13 +254,20 @@ def draw_jaws(rng, sim):
 
 def _jaw_hits(truth, ball):
     segs = {i: (s, nose) for i, s, nose in truth.segments}
-    return [segs[i][0] for i, e in enumerate(truth.events)
-            if isinstance(e, CushionHit) and e.ball is ball and i in segs and not segs[i][1]]
+    return [
+        segs[i][0]
+        for i, e in enumerate(truth.events)
+        if isinstance(e, CushionHit) and e.ball is ball and i in segs and not segs[i][1]
+    ]
 
 
 def accept_jaws(truth, extra) -> bool:
-    return (_first_hit(truth) is BallId.B6 and BallId.B6 not in _pocketed(truth)
-            and len(_jaw_hits(truth, BallId.B6)) >= 2 and BallId.CUE not in _pocketed(truth))
+    return (
+        _first_hit(truth) is BallId.B6
+        and BallId.B6 not in _pocketed(truth)
+        and len(_jaw_hits(truth, BallId.B6)) >= 2
+        and BallId.CUE not in _pocketed(truth)
+    )
 
 
 def draw_snooker_break(rng, sim):
@@ -270,7 +296,7 @@ def accept_snooker_break(truth, extra) -> bool:
     fh = _first_hit(truth)
     pk = _pocketed(truth)
     end = truth.final_positions.get(BallId.CUE)
-    return (fh is not None and fh.value.startswith("red_") and not pk and end is not None and end[0] < 900.0)
+    return fh is not None and fh.value.startswith("red_") and not pk and end is not None and end[0] < 900.0
 
 
 def draw_snooker_pot(rng, sim):
@@ -283,13 +309,16 @@ def draw_snooker_pot(rng, sim):
     for c in (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK):
         layout[c] = t.spots_mm[c.value]
     reds = [BallId.parse(f"red_{i}") for i in range(2, 7)]
-    extra = _scatter(rng, sim, len(reds), reds, [(layout[BallId.CUE], ghost), (layout[BallId.RED_1], _mouth(sim, pocket))])
+    extra = _scatter(
+        rng, sim, len(reds), reds, [(layout[BallId.CUE], ghost), (layout[BallId.RED_1], _mouth(sim, pocket))]
+    )
     layout.update(extra)
     r = t.ball_radius_mm
     if any(math.dist(layout[a], layout[b]) < 2.2 * r for a in layout for b in layout if a != b):
         return draw_snooker_pot(rng, sim)
-    strike = _strike(rng.uniform(2.0, 3.5), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.1),
-                     b=rng.uniform(0.1, 0.6))
+    strike = _strike(
+        rng.uniform(2.0, 3.5), _aim(layout[BallId.CUE], ghost) + rng.gauss(0, 0.1), b=rng.uniform(0.1, 0.6)
+    )
     return layout, strike, {"called": {"ball": "red_1", "pocket": pocket}}
 
 
@@ -304,20 +333,69 @@ def accept_snooker_pot(truth, extra) -> bool:
 
 
 SCENARIOS = [
-    Scenario("nine_break", "pool_9ft", 901, 300, "nine-ball break of a full diamond rack (1 at the apex on the foot spot, 9 in the centre); cue ball behind the head string; the 1 first, at least one object ball pocketed, neither the 9 nor the cue ball",
-             draw_nine_break, accept_nine_break),
-    Scenario("pot", "pool_9ft", 902, 300, "a clean pot of the called 3 into the called pocket, three other balls on the table",
-             draw_pot, accept_pot),
-    Scenario("scratch", "pool_9ft", 903, 400, "the cue ball hits the 2 and follows into a pocket (a scratch)",
-             draw_scratch, accept_scratch),
-    Scenario("combination", "pool_9ft", 904, 600, "combination: the cue ball hits the 1 (lowest), the 1 pockets the 5 in the called pocket",
-             draw_combination, accept_combination),
-    Scenario("jaws", "pool_9ft", 905, 1500, "the 6 rattles between the jaws of a pocket (two or more jaw contacts) and stays out",
-             draw_jaws, accept_jaws),
-    Scenario("snooker_break", "snooker", 906, 400, "snooker break-off from the D: a thin contact on the reds, nothing potted, the cue ball back in baulk",
-             draw_snooker_break, accept_snooker_break),
-    Scenario("snooker_pot", "snooker", 907, 400, "a red potted into the called pocket, the cue ball running on at least 400 mm; colours on their spots",
-             draw_snooker_pot, accept_snooker_pot),
+    Scenario(
+        "nine_break",
+        "pool_9ft",
+        901,
+        300,
+        "nine-ball break of a full diamond rack (1 at the apex on the foot spot, 9 in the centre); cue ball behind the head string; the 1 first, at least one object ball pocketed, neither the 9 nor the cue ball",
+        draw_nine_break,
+        accept_nine_break,
+    ),
+    Scenario(
+        "pot",
+        "pool_9ft",
+        902,
+        300,
+        "a clean pot of the called 3 into the called pocket, three other balls on the table",
+        draw_pot,
+        accept_pot,
+    ),
+    Scenario(
+        "scratch",
+        "pool_9ft",
+        903,
+        400,
+        "the cue ball hits the 2 and follows into a pocket (a scratch)",
+        draw_scratch,
+        accept_scratch,
+    ),
+    Scenario(
+        "combination",
+        "pool_9ft",
+        904,
+        600,
+        "combination: the cue ball hits the 1 (lowest), the 1 pockets the 5 in the called pocket",
+        draw_combination,
+        accept_combination,
+    ),
+    Scenario(
+        "jaws",
+        "pool_9ft",
+        905,
+        1500,
+        "the 6 rattles between the jaws of a pocket (two or more jaw contacts) and stays out",
+        draw_jaws,
+        accept_jaws,
+    ),
+    Scenario(
+        "snooker_break",
+        "snooker",
+        906,
+        400,
+        "snooker break-off from the D: a thin contact on the reds, nothing potted, the cue ball back in baulk",
+        draw_snooker_break,
+        accept_snooker_break,
+    ),
+    Scenario(
+        "snooker_pot",
+        "snooker",
+        907,
+        400,
+        "a red potted into the called pocket, the cue ball running on at least 400 mm; colours on their spots",
+        draw_snooker_pot,
+        accept_snooker_pot,
+    ),
 ]
 
 
@@ -340,8 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sims = {name: PocketSimulator(pocket_table(name)) for name in {s.table for s in chosen}}
     except ImportError as e:
-        print(f"make_pool_shots: pooltool is not importable here ({e}); run with .venv-sim/bin/python",
-              file=sys.stderr)
+        print(f"make_pool_shots: pooltool is not importable here ({e}); run with .venv-sim/bin/python", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -349,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         sim = sims[sc.table]
         rng = random.Random(sc.seed)
         t0 = time.perf_counter()
-        for k in range(1, sc.max_tries + 1):
+        for k in range(1, sc.max_tries + 1):  # noqa: B007 (k, the tries taken, is read after the loop)
             layout, strike, extra = sc.draw(rng, sim)
             try:
                 system, truth = sim.simulate(layout, strike)
@@ -361,14 +438,24 @@ def main(argv: list[str] | None = None) -> int:
             print(f"make_pool_shots: {sc.name}: no draw in {sc.max_tries} tries gave the outcome", file=sys.stderr)
             failed += 1
             continue
-        meta = {"name": sc.name, "description": sc.description, "seed": sc.seed, "tries": k,
-                "strike": strike.to_meta(), "generator": "tools/make_pool_shots.py", **extra}
+        meta = {
+            "name": sc.name,
+            "description": sc.description,
+            "seed": sc.seed,
+            "tries": k,
+            "strike": strike.to_meta(),
+            "generator": "tools/make_pool_shots.py",
+            **extra,
+        }
         shot = stroke_clip(sim, system, truth, meta)
         path = args.out / f"{sc.name}.npz"
         shot.save(path)
         pk = ", ".join(f"{b.value}->{p}" for b, p in _pocketed(truth).items()) or "-"
-        print(f"{sc.name:15s} tries {k:4d}  motion {truth.rest_s:5.2f} s  {time.perf_counter() - t0:5.1f} s  "
-              f"{path.stat().st_size // 1024:4d} KB  first {(_first_hit(truth) or BallId.CUE).value}  pocketed {pk}", flush=True)
+        print(
+            f"{sc.name:15s} tries {k:4d}  motion {truth.rest_s:5.2f} s  {time.perf_counter() - t0:5.1f} s  "
+            f"{path.stat().st_size // 1024:4d} KB  first {(_first_hit(truth) or BallId.CUE).value}  pocketed {pk}",
+            flush=True,
+        )
     write_index(args.out)
     return 1 if failed else 0
 
@@ -408,8 +495,10 @@ def index_row(path: Path) -> str:
     first = next((f"{e.balls[0].value}-{e.balls[1].value}" for e in s.events if isinstance(e, BallBall)), "-")
     n_c = sum(isinstance(e, CushionHit) for e in s.events)
     n_jaw = sum(1 for c in m.get("cushion_segments", []) if not c["nose"])
-    return (f"| {path.stem} | {s.table} | {s.duration_s:.2f} | {m['rest_t_s'] - m['stroke_t_s']:.2f} | {len(s.balls)} | "
-            f"{first} | {pk} | {n_c} ({n_jaw}) | {m.get('tries', '-')} | {m.get('description', '')} |")
+    return (
+        f"| {path.stem} | {s.table} | {s.duration_s:.2f} | {m['rest_t_s'] - m['stroke_t_s']:.2f} | {len(s.balls)} | "
+        f"{first} | {pk} | {n_c} ({n_jaw}) | {m.get('tries', '-')} | {m.get('description', '')} |"
+    )
 
 
 if __name__ == "__main__":

@@ -46,17 +46,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make_shots: {e}", file=sys.stderr)
         return 2
 
-    from tracking.ids import CAROM_BALLS
     from synth.physics.pooltool_shots import StrokeSimulator, assemble_clip
     from synth.physics.scenarios import Builder, search
     from synth.physics.topview import save_top_view
+    from tracking.ids import CAROM_BALLS
 
     table = load_table("carom")
     try:
         sim = StrokeSimulator(table)
     except ImportError as e:
-        print(f"make_shots: pooltool is not importable here ({e}); make its venv with "
-              f"tools/setup_sim_env.sh and run this with that venv's python", file=sys.stderr)
+        print(
+            f"make_shots: pooltool is not importable here ({e}); make its venv with "
+            f"tools/setup_sim_env.sh and run this with that venv's python",
+            file=sys.stderr,
+        )
         return 2
     builder = Builder(sim)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -91,11 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         summary = "; ".join(
             f"shot {c['shot']}: {'POINT ' + c['pattern'] if c['point'] else 'miss'}, cue {c['cue_ball']}, "
             f"hit {','.join(c['object_balls_hit']) or '-'}, cushions before 2nd {c['cushions_before_second']}, "
-            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])}" + (" ms" if c["margin_ms"] is not None else "")
+            f"total {c['cue_cushions_total']}, margin {_ms(c['margin_ms'])}"
+            + (" ms" if c["margin_ms"] is not None else "")
             for c in calls
         )
-        print(f"{sc.name:26s} {shot.duration_s:5.2f} s  tries {res.tries:3d}  "
-              f"{time.perf_counter() - t0:5.1f} s  {path.stat().st_size // 1024:4d} KB  {summary}", flush=True)
+        print(
+            f"{sc.name:26s} {shot.duration_s:5.2f} s  tries {res.tries:3d}  "
+            f"{time.perf_counter() - t0:5.1f} s  {path.stat().st_size // 1024:4d} KB  {summary}",
+            flush=True,
+        )
     write_index(args.out)
     print(f"total {time.perf_counter() - t_all:.0f} s", flush=True)
     return 1 if failed else 0

@@ -111,14 +111,15 @@ def on_table(system) -> list[str]:
 class Player:
     """The automatic player: picks a stroke (and a call) for the shot pooltool's constraints allow."""
 
-    def __init__(self, game: str, sim: Any, rng: random.Random, skill_deg: float, p_mistake: float,
-                 p_safety: float) -> None:
+    def __init__(
+        self, game: str, sim: Any, rng: random.Random, skill_deg: float, p_mistake: float, p_safety: float
+    ) -> None:
         self.game, self.sim, self.rng = game, sim, rng
         self.t = Table2D(sim)
         self.skill_deg, self.p_mistake, self.p_safety = skill_deg, p_mistake, p_safety
         self.snooker = game == "snooker"
         self.cue = "white" if self.snooker else "cue"
-        self.d1 = None  # metres rolled per (m/s of V0)^2, measured once
+        self.d1: float | None = None  # metres rolled per (m/s of V0)^2, measured once
 
     # -- helpers
     def _roll_per_v0sq(self) -> float:
@@ -226,7 +227,11 @@ class Player:
         side = 1 if system.balls[self.cue].state.rvw[0][0] > self.t.w / 2 else -1
         end = max(reds, key=lambda b: side * system.balls[b].state.rvw[0][0] - 0.3 * system.balls[b].state.rvw[0][1])
         phi = pt.aim.at_ball(system, end, cut=side * rng.uniform(55, 75)) + rng.gauss(0, 0.3)
-        return self._strike_phi(phi, rng.uniform(3.5, 5.5), a=-side * rng.uniform(0.0, 0.4), b=rng.uniform(0, 0.3)), "break", None
+        return (
+            self._strike_phi(phi, rng.uniform(3.5, 5.5), a=-side * rng.uniform(0.0, 0.4), b=rng.uniform(0, 0.3)),
+            "break",
+            None,
+        )
 
     def shot(self, system, game_rules):
         """(strike, intent, call (ball, pocket) in pooltool ids or None)."""
@@ -242,8 +247,9 @@ class Player:
             call = self._default_call(system, targets)
             if kind == "scratch":
                 cue = system.balls[self.cue].state.rvw[0]
-                pocket = min(system.table.pockets.values(),
-                             key=lambda p: math.hypot(p.center[0] - cue[0], p.center[1] - cue[1]))
+                pocket = min(
+                    system.table.pockets.values(), key=lambda p: math.hypot(p.center[0] - cue[0], p.center[1] - cue[1])
+                )
                 phi = pt.aim.at_pos(system, pocket.center) + rng.gauss(0, 0.5)
                 return self._strike_phi(phi, rng.uniform(1.5, 3.0)), "mistake:scratch", call
             if kind == "wrong_ball":
@@ -259,7 +265,11 @@ class Player:
             # miss: a soft stroke aimed away from every ball
             for _ in range(50):
                 phi = rng.uniform(0, 360)
-                if all(abs(((pt.aim.at_ball(system, b) - phi + 180) % 360) - 180) > 25 for b in on_table(system) if b != self.cue):
+                if all(
+                    abs(((pt.aim.at_ball(system, b) - phi + 180) % 360) - 180) > 25
+                    for b in on_table(system)
+                    if b != self.cue
+                ):
                     return self._strike_phi(phi, rng.uniform(0.5, 1.2)), "mistake:miss", call
             return self._strike_phi(rng.uniform(0, 360), 0.8), "mistake:miss", call
         options = self.pots(system, targets)
@@ -268,11 +278,14 @@ class Player:
             prec, bid, pid, phi = options[0]
             phi += rng.gauss(0, self.skill_deg)
             side = 0.0 if self.snooker else rng.uniform(-0.2, 0.2)
-            return (self._strike_phi(phi, rng.uniform(1.2, 3.2), a=side, b=rng.uniform(-0.4, 0.4)),
-                    "pot", (bid, pid))
+            return (self._strike_phi(phi, rng.uniform(1.2, 3.2), a=side, b=rng.uniform(-0.4, 0.4)), "pot", (bid, pid))
         bid = rng.choice(targets) if targets else rng.choice(on_table(system))
         phi = pt.aim.at_ball(system, bid, cut=rng.uniform(-40, 40))
-        return self._strike_phi(phi, rng.uniform(1.2, 2.8), b=rng.uniform(-0.3, 0.3)), "safety", self._default_call(system, [bid] if targets else [])
+        return (
+            self._strike_phi(phi, rng.uniform(1.2, 2.8), b=rng.uniform(-0.3, 0.3)),
+            "safety",
+            self._default_call(system, [bid] if targets else []),
+        )
 
     def _default_call(self, system, targets):
         if not targets:
@@ -288,8 +301,25 @@ def _mm(system_ball, W):
     return [round(1000.0 * p[1], 1), round(W - 1000.0 * p[0], 1)]
 
 
-def verdict_record(game, info, shot, rack, shot_in_rack, is_break, intent, call, score_before, score_after,
-                   nxt, respotted, adjusted, placed, truth, players, called_record):
+def verdict_record(
+    game,
+    info,
+    shot,
+    rack,
+    shot_in_rack,
+    is_break,
+    intent,
+    call,
+    score_before,
+    score_after,
+    nxt,
+    respotted,
+    adjusted,
+    placed,
+    truth,
+    players,
+    called_record,
+):
     """One line of ``pooltool_verdicts.jsonl``: ``legal``, ``reason`` (pooltool's text), ``foul``
     (its reason normalised: cue_ball_pocketed, no_contact, wrong_ball_first, no_rail,
     illegal_break, eight_ball_pocketed_illegally, wrong_ball_pocketed, not_called; null when legal),
@@ -298,8 +328,8 @@ def verdict_record(game, info, shot, rack, shot_in_rack, is_break, intent, call,
     player), ``next`` (the next shot's player, ball in hand, hittable balls; null after game over),
     ``respotted`` (pooltool's respots, our frame), ``respot_adjusted``, ``cue_ball_placed`` (the
     ball-in-hand placement before this shot), plus the player's intent and call."""
-    from tracking.events import BallBall, Pocketed
     from synth.physics.pooltool_pocket_frame import ball_of_pt
+    from tracking.events import BallBall, Pocketed
 
     first = None
     for e in truth.events:
@@ -361,7 +391,8 @@ def _snooker_spot(sim, system, bid, t2d):
 def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     import pooltool as pt
     import pooltool.constants as const
-    from pooltool.ruleset import Player as PtPlayer, get_ruleset
+    from pooltool.ruleset import Player as PtPlayer
+    from pooltool.ruleset import get_ruleset
 
     from synth.physics.pool_racks import eight_ball_rack, nine_ball_rack, snooker_layout
     from synth.physics.pooltool_pocket_frame import ball_of_pt, pocket_of_pt
@@ -372,7 +403,9 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     sim = PocketSimulator(pocket_table("snooker" if snooker else "pool_9ft"))
     W = sim.table.width_mm
     t2d = Table2D(sim)
-    gtype = {"nine-ball": pt.GameType.NINEBALL, "eight-ball": pt.GameType.EIGHTBALL, "snooker": pt.GameType.SNOOKER}[game]
+    gtype = {"nine-ball": pt.GameType.NINEBALL, "eight-ball": pt.GameType.EIGHTBALL, "snooker": pt.GameType.SNOOKER}[
+        game
+    ]
     names = ["A", "B"]
     # snooker's pockets are narrower (83 mm corner mouths for 52.5 mm balls): finer aim, fewer mistakes
     k = 0.35 if snooker else 1.0
@@ -382,13 +415,15 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
     }
     cue_id = "white" if snooker else "cue"
     out_dir.mkdir(parents=True, exist_ok=True)
-    verdicts = open(out_dir / "pooltool_verdicts.jsonl", "w", encoding="utf-8")
-    called_f = open(out_dir / "called.jsonl", "w", encoding="utf-8")
     racks: list[dict[str, Any]] = []
     shot = 0
     t_clock = 1.0
     counts: dict[str, int] = {}
-    with EventLogWriter(out_dir / "events.jsonl") as writer:
+    with (
+        open(out_dir / "pooltool_verdicts.jsonl", "w", encoding="utf-8") as verdicts,
+        open(out_dir / "called.jsonl", "w", encoding="utf-8") as called_f,
+        EventLogWriter(out_dir / "events.jsonl") as writer,
+    ):
         rack = 0
         while shot < min_shots:
             rack += 1
@@ -432,8 +467,10 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
                             sc.ball_call = call[0]
                             sc.pocket_call = call[1]
                     if sc.ball_call is not None:
-                        called_record = {"ball": ball_of_pt(sc.ball_call).value,
-                                         "pocket": pocket_of_pt(sc.pocket_call).value if game == "eight-ball" else None}
+                        called_record = {
+                            "ball": ball_of_pt(sc.ball_call).value,
+                            "pocket": pocket_of_pt(sc.pocket_call).value if game == "eight-ball" else None,
+                        }
                         called_f.write(json.dumps({"shot": shot, **called_record}) + "\n")
                 system.reset_history()
                 sim.run(system, strike)
@@ -481,15 +518,35 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
                 if not game_over:
                     rules.advance(system)
                     nsc = rules.shot_constraints
-                    nxt = {"player": rules.active_player.name, "ball_in_hand": str(nsc.ball_in_hand),
-                           "hittable": [ball_of_pt(b).value for b in nsc.hittable],
-                           "call_shot": bool(nsc.call_shot)}
+                    nxt = {
+                        "player": rules.active_player.name,
+                        "ball_in_hand": str(nsc.ball_in_hand),
+                        "hittable": [ball_of_pt(b).value for b in nsc.hittable],
+                        "call_shot": bool(nsc.call_shot),
+                    }
                     if snooker:
                         nxt["phase"] = str(rules.phase)
                     if in_rack >= RACK_CAP[game]:
                         abandoned = True
-                rec = verdict_record(game, info, shot, rack, in_rack, is_break, intent, call, score_before,
-                                     score_after, nxt, respotted, adjusted, placed, truth, names, called_record)
+                rec = verdict_record(
+                    game,
+                    info,
+                    shot,
+                    rack,
+                    in_rack,
+                    is_break,
+                    intent,
+                    call,
+                    score_before,
+                    score_after,
+                    nxt,
+                    respotted,
+                    adjusted,
+                    placed,
+                    truth,
+                    names,
+                    called_record,
+                )
                 rec["abandoned"] = abandoned
                 if pt_error:
                     rec["pooltool_error"] = pt_error
@@ -498,13 +555,14 @@ def play_game(game: str, out_dir: Path, min_shots: int, log) -> dict[str, Any]:
                 counts[key] = counts.get(key, 0) + 1
                 system = system.copy()
                 if game_over or abandoned:
-                    racks[-1].update({"last_shot": shot, "winner": rec["winner"], "abandoned": abandoned,
-                                      "score": rec["score"]})
-                    log(f"{game}: rack {rack} shots {racks[-1]['first_shot']}-{shot} "
-                        f"{'abandoned' if abandoned else 'won by ' + str(rec['winner'])}")
+                    racks[-1].update(
+                        {"last_shot": shot, "winner": rec["winner"], "abandoned": abandoned, "score": rec["score"]}
+                    )
+                    log(
+                        f"{game}: rack {rack} shots {racks[-1]['first_shot']}-{shot} "
+                        f"{'abandoned' if abandoned else 'won by ' + str(rec['winner'])}"
+                    )
                     break
-    verdicts.close()
-    called_f.close()
     return {"shots": shot, "racks": racks, "verdict_counts": counts, "physics": sim.physics_description()}
 
 
@@ -566,8 +624,11 @@ def main(argv: list[str] | None = None) -> int:
             "physics": res["physics"],
         }
         (args.out / g / "referee.json").write_text(json.dumps(ref, indent=1) + "\n", encoding="utf-8")
-        print(f"{g}: {res['shots']} shots in {len(res['racks'])} racks, {time.perf_counter() - t0:.0f} s; "
-              f"verdicts {res['verdict_counts']}", flush=True)
+        print(
+            f"{g}: {res['shots']} shots in {len(res['racks'])} racks, {time.perf_counter() - t0:.0f} s; "
+            f"verdicts {res['verdict_counts']}",
+            flush=True,
+        )
     return 0
 
 

@@ -41,57 +41,70 @@ CATEGORIES: dict[str, tuple[str, str]] = {
     "open_table_eight_first": (
         "ours",
         "002 bola 8 ART 8.2: on an open table the cue ball may contact the 8 first (to pocket a solid or "
-        "a stripe); pooltool's open table excludes the 8 from the balls that may be hit first."),
+        "a stripe); pooltool's open table excludes the 8 from the balls that may be hit first.",
+    ),
     "illegal_break_option": (
         "ours",
         "002 bola 8 ART 10.1-10.2: a break that pockets nothing and drives fewer than four balls to a "
-        "cushion is no foul; the opponent accepts the table or re-racks. pooltool calls it illegal."),
+        "cushion is no foul; the opponent accepts the table or re-racks. pooltool calls it illegal.",
+    ),
     "eight_on_break": (
         "ours",
         "002 bola 8 ART 9.1: the 8 on the break neither wins nor loses; the breaker re-racks or has it "
-        "respotted and plays on. pooltool ends the game."),
+        "respotted and plays on. pooltool ends the game.",
+    ),
     "cue_ball_on_legal_break": (
         "ours",
         "002 bola 8 ART 11: the cue ball pocketed on a legal break leaves the balls down and the table "
-        "open, ball in hand behind the head string; pooltool calls the break illegal."),
+        "open, ball in hand behind the head string; pooltool calls the break illegal.",
+    ),
     "nine_not_respotted": (
         "ours",
         "000 nine-ball 2.6 (and 6.x): the 9 pocketed on a foul is respotted; pooltool leaves it down unless "
-        "no ball is left, so its rack goes on without the 9 and ends on another ball."),
+        "no ball is left, so its rack goes on without the 9 and ends on another ball.",
+    ),
     "three_fouls": (
         "ours",
-        "000 nine-ball 6.14: three consecutive fouls lose the rack; pooltool has no three-foul rule."),
+        "000 nine-ball 6.14: three consecutive fouls lose the rack; pooltool has no three-foul rule.",
+    ),
     "break_first_ball": (
         "ours",
         "000 nine-ball 6.2 applies on the break: the 1 must be hit first; pooltool's break test only "
-        "asks for a pocketed ball or four balls to a rail."),
+        "asks for a pocketed ball or four balls to a rail.",
+    ),
     "free_ball": (
         "ours",
         "002 snooker: after a foul that leaves the player snookered he may nominate a free ball; pooltool "
-        "has no free ball."),
+        "has no free ball.",
+    ),
     "snooker_penalty": (
         "ours",
         "002 snooker: the penalty is the value of the ball on or of the ball(s) involved, whichever is "
-        "higher, at least 4; pooltool also counts the nominated ball in every case."),
+        "higher, at least 4; pooltool also counts the nominated ball in every case.",
+    ),
     "game_end_turn": (
         "both",
         "a convention, not a rule: on the shot that ends the rack pooltool reports turn_over false (its turn "
         "test ignores the end of the game), ours true (the shooter's inning ends with the rack, rules/README). "
-        "Both give the rack to the same player."),
+        "Both give the rack to the same player.",
+    ),
     "loss_not_foul": (
         "ours",
         "002 bola 8 ART 25.1: pocketing the 8 out of turn or in another pocket loses the game; the document "
         "lists it among the ways to lose, not among the fouls. pooltool marks the shot illegal; both end the "
-        "rack with the same winner."),
+        "rack with the same winner.",
+    ),
     "foul_on_final_black": (
         "ours (the document is silent)",
         "002 snooker ART 1.6: the frame ends when the black is potted; nothing ends it on a foul with only the "
         "black left, so ours awards the penalty and play goes on. pooltool ends the frame on any foul on the "
-        "final black (as the WPBSA rules do when the scores are not level)."),
+        "final black (as the WPBSA rules do when the scores are not level).",
+    ),
     "follows": (
         "-",
         "a consequence of an earlier disagreement in the same rack: the two engines now play from "
-        "different states (group, whose turn, balls on the table)."),
+        "different states (group, whose turn, balls on the table).",
+    ),
 }
 
 
@@ -132,7 +145,7 @@ def _classify(game: str, pt: dict[str, Any], ours: dict[str, Any], fields: tuple
     if game == "eight-ball":
         if pt["break"] and "8" in pt["pocketed"]:
             return "eight_on_break"
-        if pt["break"] and pt["foul"] == "illegal_break" and not ours["legal"] is False:
+        if pt["break"] and pt["foul"] == "illegal_break" and ours["legal"] is not False:
             return "illegal_break_option"
         if pt["break"] and pt["foul"] == "cue_ball_pocketed" and "cue" in pt["pocketed"]:
             return "cue_ball_on_legal_break" if ours.get("foul") in (None, "scratch", "cue_ball_pocketed") else None
@@ -140,18 +153,34 @@ def _classify(game: str, pt: dict[str, Any], ours: dict[str, Any], fields: tuple
             return "open_table_eight_first"
     if fields == ("turn_over",) and pt["game_over"] and ours["game_over"] and ours["turn_over"]:
         return "game_end_turn"
-    if game == "eight-ball" and pt["foul"] == "eight_ball_pocketed_illegally" and ours["game_over"] \
-            and pt["game_over"] and "25" in ours["reason"]:
+    if (
+        game == "eight-ball"
+        and pt["foul"] == "eight_ball_pocketed_illegally"
+        and ours["game_over"]
+        and pt["game_over"]
+        and "25" in ours["reason"]
+    ):
         return "loss_not_foul"
-    if game == "snooker" and pt["game_over"] and not pt["legal"] and not ours["game_over"] \
-            and (pt.get("called") or {}).get("ball") == "black" and "black" not in pt["pocketed"]:
+    if (
+        game == "snooker"
+        and pt["game_over"]
+        and not pt["legal"]
+        and not ours["game_over"]
+        and (pt.get("called") or {}).get("ball") == "black"
+        and "black" not in pt["pocketed"]
+    ):
         return "foul_on_final_black"
     if game == "nine-ball":
         if pt["game_over"] and not ours["game_over"] and "9" not in pt["pocketed"]:
             return "nine_not_respotted"
         if pt["break"] and pt["first_hit"] != "1" and not ours["legal"] and pt["legal"]:
             return "break_first_ball"
-        if ours.get("game_over") and not pt["game_over"] and ours.get("foul") and "three" in str(ours.get("reason", "")).lower():
+        if (
+            ours.get("game_over")
+            and not pt["game_over"]
+            and ours.get("foul")
+            and "three" in str(ours.get("reason", "")).lower()
+        ):
             return "three_fouls"
     return None
 
@@ -167,7 +196,7 @@ def compare_game(game: str, folder: Path = FIXTURES) -> dict[str, Any]:
     verdicts = {v["shot"]: v for v in _read_jsonl(d / "pooltool_verdicts.jsonl")}
     called = {c["shot"]: c for c in _read_jsonl(d / "called.jsonl")}
     ref = json.loads((d / "referee.json").read_text(encoding="utf-8"))
-    agree = Counter()
+    agree: Counter[str] = Counter()
     total = 0
     disagreements: list[Disagreement] = []
     errors: list[str] = []
@@ -184,28 +213,62 @@ def compare_game(game: str, folder: Path = FIXTURES) -> dict[str, Any]:
             o = call_to_dict(c)
             p = verdicts[o["shot"]]
             total += 1
-            mine = {"legal": bool(o["legal"]), "foul": o["foul"] is not None, "turn_over": bool(o["turn_over"]),
-                    "game_over": bool(o["game_over"])}
-            theirs = {"legal": p["legal"], "foul": p["foul"] is not None, "turn_over": p["turn_over"],
-                      "game_over": p["game_over"]}
+            mine = {
+                "legal": bool(o["legal"]),
+                "foul": o["foul"] is not None,
+                "turn_over": bool(o["turn_over"]),
+                "game_over": bool(o["game_over"]),
+            }
+            theirs = {
+                "legal": p["legal"],
+                "foul": p["foul"] is not None,
+                "turn_over": p["turn_over"],
+                "game_over": p["game_over"],
+            }
             diff = tuple(f for f in FIELDS if mine[f] != theirs[f])
             for f in FIELDS:
                 agree[f] += f not in diff
             if not diff:
                 continue
-            ours_brief = {"legal": o["legal"], "foul": o["foul"], "turn_over": o["turn_over"],
-                          "game_over": o["game_over"], "reason": o["reason"]}
-            pt_brief = {k: p[k] for k in ("legal", "foul", "reason", "turn_over", "game_over", "first_hit",
-                                          "pocketed", "break", "player", "intent", "called")}
+            ours_brief = {
+                "legal": o["legal"],
+                "foul": o["foul"],
+                "turn_over": o["turn_over"],
+                "game_over": o["game_over"],
+                "reason": o["reason"],
+            }
+            pt_brief = {
+                k: p[k]
+                for k in (
+                    "legal",
+                    "foul",
+                    "reason",
+                    "turn_over",
+                    "game_over",
+                    "first_hit",
+                    "pocketed",
+                    "break",
+                    "player",
+                    "intent",
+                    "called",
+                )
+            }
             if first is None:
                 cat = _classify(game, p, ours_brief, diff) or "unexplained"
                 first = o["shot"]
                 disagreements.append(Disagreement(game, rack["rack"], o["shot"], diff, pt_brief, ours_brief, cat, None))
             else:
-                disagreements.append(Disagreement(game, rack["rack"], o["shot"], diff, pt_brief, ours_brief,
-                                                  "follows", first))
-    return {"game": game, "shots": total, "agree": dict(agree), "disagreements": disagreements, "errors": errors,
-            "racks": len(ref["racks"])}
+                disagreements.append(
+                    Disagreement(game, rack["rack"], o["shot"], diff, pt_brief, ours_brief, "follows", first)
+                )
+    return {
+        "game": game,
+        "shots": total,
+        "agree": dict(agree),
+        "disagreements": disagreements,
+        "errors": errors,
+        "racks": len(ref["racks"]),
+    }
 
 
 def _md_game(res: dict[str, Any]) -> list[str]:
@@ -221,16 +284,22 @@ def _md_game(res: dict[str, Any]) -> list[str]:
     for f in FIELDS:
         out.append(f"| {f} | {res['agree'].get(f, 0)} | {n} |")
     cats = Counter(x.category for x in res["disagreements"])
-    out += ["", "Disagreeing shots by category: " + (", ".join(f"{k} {v}" for k, v in sorted(cats.items())) or "none"), ""]
+    out += [
+        "",
+        "Disagreeing shots by category: " + (", ".join(f"{k} {v}" for k, v in sorted(cats.items())) or "none"),
+        "",
+    ]
     for e in res["errors"]:
         out.append(f"- engine error: {e}")
     if res["disagreements"]:
         out += ["| shot | rack | fields | pooltool | ours | category |", "| --- | --- | --- | --- | --- | --- |"]
         for x in res["disagreements"]:
             p, o = x.pooltool, x.ours
-            pt_s = (f"{'legal' if p['legal'] else 'FOUL ' + str(p['foul'])}, turn over {p['turn_over']}, game over "
-                    f"{p['game_over']}; first {p['first_hit']}, pocketed {','.join(p['pocketed']) or '-'}"
-                    + (f", called {p['called']['ball']} {p['called']['pocket']}" if p.get("called") else ""))
+            pt_s = (
+                f"{'legal' if p['legal'] else 'FOUL ' + str(p['foul'])}, turn over {p['turn_over']}, game over "
+                f"{p['game_over']}; first {p['first_hit']}, pocketed {','.join(p['pocketed']) or '-'}"
+                + (f", called {p['called']['ball']} {p['called']['pocket']}" if p.get("called") else "")
+            )
             our_s = f"{'legal' if o['legal'] else 'FOUL ' + str(o['foul'])}: {o['reason']}".replace("|", "/")
             cat = x.category + (f" (of shot {x.first_in_rack})" if x.first_in_rack else "")
             out.append(f"| {x.shot} | {x.rack} | {', '.join(x.fields)} | {pt_s} | {our_s} | {cat} |")

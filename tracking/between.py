@@ -19,8 +19,8 @@ Pure functions of the event values (and the table's spots); no geometry beyond d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 from calibration.table import TableSpec
 from tracking.events import Event, OffTable, Pocketed, ShotEnd, ShotStart, group_shots
@@ -51,7 +51,7 @@ class Reracked:
     balls: tuple[BallId, ...]
 
 
-Change = Union[Respotted, Placed, Reracked]
+Change = Respotted | Placed | Reracked
 
 
 def _nearest_spot(table: TableSpec, p: PointMm, tol_mm: float) -> str | None:
@@ -68,8 +68,9 @@ def _rack_centre(table: TableSpec) -> PointMm | None:
     return None
 
 
-def between_shots(events: Sequence[Event], table: TableSpec, moved_mm: float | None = None,
-                  rerack_min: int = 3) -> list[Change]:
+def between_shots(
+    events: Sequence[Event], table: TableSpec, moved_mm: float | None = None, rerack_min: int = 3
+) -> list[Change]:
     """The changes between every two consecutive shots of an event log (see the module
     docstring). ``moved_mm`` defaults to a ball radius."""
     tol = table.ball_radius_mm if moved_mm is None else float(moved_mm)
@@ -87,8 +88,11 @@ def between_shots(events: Sequence[Event], table: TableSpec, moved_mm: float | N
         back = [b for b in start.positions if b not in before and (b in gone or end is not None)]
         rack = _rack_centre(table)
         rack_r = 5.0 * table.ball_diameter_mm
-        racked = [b for b in back if b is not BallId.CUE and rack is not None
-                  and math.dist(start.positions[b], rack) <= rack_r]
+        racked = [
+            b
+            for b in back
+            if b is not BallId.CUE and rack is not None and math.dist(start.positions[b], rack) <= rack_r
+        ]
         if len(racked) >= rerack_min:
             out.append(Reracked(prev.number, tuple(sorted(racked, key=lambda b: b.value))))
         else:

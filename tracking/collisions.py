@@ -30,8 +30,8 @@ cue ball played away from a ball it touches is not a contact (002 ART 15.8, 003 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from tracking.sides import (
     EMPTY_SIDE,
     ContactConfig,
     Side,
+    Term,
     distance_term,
     make_side,
     meet_term,
@@ -49,6 +50,7 @@ from tracking.sides import (
     score,
     segment_of,
     solve_time,
+    usable_path,
     velocity_change,
 )
 
@@ -91,8 +93,11 @@ def _moving_intervals(act: BallActivity) -> list[tuple[float, float]]:
 def _starts(act: BallActivity) -> list[tuple[float, float]]:
     """(last rest sample, first moving sample) times of each motion that follows a rest."""
     s = act.samples
-    return [(float(s.t_s[m.i_first - 1]), float(s.t_s[m.i_first])) for m in act.motions
-            if m.rest_before is not None and m.i_first > 0]
+    return [
+        (float(s.t_s[m.i_first - 1]), float(s.t_s[m.i_first]))
+        for m in act.motions
+        if m.rest_before is not None and m.i_first > 0
+    ]
 
 
 def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,8 +116,9 @@ def positions_at(act: BallActivity, ts: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.stack([x, y], axis=1), chord
 
 
-def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
-                  cfg: ContactConfig) -> list[Episode]:
+def pair_episodes(
+    act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float, cfg: ContactConfig
+) -> list[Episode]:
     """Close approaches of two balls within ``[t0_s, t1_s]`` while one of them moves."""
     sa, sb = act_a.samples, act_b.samples
     if len(sa) == 0 or len(sb) == 0:
@@ -134,10 +140,14 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         for t_rest, t_move in _starts(act):
             inside = (ts > t_rest) & (ts < t_move)
             if inside.any():
-                way = np.stack([np.interp(ts[inside], s.t_s, s.xy_mm[:, 0]), np.interp(ts[inside], s.t_s, s.xy_mm[:, 1])], axis=1)
+                way = np.stack(
+                    [np.interp(ts[inside], s.t_s, s.xy_mm[:, 0]), np.interp(ts[inside], s.t_s, s.xy_mm[:, 1])], axis=1
+                )
                 i0 = int(np.searchsorted(s.t_s, t_rest))
                 chord = float(np.hypot(*(s.xy_mm[i0 + 1] - s.xy_mm[i0])))
-                m_way = np.linalg.norm(way - other[inside], axis=1) - (diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside]))
+                m_way = np.linalg.norm(way - other[inside], axis=1) - (
+                    diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside])
+                )
                 margin[inside] = np.minimum(margin[inside], m_way)
     moving = np.zeros(len(ts), dtype=bool)
     for lo, hi in _moving_intervals(act_a) + _moving_intervals(act_b):
@@ -157,8 +167,14 @@ def pair_episodes(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: f
         t_grid = float(ts[max(i - 1, 0)])
         # a ball that left its rest in a gap of its samples was held there through the gap: the
         # two may have met anywhere in it
-        t_lo = min([t_grid] + [t_rest for t_rest, t_move in _starts(act_a) + _starts(act_b)
-                               if t_rest < t_grid and t_move >= float(ts[i])])
+        t_lo = min(
+            [t_grid]
+            + [
+                t_rest
+                for t_rest, t_move in _starts(act_a) + _starts(act_b)
+                if t_rest < t_grid and t_move >= float(ts[i])
+            ]
+        )
         ep = Episode(sa.ball, sb.ball, float(ts[i]), float(ts[j]), float(ts[k]), t_lo, float(ts[min(j + 1, n - 1)]))
         if out and t_grid <= out[-1].t_hi_s:
             # touching the last one: one close approach (the contact may lie between them)
@@ -248,8 +264,14 @@ def refine_pair(
         ends = [float(t_lo)] + cuts_in + [float(t_hi)]
         pieces += [(p0, p1, ka, kb) for p0, p1 in zip(ends[:-1], ends[1:])]
     for p_lo, p_hi, ka, kb in pieces:
-        ba = (max([bounds_a[0]] + [o for o in others_a if o <= p_lo]), min([bounds_a[1]] + [o for o in others_a if o >= p_hi]))
-        bb = (max([bounds_b[0]] + [o for o in others_b if o <= p_lo]), min([bounds_b[1]] + [o for o in others_b if o >= p_hi]))
+        ba = (
+            max([bounds_a[0]] + [o for o in others_a if o <= p_lo]),
+            min([bounds_a[1]] + [o for o in others_a if o >= p_hi]),
+        )
+        bb = (
+            max([bounds_b[0]] + [o for o in others_b if o <= p_lo]),
+            min([bounds_b[1]] + [o for o in others_b if o >= p_hi]),
+        )
         a_lo = max(p_lo, ba[0], bb[0], episode.t_lo_s)
         a_hi = min(p_hi, ba[1], bb[1], episode.t_hi_s)
         if a_hi < a_lo:
@@ -271,41 +293,49 @@ def refine_pair(
         only_struck = struck_terms_only and (struck_a != struck_b)
         for x_in, x_out, struck in ((a_in, a_out, struck_a), (b_in, b_out, struck_b)):
             if x_in.usable and x_out.usable and (not only_struck or struck):
-                terms.append(meet_term(x_in.path, x_out.path))
+                terms.append(meet_term(usable_path(x_in), usable_path(x_out)))
         if a_in.usable and b_in.usable and not only_struck:
-            terms.append(distance_term(a_in.path, b_in.path, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(usable_path(a_in), usable_path(b_in), diameter_mm, cfg.diameter_sigma_mm))
         if a_out.usable and b_out.usable:
-            terms.append(distance_term(a_out.path, b_out.path, diameter_mm, cfg.diameter_sigma_mm))
+            terms.append(distance_term(usable_path(a_out), usable_path(b_out), diameter_mm, cfg.diameter_sigma_mm))
         # a ball with one side spoiled (another contact, or the stroke, in the same sample gap):
         # its clean side against the other ball's side that is left
         for x, y in ((a_in, b_out), (a_out, b_in)):
             if x.usable and y.usable and not (a_in.usable and b_in.usable) and not (a_out.usable and b_out.usable):
-                terms.append(distance_term(x.path, y.path, diameter_mm, cfg.diameter_sigma_mm))
+                terms.append(distance_term(usable_path(x), usable_path(y), diameter_mm, cfg.diameter_sigma_mm))
         # a ball struck from rest and seen once before its next contact: it left its rest
         # position toward that sample, so the other ball was 2R behind, on that line
-        for x_in, x_out, act, others_sides in ((a_in, a_out, act_a, (b_in, b_out)), (b_in, b_out, act_b, (a_in, a_out))):
+        for x_in, x_out, act, others_sides in (
+            (a_in, a_out, act_a, (b_in, b_out)),
+            (b_in, b_out, act_b, (a_in, a_out)),
+        ):
             if x_in.usable and x_in.at_rest and x_out.fit is None and x_out.n == 1:
                 p1 = act.samples.xy_mm[int(x_out.idx[0])]
                 for y in others_sides:
                     if y.usable and not y.at_rest:
-                        terms.append(_launch_term(y.path, x_in.path.pos(a_lo), p1, diameter_mm, cfg))  # type: ignore[union-attr]
+                        terms.append(_launch_term(usable_path(y), usable_path(x_in).pos(a_lo), p1, diameter_mm, cfg))
         if not terms:
             continue
         t_c, j = solve_time(terms, a_lo, a_hi)
         wa = win_a[(sa.t_s[win_a] > ba[0]) & (sa.t_s[win_a] < ba[1])]
         wb = win_b[(sb.t_s[win_b] > bb[0]) & (sb.t_s[win_b] < bb[1])]
         cost = robust_cost(act_a, wa, (a_in, a_out), cfg) + robust_cost(act_b, wb, (b_in, b_out), cfg) + j
-        trust = [struck_a, struck_b] if only_struck else [True, True]
+        trust_ab = [struck_a, struck_b] if only_struck else [True, True]
         if cue_onset is not None:
             for i, (act, x_in) in enumerate(((act_a, a_in), (act_b, b_in))):
                 if act.samples.ball is cue_onset[0] and x_in.at_rest and cue_onset[1] <= p_hi and p_lo <= cue_onset[2]:
-                    trust[i] = False  # the cue started this ball, not the other one
-        trust = tuple(trust)
+                    trust_ab[i] = False  # the cue started this ball, not the other one
+        trust = (trust_ab[0], trust_ab[1])
         eps = 1e-6 * max(1.0, a_hi - a_lo)
         boundary = t_c <= a_lo + eps or t_c >= a_hi - eps
-        started = tuple(x_in.at_rest and x_in.usable and k + 1 < len(act.samples)
-                        and segment_of(act, k + 1)[:2] == ("motion", k + 1)
-                        for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb)))
+        started_ab = [
+            x_in.at_rest
+            and x_in.usable
+            and k + 1 < len(act.samples)
+            and segment_of(act, k + 1)[:2] == ("motion", k + 1)
+            for act, x_in, k in ((act_a, a_in, ka), (act_b, b_in, kb))
+        ]
+        started = (started_ab[0], started_ab[1])
         off_hint = t_hint_s is not None and not (p_lo - 1e-9 <= t_hint_s <= p_hi + 1e-9)
         options.append(_Option(t_c, cost, (a_in, a_out, b_in, b_out), boundary, trust, only_struck, started, off_hint))
     if exclude_s:  # a further contact must stand on its own: inside its split, apart from the others
@@ -318,8 +348,9 @@ def refine_pair(
     return None
 
 
-def _launch_term(striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float,
-                 cfg: ContactConfig):
+def _launch_term(
+    striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float, cfg: ContactConfig
+) -> Term:
     """The striker's path passes, at the contact, 2R behind the struck ball's rest position on
     the line from there to the struck ball's first sample after (its direction known to the
     noise over that distance)."""
@@ -357,8 +388,9 @@ def _pos(side_in: Side, side_out: Side, t: float, prefer_out: bool = False) -> n
     return None
 
 
-def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_mm: float,
-              cfg: ContactConfig) -> Collision | None:
+def _validate(
+    act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_mm: float, cfg: ContactConfig
+) -> Collision | None:
     a_in, a_out, b_in, b_out = opt.sides
     t = opt.t_s
     pa = _pos(a_in, a_out, t, opt.striker_out and not opt.trust[0])
@@ -374,8 +406,10 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
     impulses: list[tuple[float, float]] = []
     dva = velocity_change(a_in, a_out, t)
     dvb = velocity_change(b_in, b_out, t)
-    for dv, sign, side_in, side_out, trusted in ((dva, -1.0, a_in, a_out, opt.trust[0]),
-                                                 (dvb, 1.0, b_in, b_out, opt.trust[1])):
+    for dv, sign, side_in, side_out, trusted in (
+        (dva, -1.0, a_in, a_out, opt.trust[0]),
+        (dvb, 1.0, b_in, b_out, opt.trust[1]),
+    ):
         if dv is None or not trusted or (side_in.at_rest and side_out.at_rest):
             continue
         j = sign * float(dv[0] @ u)
@@ -390,9 +424,13 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         if j_all < max(cfg.min_impulse_mm_s, cfg.significance_sd * sd_all):
             return None
         strength = 0.4 + 0.6 * score(-j_all / sd_all, -8.0, -cfg.significance_sd)
-    elif any(st and tr and any(x.usable and not x.at_rest for x in other)
-             for st, tr, other in ((opt.started[0], opt.trust[0], (b_in, b_out)),
-                                   (opt.started[1], opt.trust[1], (a_in, a_out)))):
+    elif any(
+        st and tr and any(x.usable and not x.at_rest for x in other)
+        for st, tr, other in (
+            (opt.started[0], opt.trust[0], (b_in, b_out)),
+            (opt.started[1], opt.trust[1], (a_in, a_out)),
+        )
+    ):
         # no velocity change can be read (each ball's other side is spoiled by another contact
         # in the same gap), but one ball left its rest in this gap with the other, moving, 2R
         # from it (and not the cue ball by its stroke): that start is the evidence, weaker than
@@ -400,6 +438,7 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         strength = 0.5
     else:
         return None
+
     # who struck whom: the ball at rest was struck; of two moving balls, the faster one just
     # before the contact struck (the convention of the simulator's truth, synth.physics)
     def speed(side_in: Side) -> float:
@@ -439,8 +478,9 @@ def _validate(act_a: BallActivity, act_b: BallActivity, opt: _Option, diameter_m
         * (0.4 + 0.6 * score(gap, 0.1, 1.5))
         * (0.6 if bridged else 1.0)
     )
-    return Collision(balls=balls, t_s=float(t), pos_mm=(float(mid[0]), float(mid[1])),
-                     confidence=float(np.clip(conf, 0.05, 1.0)))
+    return Collision(
+        balls=balls, t_s=float(t), pos_mm=(float(mid[0]), float(mid[1])), confidence=float(np.clip(conf, 0.05, 1.0))
+    )
 
 
 _REST_NOISE_SIGMAS = 5.0  # how far (in noise) a sample may lie from a rest and still be read as it
@@ -466,7 +506,10 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
             rest_idx = np.arange(max(k - cfg.rest_fit_samples + 1, 0), k + 1)
             if act.runs and not any(r.i0 <= k - 1 <= r.i1 for r in act.runs):
                 continue
-            if float(np.hypot(*(s.xy_mm[k] - np.median(s.xy_mm[rest_idx[:-1]], axis=0)))) > _REST_NOISE_SIGMAS * cfg.noise_mm:
+            if (
+                float(np.hypot(*(s.xy_mm[k] - np.median(s.xy_mm[rest_idx[:-1]], axis=0))))
+                > _REST_NOISE_SIGMAS * cfg.noise_mm
+            ):
                 continue  # too far from the rest to be its noise (a start hidden in a gap)
             fit = fit_path(s.t_s[rest_idx], s.xy_mm[rest_idx], noise_mm=cfg.noise_mm, stationary=True)
             rest = Side(fit, True, rest_idx, float(s.t_s[k]))
@@ -493,8 +536,9 @@ def onset_time(act: BallActivity, first_moving: int, cfg: ContactConfig, hi_t: f
     return best[2], best[3]
 
 
-def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float,
-           cfg: ContactConfig) -> list[Collision]:
+def nudges(
+    act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, diameter_mm: float, cfg: ContactConfig
+) -> list[Collision]:
     """Contacts too light to move ball ``a`` out of its rest tolerance: ``b`` passes within 2R of
     ``a`` resting, and ``a``'s rest position after differs from before, away from ``b``, by more
     than ``nudge_min_mm`` and ``nudge_sd`` standard errors of the two means. Timed where
@@ -521,8 +565,10 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
         d = np.linalg.norm(sb.xy_mm[kb] - sa.xy_mm[np.clip(ka, r.i0, r.i1)], axis=1)
         j = int(np.argmin(d))
         k = int(kb[j])
-        chord = max(float(np.linalg.norm(sb.xy_mm[min(k + 1, len(sb) - 1)] - sb.xy_mm[k])),
-                    float(np.linalg.norm(sb.xy_mm[k] - sb.xy_mm[max(k - 1, 0)])))
+        chord = max(
+            float(np.linalg.norm(sb.xy_mm[min(k + 1, len(sb) - 1)] - sb.xy_mm[k])),
+            float(np.linalg.norm(sb.xy_mm[k] - sb.xy_mm[max(k - 1, 0)])),
+        )
         if d[j] > diameter_mm + cfg.ball_detect_mm + 0.5 * chord:
             continue
         t_star = float(sb.t_s[k])
@@ -545,8 +591,9 @@ def nudges(act_a: BallActivity, act_b: BallActivity, t0_s: float, t1_s: float, d
         if side.fit is not None:
             rest = p0
 
-            def term(t: float, f=side.fit) -> tuple[float, float]:
-                return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2
+            # solved for within this iteration: the loop's rest is the one meant
+            def term(t: float, f: PathFit = side.fit) -> tuple[float, float]:
+                return float(np.linalg.norm(f.pos(t) - rest) - diameter_mm), f.pos_var(t) + cfg.diameter_sigma_mm**2  # noqa: B023
 
             lo = float(sb.t_s[max(k - 1, 0)])
             hi = float(sb.t_s[min(k + 1, len(sb) - 1)])

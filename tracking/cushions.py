@@ -25,8 +25,8 @@ ball are fitted with the window's end anchored at the ball's position at that co
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -40,9 +40,10 @@ from tracking.sides import (
     make_side,
     meet_term,
     robust_cost,
-    segment_of,
     score,
+    segment_of,
     solve_time,
+    usable_path,
     value_term,
 )
 
@@ -86,8 +87,9 @@ class CushionContact:
     split: int
 
 
-def cushion_candidates(act: BallActivity, motion: Motion, cushion: Cushion, table: TableSpec,
-                       cfg: ContactConfig) -> list[list[int]]:
+def cushion_candidates(
+    act: BallActivity, motion: Motion, cushion: Cushion, table: TableSpec, cfg: ContactConfig
+) -> list[list[int]]:
     """Groups of splits ``k`` (a contact between samples ``k`` and ``k + 1``) where the ball may
     have met the cushion: it approaches up to sample ``k``, leaves from ``k + 1`` on, and could
     have covered the way to the nose and back in between (a gap in the data included)."""
@@ -172,28 +174,34 @@ def refine_cushion(
             # else struck from rest and into this cushion before the next sample (a gap in the
             # data): only the path after shows the contact
         t_mid = 0.5 * (t_k + t_k1)
-        side_in = make_side(act, k, -1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None],
-                            allow_rest=False, t_ref_s=t_mid)
-        side_out = make_side(act, k + 1, +1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None],
-                             allow_rest=False, t_ref_s=t_mid)
+        side_in = make_side(
+            act, k, -1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None], allow_rest=False, t_ref_s=t_mid
+        )
+        side_out = make_side(
+            act, k + 1, +1, lo_t, hi_t, cfg, project=lambda xy: proj(xy)[:, None], allow_rest=False, t_ref_s=t_mid
+        )
         base = robust_cost(act, window, (side_in, side_out), cfg, project=lambda xy: proj(xy)[:, None])
         inside = [t for t in gap_events_s if t_k < t < t_k1]
         plans: list[tuple[list, float, float, bool, bool]] = []
         if not inside:
             terms = []
             if side_in.usable and side_out.usable:
-                terms.append(meet_term(side_in.path, side_out.path))
+                terms.append(meet_term(usable_path(side_in), usable_path(side_out)))
             if side_in.usable:
-                terms.append(value_term(side_in.path, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(usable_path(side_in), R, cfg.cushion_sigma_mm))
             if side_out.usable:
-                terms.append(value_term(side_out.path, R, cfg.cushion_sigma_mm))
+                terms.append(value_term(usable_path(side_out), R, cfg.cushion_sigma_mm))
             if terms:
                 plans.append((terms, t_k, t_k1, side_in.usable, side_out.usable))
         else:
             if side_in.usable:
-                plans.append(([value_term(side_in.path, R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False))
+                plans.append(
+                    ([value_term(usable_path(side_in), R, cfg.cushion_sigma_mm)], t_k, min(inside), True, False)
+                )
             if side_out.usable:
-                plans.append(([value_term(side_out.path, R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True))
+                plans.append(
+                    ([value_term(usable_path(side_out), R, cfg.cushion_sigma_mm)], max(inside), t_k1, False, True)
+                )
         for terms, a, b, ui, uo in plans:
             if n_rest is not None:
                 a = max(a, start_s)
@@ -215,8 +223,9 @@ def refine_cushion(
     return None
 
 
-def _reachable_from_rest(n_rest: float, t_rest_s: float, t_c: float, side_out: Side, R: float,
-                        cfg: ContactConfig) -> bool:
+def _reachable_from_rest(
+    n_rest: float, t_rest_s: float, t_c: float, side_out: Side, R: float, cfg: ContactConfig
+) -> bool:
     """Whether a ball resting at ``n_rest`` until ``t_rest_s`` can have met the cushion at
     ``t_c`` and left it as ``side_out`` shows: the way in takes (n_rest - R) / v_in, and a
     cushion gives back at least ``cushion_restitution_min`` of the normal speed, so v_in is at
@@ -230,8 +239,14 @@ def _reachable_from_rest(n_rest: float, t_rest_s: float, t_c: float, side_out: S
     return (n_rest - R) / (t_c - t_rest_s) <= v_out / cfg.cushion_restitution_min
 
 
-def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpec, cfg: ContactConfig,
-              proj: Callable[[np.ndarray], np.ndarray]) -> CushionContact | None:
+def _validate(
+    act: BallActivity,
+    cushion: Cushion,
+    opt: _Option,
+    table: TableSpec,
+    cfg: ContactConfig,
+    proj: Callable[[np.ndarray], np.ndarray],
+) -> CushionContact | None:
     R = table.ball_radius_mm
     s = act.samples
     t = opt.t_s
@@ -277,9 +292,8 @@ def _validate(act: BallActivity, cushion: Cushion, opt: _Option, table: TableSpe
         assert f is not None
         if k + 1 < len(s) and n_all[k + 1] < R - cfg.cushion_penetration_mm:
             return None
-    if opt.uses_out and not opt.uses_in:
-        if n_all[k] < R - cfg.cushion_penetration_mm:
-            return None
+    if opt.uses_out and not opt.uses_in and n_all[k] < R - cfg.cushion_penetration_mm:
+        return None
     # position: the 2-D path of the side used, its normal coordinate put at the fitted vertex
     side = opt.side_in if opt.uses_in else opt.side_out
     xy = s.xy_mm[side.idx]
@@ -353,19 +367,35 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
         closest = float(smooth[j])
         if closest - R > cfg.dying_touch_mm or n[0] - closest < 2.0 * cfg.dying_touch_mm:
             continue
-        side = make_side(act, motion.i_last, -1, -math.inf, math.inf, cfg,
-                         project=lambda xy: proj(xy)[:, None], allow_rest=False)
+        # the side (and its projection) is used and dropped within this iteration: the loop's proj is the one meant
+        side = make_side(
+            act,
+            motion.i_last,
+            -1,
+            -math.inf,
+            math.inf,
+            cfg,
+            project=lambda xy: proj(xy)[:, None],  # noqa: B023
+            allow_rest=False,
+        )
         t_c = float(ts[j])
         if side.fit is not None and float(side.fit.vel(t_last)[0]) < 0.0:
-            t_c, _ = solve_time([value_term(side.path, R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
+            t_c, _ = solve_time([value_term(usable_path(side), R, cfg.cushion_sigma_mm)], t_last, max(t_c, t_last))
         pos = _with_normal(s.xy_mm[idx[j]], cushion, max(closest, R), table)
         conf = 0.2 + 0.3 * score(max(closest - R, 0.0), 0.5, cfg.dying_touch_mm)
         return CushionContact(s.ball, cushion, float(t_c), (float(pos[0]), float(pos[1])), conf, motion.i_last)
     return None
 
 
-def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: TableSpec, cfg: ContactConfig,
-                   others_s: Sequence[float] = (), same_s: Sequence[float] = ()) -> list[CushionContact]:
+def graze_contacts(
+    act: BallActivity,
+    motion: Motion,
+    cushion: Cushion,
+    table: TableSpec,
+    cfg: ContactConfig,
+    others_s: Sequence[float] = (),
+    same_s: Sequence[float] = (),
+) -> list[CushionContact]:
     """Grazing contacts: a ball meeting the cushion at a shallow angle, its normal speed so low
     (a few cm/s) that a short fit cannot see the turn through the noise. Where the smoothed
     centre comes within ``graze_mm`` of R, the normal coordinate over up to ``graze_window_s``
@@ -390,8 +420,10 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
         if smooth[j] - R > cfg.graze_mm:
             break
         t_m = float(ts[j])
-        if any(abs(t_m - t) < 0.5 * cfg.graze_window_s and not any(min(t, t_m) < o < max(t, t_m) for o in others_s)
-               for t in taken):
+        if any(
+            abs(t_m - t) < 0.5 * cfg.graze_window_s and not any(min(t, t_m) < o < max(t, t_m) for o in others_s)
+            for t in taken
+        ):
             continue  # one V fit covers this stretch of the cushion already
         taken.append(t_m)
         bounds = list(others_s) + list(same_s)
@@ -402,8 +434,10 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
         n_in, n_out = int((tw < t_m).sum()), int((tw > t_m).sum())
         # the centre does not jump at a contact: where the window stops at another contact of
         # the ball, its path beyond that contact says where the ball was when it began
-        for t_b, side, beyond in ((lo, -1, (ts < lo) & (ts > max([t for t in bounds if t < lo - 1e-6] + [-math.inf]))),
-                                  (hi, +1, (ts > hi) & (ts < min([t for t in bounds if t > hi + 1e-6] + [math.inf])))):
+        for t_b, side, beyond in (
+            (lo, -1, (ts < lo) & (ts > max([t for t in bounds if t < lo - 1e-6] + [-math.inf]))),
+            (hi, +1, (ts > hi) & (ts < min([t for t in bounds if t > hi + 1e-6] + [math.inf]))),
+        ):
             if not any(abs(t_b - b) < 1e-9 for b in bounds):
                 continue
             anchor = _anchor(ts[beyond], n[beyond], s.weight[idx][beyond], t_b, side, cfg)
@@ -429,8 +463,9 @@ def graze_contacts(act: BallActivity, motion: Motion, cushion: Cushion, table: T
     return out
 
 
-def _anchor(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_b: float, side: int,
-            cfg: ContactConfig) -> tuple[float, float] | None:
+def _anchor(
+    t: np.ndarray, n: np.ndarray, w: np.ndarray, t_b: float, side: int, cfg: ContactConfig
+) -> tuple[float, float] | None:
     """The normal coordinate at ``t_b`` from the samples beyond it (``side`` -1: those before
     ``t_b`` are beyond a window that starts there), as a value and a sample weight (its
     variance in units of ``noise_mm``^2), or None with fewer than 3 samples there."""
@@ -439,14 +474,14 @@ def _anchor(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_b: float, side: int,
     if len(near) < 3:
         return None
     near = np.sort(near)
-    f = fit_path(t[near], n[near], noise_mm=cfg.noise_mm, t0_s=t_b, weights=w[near],
-                 accel_sd_mm_s2=cfg.accel_sd_mm_s2)
+    f = fit_path(t[near], n[near], noise_mm=cfg.noise_mm, t0_s=t_b, weights=w[near], accel_sd_mm_s2=cfg.accel_sd_mm_s2)
     var = f.pos_var(t_b)
     return float(f.pos(t_b)[0]), float(np.clip(cfg.noise_mm**2 / max(var, 1e-9), 0.05, 4.0))
 
 
-def _fit_graze(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float,
-               cfg: ContactConfig) -> tuple[float, float] | None:
+def _fit_graze(
+    t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float, cfg: ContactConfig
+) -> tuple[float, float] | None:
     def v_fit(t_k: float) -> tuple[float, np.ndarray, np.ndarray]:
         tau = t - t_k
         a = np.stack([np.ones_like(tau), np.minimum(tau, 0.0), np.maximum(tau, 0.0)], axis=1)
@@ -485,6 +520,7 @@ def _fit_graze(t: np.ndarray, n: np.ndarray, w: np.ndarray, t_m: float, R: float
         return None
     if not (R - cfg.cushion_penetration_mm <= vertex <= R + cfg.graze_mm):
         return None
-    conf = 0.3 + 0.4 * score(-gain, -4.0 * cfg.graze_test_chi2, -cfg.graze_test_chi2) * score(abs(vertex - R), 1.0, cfg.graze_mm + 1.0)
+    conf = 0.3 + 0.4 * score(-gain, -4.0 * cfg.graze_test_chi2, -cfg.graze_test_chi2) * score(
+        abs(vertex - R), 1.0, cfg.graze_mm + 1.0
+    )
     return t_k, float(conf)
-

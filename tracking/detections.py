@@ -26,8 +26,8 @@ game: renormalized over the detector classes of the balls in play.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
 
 from tracking.ids import BallId
 
@@ -145,16 +145,22 @@ def in_play(d: BallDetection, classes: frozenset[BallId] | None = None) -> BallD
     scores = {b: float(s) for b, s in d.label_scores.items() if classes is None or b in classes}
     if classes is not None:
         total = sum(scores.values())
-        if total <= 0.0:
-            scores = {}
-        else:
-            scores = {b: s / total for b, s in scores.items()}
+        scores = {} if total <= 0.0 else {b: s / total for b, s in scores.items()}
     if scores:
         label: BallId | None = max(scores, key=scores.get)  # type: ignore[arg-type]
     else:
         label = d.label
         if classes is not None and label not in classes:
             label = None
-    return BallDetection(d.x_mm, d.y_mm, d.u_px, d.v_px, d.r_px, label=label,
-                         score=float(min(max(d.score, 0.0), 1.0)), label_scores=scores,
-                         visible_fraction=d.visible_fraction, streak_px=d.streak_px)
+    return BallDetection(
+        d.x_mm,
+        d.y_mm,
+        d.u_px,
+        d.v_px,
+        d.r_px,
+        label=label,
+        score=float(min(max(d.score, 0.0), 1.0)),
+        label_scores=scores,
+        visible_fraction=d.visible_fraction,
+        streak_px=d.streak_px,
+    )

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Mapping
+from typing import IO, Any
 
 from tracking.events import (
     BallBall,
@@ -211,7 +212,8 @@ class EventLogWriter:
     """Appends events to a JSONL file, flushing each line, so nothing found is lost on interrupt."""
 
     def __init__(self, path: str | Path) -> None:
-        self._f: IO[str] = Path(path).open("w", encoding="utf-8")
+        # the writer owns the handle (closed by close() or on leaving its with-block)
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8")  # noqa: SIM115
 
     def write(self, ev: Event) -> None:
         self._f.write(json.dumps(event_to_dict(ev)) + "\n")
@@ -220,7 +222,7 @@ class EventLogWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "EventLogWriter":
+    def __enter__(self) -> EventLogWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -8,9 +8,9 @@ the paths allow), ``frame`` (the video frame it falls in), ``shot`` (1-based) an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping, Union
 
 from tracking.ids import BallId, Cushion, Pocket
 
@@ -104,7 +104,7 @@ class ShotEnd:
     kind: EventKind = field(default=EventKind.SHOT_END, init=False)
 
 
-Event = Union[ShotStart, BallBall, CushionHit, Pocketed, OffTable, ShotEnd]
+Event = ShotStart | BallBall | CushionHit | Pocketed | OffTable | ShotEnd
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,19 @@ mapping and the sets; the assignment lives in :mod:`tracking.tracker`.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from tracking.ids import CAROM_BALLS, BallId
 
 POOL_BALLS: tuple[BallId, ...] = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 16))
 SNOOKER_REDS: tuple[BallId, ...] = tuple(BallId(f"red_{k}") for k in range(1, 16))
 SNOOKER_COLOURS: tuple[BallId, ...] = (
-    BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK,
+    BallId.YELLOW,
+    BallId.GREEN,
+    BallId.BROWN,
+    BallId.BLUE,
+    BallId.PINK,
+    BallId.BLACK,
 )
 SNOOKER_BALLS: tuple[BallId, ...] = (BallId.CUE,) + SNOOKER_REDS + SNOOKER_COLOURS
 

@@ -54,14 +54,12 @@ class BallId(Enum):
     BLACK = "black"
 
     @classmethod
-    def parse(cls, text: object) -> "BallId":
+    def parse(cls, text: object) -> BallId:
         """The id spelled ``text``; ValueError naming the valid ids otherwise."""
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
 
 
 CAROM_BALLS: tuple[BallId, ...] = (BallId.WHITE, BallId.YELLOW, BallId.RED)
@@ -76,13 +74,11 @@ class Cushion(Enum):
     RIGHT = "right"
 
     @classmethod
-    def parse(cls, text: object) -> "Cushion":
+    def parse(cls, text: object) -> Cushion:
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
 
 
 class Pocket(Enum):
@@ -96,10 +92,8 @@ class Pocket(Enum):
     FOOT_RIGHT = "foot_right"
 
     @classmethod
-    def parse(cls, text: object) -> "Pocket":
+    def parse(cls, text: object) -> Pocket:
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(
-                f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}"
-            ) from None
+            raise ValueError(f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}") from None

@@ -20,6 +20,7 @@ Otherwise the ball is *lost* (still on the table somewhere, position unknown), n
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,15 @@ import numpy as np
 from calibration.table import TableSpec
 from tracking.cushions import normal_coordinate
 from tracking.ids import Cushion, Pocket
-from tracking.pockets import PocketConfig, in_opening, near_pocket, pocket_entry, pocket_holding, pocket_zones
+from tracking.pockets import (
+    PocketConfig,
+    PocketZone,
+    in_opening,
+    near_pocket,
+    pocket_entry,
+    pocket_holding,
+    pocket_zones,
+)
 from tracking.segment import BallActivity, Motion
 from tracking.sides import ContactConfig, make_side
 
@@ -55,8 +64,9 @@ class Exit:
     confidence: float
 
 
-def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: ContactConfig,
-              cfg: ExitConfig) -> Exit | None:
+def ball_exit(
+    act: BallActivity, motion: Motion, table: TableSpec, contact: ContactConfig, cfg: ExitConfig
+) -> Exit | None:
     """How the ball of a motion that ended unseen left the table, or None when it is lost."""
     s = act.samples
     R = table.ball_radius_mm
@@ -111,7 +121,7 @@ def ball_exit(act: BallActivity, motion: Motion, table: TableSpec, contact: Cont
     return Exit(t_last + best[0], None, cfg.unseen_exit_confidence)
 
 
-def _first_in_pocket(zones, xy_mm: np.ndarray) -> int | None:
+def _first_in_pocket(zones: Sequence[PocketZone], xy_mm: np.ndarray) -> int | None:
     """The first of the samples from which every later one lies in one pocket's drop circle
     (a pocketed ball seen again inside the pocket is no ball on the table), or None."""
     z = pocket_holding(zones, xy_mm[-1])

@@ -75,7 +75,9 @@ class PathFit:
         return float(self.sigma_mm**2 * (b @ self.cov @ b)) + (self.accel_sd_mm_s2 * self.outside_s(t_s)) ** 2
 
 
-def _lsq(tau: np.ndarray, y: np.ndarray, w: np.ndarray, deg: int, ridge: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
+def _lsq(
+    tau: np.ndarray, y: np.ndarray, w: np.ndarray, deg: int, ridge: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, float]:
     a = np.vander(tau, deg + 1, increasing=True)
     aw = a * w[:, None]
     m = a.T @ aw

@@ -22,10 +22,11 @@ Only ``calibration.table`` and tracking's own modules are imported (DESIGN.md bo
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.table import TableSpec
 from tracking.ids import Cushion, Pocket
@@ -57,7 +58,7 @@ class PocketZone:
     drop_mm: float
     openings: tuple[tuple[Cushion, float, float], ...]
 
-    def distance_mm(self, p: Sequence[float]) -> float:
+    def distance_mm(self, p: Sequence[float] | npt.NDArray[np.float64]) -> float:
         return math.hypot(float(p[0]) - self.centre_mm[0], float(p[1]) - self.centre_mm[1])
 
 
@@ -155,10 +156,12 @@ class PocketEntry:
     confidence: float
 
 
-def _circle_entry(p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarray, r: float,
-                  t_max: float) -> float | None:
+def _circle_entry(
+    p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarray, r: float, t_max: float
+) -> float | None:
     """First tau in [0, t_max] at which ``p + v tau + a tau^2 / 2`` is within ``r`` of ``centre``
     (sampled finely, then bisected: the path is a gentle curve over a few frames)."""
+
     def inside(tau: float) -> bool:
         q = p + v * tau + 0.5 * a * tau * tau
         return float(np.hypot(*(q - centre))) <= r
@@ -178,8 +181,9 @@ def _circle_entry(p: np.ndarray, v: np.ndarray, a: np.ndarray, centre: np.ndarra
     return None
 
 
-def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray, t_next_s: float,
-                 cfg: PocketConfig = PocketConfig()) -> PocketEntry | None:
+def pocket_entry(
+    zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray, t_next_s: float, cfg: PocketConfig = PocketConfig()
+) -> PocketEntry | None:
     """Whether a ball whose last samples are ``t_s``/``xy_mm`` (its last moving samples, the last
     one the ball's final sighting; ``t_next_s`` the time of the next sample it was not seen in,
     or inf) dropped into a pocket, and when.
@@ -226,9 +230,14 @@ def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray
             continue
         if d_last <= z.drop_mm:
             # seen inside: the entry lies between the previous sample and this one
-            tau = _circle_entry(pos + vel * t_prev + 0.5 * acc * t_prev**2, vel + acc * t_prev, acc, c,
-                                z.drop_mm, -t_prev) if n >= 2 else 0.0
-            t_in = t_last + t_prev + tau if tau is not None else t_last
+            dt = (
+                _circle_entry(
+                    pos + vel * t_prev + 0.5 * acc * t_prev**2, vel + acc * t_prev, acc, c, z.drop_mm, -t_prev
+                )
+                if n >= 2
+                else 0.0
+            )
+            t_in = t_last + t_prev + dt if dt is not None else t_last
             conf = 0.9
         else:
             if speed < cfg.min_speed_mm_s:
@@ -236,16 +245,16 @@ def pocket_entry(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray
             heading = float((c - p_last) @ vel) / (max(d_last, 1e-9) * max(speed, 1e-9))
             if heading <= 0.0:
                 continue  # moving away from it
-            tau = _circle_entry(pos, vel, acc, c, z.drop_mm, max(horizon, 1e-3))
-            if tau is None:
+            dt = _circle_entry(pos, vel, acc, c, z.drop_mm, max(horizon, 1e-3))
+            if dt is None:
                 # not into the circle on its path: a ball vanishing at the hole's edge (off a
                 # jaw, into the jaws' shadow) still counts, less surely
                 if d_last > z.drop_mm + cfg.reach_mm:
                     continue
-                tau, conf = min(horizon, (d_last - z.drop_mm) / speed), 0.4
+                dt, conf = min(horizon, (d_last - z.drop_mm) / speed), 0.4
             else:
-                conf = 0.8 if tau <= horizon else 0.5
-            t_in = t_last + tau
+                conf = 0.8 if dt <= horizon else 0.5
+            t_in = t_last + dt
         cand = PocketEntry(z.pocket, float(t_in), conf)
         if best is None or cand.confidence > best.confidence:
             best = cand

@@ -20,9 +20,9 @@ reported less often, each centimetre, so the median would be too long).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping
 
 import numpy as np
 
@@ -108,22 +108,31 @@ def detect_sampling(trajectories: Mapping[BallId, Trajectory]) -> SamplingReport
     if ticks < MIN_TICKS:
         return SamplingReport(Sampling.FRAMES, spacing, f"{ticks:.0f} sample spacings of data: read as video frames")
     # coverage over each ball's own span (a ball pocketed early, or first seen late, is no sign)
-    sparse = {b: n for b, n in counts.items()
-              if b in spans and (spans[b][1] - spans[b][0]) >= MIN_TICKS * spacing
-              and n < SPARSE_COVERAGE * (spans[b][1] - spans[b][0]) / spacing}
+    sparse = {
+        b: n
+        for b, n in counts.items()
+        if b in spans
+        and (spans[b][1] - spans[b][0]) >= MIN_TICKS * spacing
+        and n < SPARSE_COVERAGE * (spans[b][1] - spans[b][0]) / spacing
+    }
     rested = _resting_silence(trajectories, spacing)
     if not sparse and rested is not None:
         ball, gap = rested
         return SamplingReport(
-            Sampling.SPARSE, spacing,
+            Sampling.SPARSE,
+            spacing,
             f"sparse reports (a ball is sampled only while it moves: the {ball.value} went unreported "
-            f"{gap:.1f} s and was found where it had been): a silence is a ball at rest")
+            f"{gap:.1f} s and was found where it had been): a silence is a ball at rest",
+        )
     if sparse:
         ball, n = min(sparse.items(), key=lambda kv: kv[1])
         a, b = spans[ball]
         return SamplingReport(
-            Sampling.SPARSE, spacing,
+            Sampling.SPARSE,
+            spacing,
             f"sparse reports (a ball is sampled only while it moves, every {spacing * 1000:.0f} ms; "
-            f"the {ball.value} has {n} samples over {b - a:.1f} s): a silence is a ball at rest")
-    return SamplingReport(Sampling.FRAMES, spacing,
-                          f"every ball sampled about every {spacing * 1000:.0f} ms: read as video frames")
+            f"the {ball.value} has {n} samples over {b - a:.1f} s): a silence is a ball at rest",
+        )
+    return SamplingReport(
+        Sampling.FRAMES, spacing, f"every ball sampled about every {spacing * 1000:.0f} ms: read as video frames"
+    )

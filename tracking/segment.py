@@ -71,7 +71,7 @@ class BallSamples:
         return int(self.t_s.shape[0])
 
     @staticmethod
-    def from_trajectory(tr: Trajectory) -> "BallSamples":
+    def from_trajectory(tr: Trajectory) -> BallSamples:
         obs = np.flatnonzero(tr.observed)
         bridged = np.zeros(len(obs), dtype=bool)
         if len(obs):
@@ -132,6 +132,7 @@ def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[Res
     runs: list[RestRun] = []
     i = 0
     tol = cfg.rest_tol_mm
+
     def near(q: np.ndarray, anchor: np.ndarray, first: np.ndarray) -> bool:
         return bool(np.hypot(*(q - anchor)) <= tol and np.hypot(*(q - first)) <= tol * 1.5)
 
@@ -145,8 +146,12 @@ def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[Res
                 j += 1
                 acc += p[j]
                 count += 1
-            elif j + 2 < n and near(p[j + 2], anchor, p[i]) and not s.bridged_after[j + 1] \
-                    and t[j + 2] - t[j + 1] < cfg.silent_rest_s:
+            elif (
+                j + 2 < n
+                and near(p[j + 2], anchor, p[i])
+                and not s.bridged_after[j + 1]
+                and t[j + 2] - t[j + 1] < cfg.silent_rest_s
+            ):
                 j += 2  # one stray sample (a detection glitch) between two at rest
                 acc += p[j]
                 count += 1
@@ -319,9 +324,17 @@ def motions(s: BallSamples, runs: list[RestRun], cfg: SegmentConfig) -> list[Mot
 
     out: list[Motion] = []
     for m in raw:
-        if m.rest_before is None and m.rest_after is not None and m.n_samples <= cfg.glitch_samples and bool(
-                np.all(np.hypot(*(s.xy_mm[m.i_first : m.i_last + 1] - np.array(m.rest_after.pos_mm)).T)
-                       <= 2.0 * cfg.rest_tol_mm)):
+        if (
+            m.rest_before is None
+            and m.rest_after is not None
+            and m.n_samples <= cfg.glitch_samples
+            and bool(
+                np.all(
+                    np.hypot(*(s.xy_mm[m.i_first : m.i_last + 1] - np.array(m.rest_after.pos_mm)).T)
+                    <= 2.0 * cfg.rest_tol_mm
+                )
+            )
+        ):
             continue  # the data open with a stray sample or two of a ball at rest: a glitch
         first, before = m.i_first, m.rest_before
         for i in range(m.i_first, m.i_last):
@@ -380,7 +393,8 @@ def group_shots(activity: dict[BallId, BallActivity], cfg: SegmentConfig) -> lis
     for g in groups:
         ms = [it[2] for it in g]
         if (len(ms) == 1 or cfg.sparse_spacing_s is not None) and all(
-                m.n_samples == 1 and m.rest_before is not None for m in ms):
+            m.n_samples == 1 and m.rest_before is not None for m in ms
+        ):
             continue  # a ball reappearing elsewhere in one sample (a recorder's closing report of
             # every ball, re-measured): relocation, not a stroke
         out.append(

@@ -13,7 +13,8 @@ previous event instead of ``step_s``. Contact positions are not part of the shor
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TypedDict
 
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed
 from tracking.ids import BallId, Cushion, Pocket
@@ -21,8 +22,24 @@ from tracking.ids import BallId, Cushion, Pocket
 _CUSHIONS = {c.value for c in Cushion}
 
 
-def shorthand_events(tokens: Sequence[str], cue: BallId, shot: int, t0_s: float, conf: float = 0.95,
-                     step_s: float = 0.2, fps: float = 30.0) -> tuple[list[Event], list[BallId]]:
+class _Common(TypedDict):
+    """The fields every event of a token shares."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+
+
+def shorthand_events(
+    tokens: Sequence[str],
+    cue: BallId,
+    shot: int,
+    t0_s: float,
+    conf: float = 0.95,
+    step_s: float = 0.2,
+    fps: float = 30.0,
+) -> tuple[list[Event], list[BallId]]:
     """The events of ``tokens`` (see the module docstring) and the balls they pocket or send off
     the table, in order. ValueError (from the id parsers) on a token naming no ball, cushion or
     pocket."""
@@ -38,7 +55,7 @@ def shorthand_events(tokens: Sequence[str], cue: BallId, shot: int, t0_s: float,
             tok, q = tok.split("@")
             k = float(q)
         t += step
-        common = dict(t_s=t, frame=int(t * fps), shot=shot, confidence=k)
+        common = _Common(t_s=t, frame=int(t * fps), shot=shot, confidence=k)
         if tok.startswith("off:"):
             b = BallId.parse(tok[4:])
             gone.append(b)

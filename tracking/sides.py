@@ -24,8 +24,8 @@ wrong side costs the same), plus the terms at the solved time.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -219,6 +219,14 @@ class Side:
 EMPTY_SIDE = Side(None, False, np.zeros(0, dtype=int), None)
 
 
+def usable_path(side: Side) -> PathFit:
+    """``side.path`` of a usable side: its ``fit`` is set, so its ``path`` (``timing`` or ``fit``)
+    is too."""
+    path = side.path
+    assert path is not None, "usable_path: the side has no fit (check Side.usable first)"
+    return path
+
+
 def segment_of(act: BallActivity, i: int) -> tuple[str, int, int]:
     """('rest' | 'motion', first, last) sample indices of the run or motion holding sample ``i``."""
     for r in act.runs:
@@ -261,8 +269,14 @@ def make_side(
         elif direction > 0 and edge == last and edge + 1 < n and segment_of(act, edge + 1)[0] == "motion":
             _, _, last = segment_of(act, edge + 1)
             kind, first = "motion", edge
-    elif kind == "motion" and adjacent and direction < 0 and edge == first and edge > 0 \
-            and segment_of(act, edge - 1)[0] == "rest":
+    elif (
+        kind == "motion"
+        and adjacent
+        and direction < 0
+        and edge == first
+        and edge > 0
+        and segment_of(act, edge - 1)[0] == "rest"
+    ):
         # the first moving sample alone says nothing about a path; before a contact after it,
         # it is the ball still at rest, its noise read as a start (a ball struck from rest)
         _, first, _ = segment_of(act, edge - 1)
@@ -326,13 +340,18 @@ def make_side(
     return Side(fit, at_rest, arr, float(s.t_s[edge]), timing)
 
 
-def robust_cost(act: BallActivity, window: np.ndarray, sides: Sequence[Side], cfg: ContactConfig,
-                project: Callable[[np.ndarray], np.ndarray] | None = None) -> float:
+def robust_cost(
+    act: BallActivity,
+    window: np.ndarray,
+    sides: Sequence[Side],
+    cfg: ContactConfig,
+    project: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> float:
     """Sum over ``window`` samples of min(``residual_cap_chi2``, squared residual / noise^2) to the side holding
     them; a sample in no usable side costs ``residual_cap_chi2``."""
     s = act.samples
     cost = 0.0
-    win = set(int(i) for i in window)
+    win = {int(i) for i in window}
     covered: set[int] = set()
     for side in sides:
         if side.fit is None:

@@ -48,8 +48,8 @@ after-the-fact question on whole trajectories: where a shot started and ended, w
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -59,7 +59,6 @@ from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
-
 
 __all__ = ["BallMotion", "BallState", "MotionState", "Tracker", "TrackerConfig", "TrackerError", "label_score"]
 
@@ -172,8 +171,12 @@ class _Track:
 class Tracker:
     """Keeps the identities of ``balls`` through a clip (see the module docstring)."""
 
-    def __init__(self, balls: Sequence[BallId] = CAROM_BALLS, table: TableSpec | None = None,
-                 config: TrackerConfig = TrackerConfig()) -> None:
+    def __init__(
+        self,
+        balls: Sequence[BallId] = CAROM_BALLS,
+        table: TableSpec | None = None,
+        config: TrackerConfig = TrackerConfig(),
+    ) -> None:
         if len(set(balls)) != len(balls) or not balls:
             raise TrackerError(f"expected distinct balls to track, got {[b.value for b in balls]}")
         self.balls = tuple(balls)
@@ -260,13 +263,18 @@ class Tracker:
                 tr.seen_last_frame = False
                 observed = False
             hidden_s = 0.0 if observed else t_s - tr.t_seen
-            states.append(BallState(ball, int(frame), float(t_s), tr.x, tr.y, tr.vx, tr.vy, observed,
-                                    float(conf), float(hidden_s)))
+            states.append(
+                BallState(
+                    ball, int(frame), float(t_s), tr.x, tr.y, tr.vx, tr.vy, observed, float(conf), float(hidden_s)
+                )
+            )
             self._rows[ball].append((float(t_s), int(frame), tr.x, tr.y, observed, float(conf)))
         self._t_prev = t_s
         return states
 
-    def _observe(self, tr: _Track, d: BallDetection, t_s: float, pred: tuple[float, float, float, float] | None) -> None:
+    def _observe(
+        self, tr: _Track, d: BallDetection, t_s: float, pred: tuple[float, float, float, float] | None
+    ) -> None:
         gap = t_s - tr.t_seen
         if tr.started and 0.0 < gap <= self.config.velocity_gap_s:
             # velocity from the last measurement (over a short occlusion too: a straight-line
@@ -308,7 +316,12 @@ class Tracker:
             return True
         return ball in self._shared and tr.started and (t_s - tr.t_seen) > self.config.max_hidden_s
 
-    def _assign_all(self, dets: Sequence[BallDetection], preds, t_s: float) -> dict[int, int]:
+    def _assign_all(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+    ) -> dict[int, int]:
         """Ball index -> detection index: the balls on the table first, then the second-stage
         balls on what they leave."""
         cost = self._cost_matrix(dets, preds, t_s)
@@ -336,15 +349,24 @@ class Tracker:
             a1[second[r]] = left[c]
         return a1
 
-    def _acquire_rest(self, dets: Sequence[BallDetection], preds, t_s: float, assigned: Mapping[int, int]) -> dict[int, int]:
+    def _acquire_rest(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+        assigned: Mapping[int, int],
+    ) -> dict[int, int]:
         """Balls not yet seen for the detections left over once the others are assigned: a
         detection whose likeliest unseen ball another detection took is offered the next likeliest
         of those still unseen, round after round, in the same frame."""
         out: dict[int, int] = {}
         taken = set(assigned.values())
         for _ in range(3):
-            free_balls = [i for i, b in enumerate(self.balls)
-                          if not self._tracks[b].started and i not in assigned and i not in out]
+            free_balls = [
+                i
+                for i, b in enumerate(self.balls)
+                if not self._tracks[b].started and i not in assigned and i not in out
+            ]
             free_dets = [j for j in range(len(dets)) if j not in taken]
             if not free_balls or not free_dets:
                 break
@@ -368,7 +390,9 @@ class Tracker:
             ranks[j] = r
         return ranks
 
-    def _sigma(self, ball: BallId, preds: Mapping[BallId, tuple[float, float, float, float] | None], t_s: float) -> tuple[float, float]:
+    def _sigma(
+        self, ball: BallId, preds: Mapping[BallId, tuple[float, float, float, float] | None], t_s: float
+    ) -> tuple[float, float]:
         """(sigma, gate) of a ball's predicted position this frame."""
         cfg = self.config
         tr = self._tracks[ball]
@@ -404,9 +428,14 @@ class Tracker:
             gate += cfg.max_speed_mm_s * hidden
         return sigma, gate
 
-    def _cost_matrix(self, dets: Sequence[BallDetection], preds, t_s: float,
-                     unseen: Sequence[BallId] | None = None,
-                     occupied: Sequence[tuple[float, float]] = ()) -> np.ndarray:
+    def _cost_matrix(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+        unseen: Sequence[BallId] | None = None,
+        occupied: Sequence[tuple[float, float]] = (),
+    ) -> np.ndarray:
         """Ball x detection costs (see the module docstring); ``unseen``: the balls not yet seen
         among which a detection's likeliest is sought (default: every ball not yet started);
         ``occupied``: places balls were given this frame, where no ball not yet seen starts."""
@@ -443,7 +472,13 @@ class Tracker:
                     # not yet seen, or lost: only colour says which detection it is; without
                     # colour evidence it takes what the other balls leave
                     weak = score is not None and score < 0.5
-                    if weak and p is None and likeliest[j] is ball and score >= cfg.start_min_score:
+                    if (
+                        weak
+                        and score is not None
+                        and p is None
+                        and likeliest[j] is ball
+                        and score >= cfg.start_min_score
+                    ):
                         weak = False  # not yet seen, and this detection's likeliest unseen ball
                     if weak or (p is None and (d.score < cfg.start_confidence or crowded[j])):
                         continue
@@ -481,7 +516,7 @@ class Tracker:
 
     # -- motion --------------------------------------------------------------------------------
 
-    def motion(self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10 ** 9) -> MotionState:
+    def motion(self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10**9) -> MotionState:
         """Where the balls are going (predicted at ``t_s``; default: the last frame's time) and
         whether the table is at rest: every ball on it moved less than ``still_mm`` between its
         last two samples. A ball whose last sample is more than ``gone_frames`` frames older than
@@ -523,7 +558,9 @@ class Tracker:
             if not rows:
                 continue
             a = np.array([(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows], dtype=float)
-            out[ball] = Trajectory(ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool), a[:, 5])
+            out[ball] = Trajectory(
+                ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool), a[:, 5]
+            )
         return out
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO, Iterable, Mapping
+from typing import IO
 
 import numpy as np
 
@@ -113,7 +114,9 @@ def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> d
             elif o in _FALSE:
                 observed = False
             else:
-                raise TracksCsvError(f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}")
+                raise TracksCsvError(
+                    f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}"
+                )
         prev = rows.get(ball)
         if prev and t <= prev[-1][0]:
             raise TracksCsvError(
@@ -149,13 +152,22 @@ class TracksCsvWriter:
     each call, under the header ``t,frame,ball,x_mm,y_mm,observed,confidence``."""
 
     def __init__(self, path: str | Path) -> None:
-        self._f: IO[str] = Path(path).open("w", encoding="utf-8", newline="")
+        # the writer owns the handle (closed by close() or on leaving its with-block)
+        self._f: IO[str] = Path(path).open("w", encoding="utf-8", newline="")  # noqa: SIM115
         self._w = csv.writer(self._f, lineterminator="\n")
         self._w.writerow(WRITE_COLUMNS)
         self._f.flush()
 
-    def write(self, t_s: float, frame: int, ball: BallId, x_mm: float, y_mm: float,
-              observed: bool = True, confidence: float = 1.0) -> None:
+    def write(
+        self,
+        t_s: float,
+        frame: int,
+        ball: BallId,
+        x_mm: float,
+        y_mm: float,
+        observed: bool = True,
+        confidence: float = 1.0,
+    ) -> None:
         self._w.writerow(_row(t_s, frame, ball, x_mm, y_mm, observed, confidence))
         self._f.flush()
 
@@ -168,7 +180,7 @@ class TracksCsvWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "TracksCsvWriter":
+    def __enter__(self) -> TracksCsvWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -188,6 +200,14 @@ def write_tracks_csv(path: str | Path, trajectories: Mapping[BallId, Trajectory]
     with TracksCsvWriter(path) as w:
         for t, _, k, ball in rows:
             tr = trajs[ball]
-            w._w.writerow(_row(t, int(tr.frame[k]), ball, float(tr.x_mm[k]), float(tr.y_mm[k]),
-                               bool(tr.observed[k]), float(tr.confidence[k])))
-
+            w._w.writerow(
+                _row(
+                    t,
+                    int(tr.frame[k]),
+                    ball,
+                    float(tr.x_mm[k]),
+                    float(tr.y_mm[k]),
+                    bool(tr.observed[k]),
+                    float(tr.confidence[k]),
+                )
+            )

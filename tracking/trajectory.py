@@ -16,8 +16,8 @@ Arrays are made read-only so a trajectory can be shared between stages without c
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -82,7 +82,7 @@ class Trajectory:
         frame: Sequence[int] | np.ndarray | None = None,
         observed: Sequence[bool] | np.ndarray | None = None,
         confidence: Sequence[float] | np.ndarray | None = None,
-    ) -> "Trajectory":
+    ) -> Trajectory:
         """A trajectory from plain sequences; ``frame`` defaults to the sample index, every sample
         observed with confidence 1."""
         n = len(t_s)
@@ -104,26 +104,24 @@ class Trajectory:
         """(N, 2) centres."""
         return np.stack([self.x_mm, self.y_mm], axis=1)
 
-    def select(self, mask: np.ndarray) -> "Trajectory":
+    def select(self, mask: np.ndarray) -> Trajectory:
         """The samples where ``mask`` (bool, N) is True."""
         m = np.asarray(mask, dtype=bool)
-        return Trajectory(self.ball, self.t_s[m], self.frame[m], self.x_mm[m], self.y_mm[m],
-                          self.observed[m], self.confidence[m])
+        return Trajectory(
+            self.ball, self.t_s[m], self.frame[m], self.x_mm[m], self.y_mm[m], self.observed[m], self.confidence[m]
+        )
 
-    def window(self, t0_s: float, t1_s: float) -> "Trajectory":
+    def window(self, t0_s: float, t1_s: float) -> Trajectory:
         """The samples with ``t0_s <= t_s <= t1_s``."""
         return self.select((self.t_s >= t0_s) & (self.t_s <= t1_s))
 
-    def observed_only(self) -> "Trajectory":
+    def observed_only(self) -> Trajectory:
         return self.select(self.observed)
 
 
 def as_trajectory_map(trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory]) -> dict[BallId, Trajectory]:
     """``{ball: trajectory}`` from a mapping or a sequence of trajectories (one per ball)."""
-    if isinstance(trajectories, Mapping):
-        items = list(trajectories.values())
-    else:
-        items = list(trajectories)
+    items = list(trajectories.values()) if isinstance(trajectories, Mapping) else list(trajectories)
     out: dict[BallId, Trajectory] = {}
     for tr in items:
         if not isinstance(tr, Trajectory):

@@ -19,8 +19,8 @@ How it works, and why:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 import cv2
 import numpy as np
@@ -82,13 +82,18 @@ class ClassicalDetector:
     the cloth unless ``set_background`` was called. Labels are the :class:`BallId` of the colour
     classes (``white``, ``yellow``, ``red``)."""
 
-    def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, config: ClassicalConfig | None = None,
-                 rectifier: Rectifier | None = None):
+    def __init__(
+        self,
+        geometry: RectifiedGeometry,
+        ball_radius_mm: float,
+        config: ClassicalConfig | None = None,
+        rectifier: Rectifier | None = None,
+    ):
         self.geometry = geometry
         self.rectifier = rectifier
         self.config = config or ClassicalConfig()
         self.r_px = ball_radius_mm * geometry.px_per_mm
-        self.ball_area_px = float(np.pi * self.r_px ** 2)
+        self.ball_area_px = float(np.pi * self.r_px**2)
         self._bg_small: np.ndarray | None = None
         self._bg_full: np.ndarray | None = None
         self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
@@ -97,7 +102,8 @@ class ClassicalDetector:
         # the carom balls under a neutral light)
         start = {"red": (40.0, 40.0, 190.0), "yellow": (40.0, 200.0, 230.0), "white": (235.0, 235.0, 235.0)}
         self._ref_bgr: dict[int, np.ndarray] = {
-            i: np.array(start.get(n, (200.0, 200.0, 200.0)), np.float32) for i, n in enumerate(self.labels)}
+            i: np.array(start.get(n, (200.0, 200.0, 200.0)), np.float32) for i, n in enumerate(self.labels)
+        }
 
     # -- cloth model ---------------------------------------------------------------------------
     def set_background(self, rectified_bgr: np.ndarray) -> None:
@@ -120,17 +126,24 @@ class ClassicalDetector:
         sought with lower ones)."""
         d = lab.astype(np.int16) - bg
         dab2 = d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2
-        fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (d[..., 0] > scale * self.config.lightness_threshold)
+        fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (
+            d[..., 0] > scale * self.config.lightness_threshold
+        )
         return fg.astype(np.uint8) * 255
 
     # -- detection -----------------------------------------------------------------------------
-    def _candidates(self, small_bgr: np.ndarray, full_w: int, full_h: int,
-                    ) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
+    def _candidates(
+        self,
+        small_bgr: np.ndarray,
+        full_w: int,
+        full_h: int,
+    ) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
         """Full-resolution windows (u0, v0, u1, v1) around the foreground blobs of the
         half-resolution view, and around the faint streaks (blobs a ball wide and several long
         under the lower thresholds that the ordinary ones see little of)."""
         lab_s = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
         bg = self._bg_small
+        assert bg is not None  # set by set_background, which detect and detect_image run first
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
@@ -138,8 +151,13 @@ class ClassicalDetector:
         pad = int(np.ceil(self.r_px * 0.5)) + 2
 
         def full_box(x0: int, y0: int, bw: int, bh: int) -> tuple[int, int, int, int]:
-            return (max(0, 2 * x0 - pad), max(0, 2 * y0 - pad), min(full_w, 2 * (x0 + bw) + pad),
-                    min(full_h, 2 * (y0 + bh) + pad))
+            return (
+                max(0, 2 * x0 - pad),
+                max(0, 2 * y0 - pad),
+                min(full_w, 2 * (x0 + bw) + pad),
+                min(full_h, 2 * (y0 + bh) + pad),
+            )
+
         min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
         boxes = []
         for i in range(1, n):
@@ -155,7 +173,7 @@ class ClassicalDetector:
             x0, y0, bw, bh, area = ws[i]
             if area < 2.0 * np.pi * r_s * r_s or max(bw, bh) < self.config.streak_min_length_r * r_s:
                 continue
-            strong_share = float((mask_s[y0:y0 + bh, x0:x0 + bw][wl[y0:y0 + bh, x0:x0 + bw] == i] > 0).mean())
+            strong_share = float((mask_s[y0 : y0 + bh, x0 : x0 + bw][wl[y0 : y0 + bh, x0 : x0 + bw] == i] > 0).mean())
             if strong_share > 0.6:
                 continue  # the strong pass sees it well enough
             faint.append(full_box(x0, y0, bw, bh))
@@ -166,14 +184,16 @@ class ClassicalDetector:
         if self._bg_full is None:
             self.set_background(rectified_bgr)
         H, W = rectified_bgr.shape[:2]
-        return self._detect_in(np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H,
-                               lambda u0, v0, u1, v1: rectified_bgr[v0:v1, u0:u1])
+        return self._detect_in(
+            np.ascontiguousarray(rectified_bgr[::2, ::2]), W, H, lambda u0, v0, u1, v1: rectified_bgr[v0:v1, u0:u1]
+        )
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: each frame is
         seen afresh): the balls of ``frame.image`` through the detector's ``rectifier``."""
         if self.rectifier is None:
             raise ValueError("classical detector: detect_frame needs the rectifier given at construction")
+        assert frame.image is not None  # the pipeline passes decoded frames only
         return Detections(frame.index, frame.t_s, tuple(self.detect_image(frame.image, self.rectifier)))
 
     def detect_image(self, frame_bgr: np.ndarray, rectifier: Rectifier) -> list[BallDetection]:
@@ -182,23 +202,29 @@ class ClassicalDetector:
         remapping the whole view at full resolution)."""
         if self._bg_full is None:
             self.set_background(rectifier(frame_bgr))
+        assert self._bg_full is not None  # set just above, or before
         H, W = self._bg_full.shape[:2]
-        return self._detect_in(rectifier.coarse(frame_bgr), W, H,
-                               lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1))
+        return self._detect_in(
+            rectifier.coarse(frame_bgr), W, H, lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1)
+        )
 
-    def _detect_in(self, small_bgr: np.ndarray, W: int, H: int, window) -> list[BallDetection]:
+    def _detect_in(
+        self, small_bgr: np.ndarray, W: int, H: int, window: Callable[[int, int, int, int], np.ndarray]
+    ) -> list[BallDetection]:
         """The balls of one view: candidates on its half-resolution ``small_bgr``, each measured
         in its full-resolution ``window(u0, v0, u1, v1)``, then the faint streaks."""
         out: list[BallDetection] = []
         boxes, faint = self._candidates(small_bgr, W, H)
+        assert self._bg_full is not None  # set by set_background, which detect and detect_image run first
         for u0, v0, u1, v1 in boxes:
             out.extend(self._measure(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
         for u0, v0, u1, v1 in faint:
             out.extend(self._faint_streaks(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0, out))
         return out
 
-    def _faint_streaks(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int,
-                       found: list[BallDetection]) -> list[BallDetection]:
+    def _faint_streaks(
+        self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int, found: list[BallDetection]
+    ) -> list[BallDetection]:
         """Streaks too faint for the ordinary thresholds (a ball faster than ~4 m/s at 30 fps),
         sought in a window with the lower ones; none where a ball was already found."""
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
@@ -211,7 +237,9 @@ class ClassicalDetector:
             if filled.sum() / 255.0 < self.config.streak_min_area_frac * self.ball_area_px:
                 continue
             det = self._streak(filled > 0, bgr, lab, bg, ox, oy)
-            if det is None or any(np.hypot(f.u_px - det.u_px, f.v_px - det.v_px) < 2.0 * self.r_px for f in found + out):
+            if det is None or any(
+                np.hypot(f.u_px - det.u_px, f.v_px - det.v_px) < 2.0 * self.r_px for f in found + out
+            ):
                 continue
             out.append(det)
         return out
@@ -229,7 +257,8 @@ class ClassicalDetector:
         cls = np.full(L.shape, -1, np.int8)
         for k, (lo, hi) in enumerate(cfg.hues_deg.values()):
             cls[(chroma >= cfg.saturated_chroma) & (hue >= lo) & (hue < hi)] = k
-        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)
+        # L is the Lab lightness array, not a constant (SIM300 reads it as one): compared as written
+        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)  # noqa: SIM300
         cls[bright & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
         return cls
 
@@ -292,12 +321,21 @@ class ClassicalDetector:
                     continue
                 cu, cv_, inlier = self._fixed_radius_fit(pts, seed)
                 visible = float(min(1.0, n_k / self.ball_area_px))
-                score = float(np.clip(0.5 * inlier + 0.5 * visible, 0.0, 1.0)) * (0.8 if frac > cfg.occluder_area_frac else 1.0)
+                score = float(np.clip(0.5 * inlier + 0.5 * visible, 0.0, 1.0)) * (
+                    0.8 if frac > cfg.occluder_area_frac else 1.0
+                )
                 out.append(self._det(cu + ox, cv_ + oy, name, score, scores, visible))
         return out
 
-    def _streak(self, inside: np.ndarray, bgr: np.ndarray, lab: np.ndarray, bg: np.ndarray, ox: int, oy: int,
-                ) -> BallDetection | None:
+    def _streak(
+        self,
+        inside: np.ndarray,
+        bgr: np.ndarray,
+        lab: np.ndarray,
+        bg: np.ndarray,
+        ox: int,
+        oy: int,
+    ) -> BallDetection | None:
         """A fast ball's streak (see :class:`ClassicalConfig`): the ball where it was at
         mid-exposure (the streak's middle), its colour de-blended from the cloth, and in
         ``streak_px`` the ends of its path over the exposure (each a radius inside the streak's
@@ -353,8 +391,9 @@ class ClassicalDetector:
             fit[i] = np.exp(-res / 0.1)
             if res < best:
                 k, best, k_share = i, res, sh
-        votes = np.bincount(self._pixel_classes(lab, bg)[inside].astype(np.int64) + 1,
-                            minlength=len(self.labels) + 1)[1:]
+        votes = np.bincount(self._pixel_classes(lab, bg)[inside].astype(np.int64) + 1, minlength=len(self.labels) + 1)[
+            1:
+        ]
         if k < 0 or k_share > cfg.streak_max_share:
             return None  # no ball's blend explains it, or it is a ball's full colour: no streak
         total = max(int(votes.sum()), 1)
@@ -390,11 +429,21 @@ class ClassicalDetector:
             a = self.config.colour_learn_rate
             self._ref_bgr[k] = (1.0 - a) * self._ref_bgr[k] + a * pixels_bgr.astype(np.float32).mean(axis=0)
 
-    def _det(self, u: float, v: float, label: str, score: float, scores: Mapping[str, float], visible: float) -> BallDetection:
+    def _det(
+        self, u: float, v: float, label: str, score: float, scores: Mapping[str, float], visible: float
+    ) -> BallDetection:
         x_mm, y_mm = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
-        return BallDetection(x_mm=float(x_mm[0]), y_mm=float(y_mm[0]), u_px=float(u), v_px=float(v), r_px=self.r_px,
-                             label=ball_label(label), score=score, label_scores=ball_scores(scores.items()),
-                             visible_fraction=visible)
+        return BallDetection(
+            x_mm=float(x_mm[0]),
+            y_mm=float(y_mm[0]),
+            u_px=float(u),
+            v_px=float(v),
+            r_px=self.r_px,
+            label=ball_label(label),
+            score=score,
+            label_scores=ball_scores(scores.items()),
+            visible_fraction=visible,
+        )
 
     def _fixed_radius_fit(self, pts: np.ndarray, start: np.ndarray) -> tuple[float, float, float]:
         """Centre of a circle of the known radius fitting rim points (Gauss–Newton with Cauchy

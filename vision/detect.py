@@ -29,7 +29,8 @@ Why the types live in :mod:`tracking.detections`: the tracker takes them and mus
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -45,8 +46,7 @@ __all__ = ["BallDetection", "Detections", "Detector", "RectifiedDetector", "View
 class Detector(Protocol):
     """What the pipeline calls on any ball detector (see the module docstring)."""
 
-    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections:
-        ...
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections: ...
 
 
 class ViewDetector(Protocol):
@@ -56,8 +56,7 @@ class ViewDetector(Protocol):
 
     geometry: RectifiedGeometry
 
-    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> Sequence[BallDetection]:
-        ...
+    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> Sequence[BallDetection]: ...
 
 
 class RectifiedDetector:
@@ -69,6 +68,7 @@ class RectifiedDetector:
         self.rectifier = rectifier
         self.geometry = detector.geometry
 
-    def detect_frame(self, frame: "Frame", motion: MotionState | None = None) -> Detections:
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        assert frame.image is not None  # the pipeline passes decoded frames only
         dets = self.detector.detect(self.rectifier(frame.image), frame.t_s)
         return Detections(frame.index, frame.t_s, tuple(dets))

@@ -25,6 +25,7 @@ past the cushion noses: a ball in a pocket's throat is still seen) are dropped.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from calibration.table import TableSpec
 from tracking.detections import MotionState, ball_label, ball_scores
 from vision.detect import BallDetection, Detections
 from vision.source import Frame
+
+if TYPE_CHECKING:
+    from vision.yolo import YoloDetector
 
 __all__ = ["OBLIQUE_DEG", "FrameYoloDetector", "oblique", "view_angle_deg"]
 
@@ -57,14 +61,15 @@ class FrameYoloDetector:
     """See the module docstring. ``yolo`` is a :class:`vision.yolo.YoloDetector` (its finder and
     classifier); ``margin_px`` widens the table's crop."""
 
-    def __init__(self, yolo, camera: CameraModel, table: TableSpec, margin_px: float = 24.0) -> None:
+    def __init__(self, yolo: YoloDetector, camera: CameraModel, table: TableSpec, margin_px: float = 24.0) -> None:
         self.yolo = yolo
         self.camera = camera
         self.table = table
         self.R = table.ball_radius_mm
         L, W, rail = table.length_mm, table.width_mm, table.rail_width_mm
-        outline = np.array([[-rail, -rail, 0.0], [L + rail, -rail, 0.0], [L + rail, W + rail, 0.0],
-                            [-rail, W + rail, 0.0]])
+        outline = np.array(
+            [[-rail, -rail, 0.0], [L + rail, -rail, 0.0], [L + rail, W + rail, 0.0], [-rail, W + rail, 0.0]]
+        )
         # the box of the outline both with and without the lens's distortion (OpenCV folds points
         # far outside the frame back in for k1 < 0; with k1 > 0 the distorted corners lie outside
         # the pinhole ones): the crop holds the table either way
@@ -95,7 +100,7 @@ class FrameYoloDetector:
 
     def detect(self, frame_bgr: np.ndarray) -> list[BallDetection]:
         y = self.yolo
-        crop = frame_bgr[self.y0:self.y1, self.x0:self.x1]
+        crop = frame_bgr[self.y0 : self.y1, self.x0 : self.x1]
         boxes, scores = y.find(crop)
         n = len(y.labels)
         if not len(boxes):
@@ -118,13 +123,22 @@ class FrameYoloDetector:
         out = []
         for i in kept:
             q = p[i, :n] / max(float(p[i, :n].sum()), 1e-9)
-            out.append(BallDetection(x_mm=float(xy[i, 0]), y_mm=float(xy[i, 1]), u_px=float(u[i]), v_px=float(v[i]),
-                                     r_px=float(r[i]), label=ball_label(y.labels[int(np.argmax(q))]),
-                                     score=float(score[i]),
-                                     label_scores=ball_scores((lab, float(q[t])) for t, lab in enumerate(y.labels))))
+            out.append(
+                BallDetection(
+                    x_mm=float(xy[i, 0]),
+                    y_mm=float(xy[i, 1]),
+                    u_px=float(u[i]),
+                    v_px=float(v[i]),
+                    r_px=float(r[i]),
+                    label=ball_label(y.labels[int(np.argmax(q))]),
+                    score=float(score[i]),
+                    label_scores=ball_scores((lab, float(q[t])) for t, lab in enumerate(y.labels)),
+                )
+            )
         return out
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: the whole
         model runs on every frame, on the camera's image: no rectifier)."""
+        assert frame.image is not None  # the pipeline passes decoded frames only
         return Detections(frame.index, frame.t_s, tuple(self.detect(frame.image)))

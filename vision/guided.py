@@ -35,10 +35,14 @@ pocket is never seen later than with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.detect import BallDetection
+
+if TYPE_CHECKING:
+    from vision.yolo import YoloDetector
 
 __all__ = ["GuidedConfig", "GuidedDetector", "GuidedStats"]
 
@@ -68,7 +72,7 @@ class GuidedStats:
 class GuidedDetector:
     """See the module docstring. ``detect`` must see the frames of one video in order."""
 
-    def __init__(self, detector, config: GuidedConfig | None = None) -> None:
+    def __init__(self, detector: YoloDetector, config: GuidedConfig | None = None) -> None:
         self.detector = detector
         self.geometry = detector.geometry
         self.config = config or GuidedConfig()
@@ -89,8 +93,11 @@ class GuidedDetector:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
         step = 1.0 if dt is None else dt
-        key = (not self._last or self._since_key + 1 >= cfg.key_every
-               or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s)))
+        key = (
+            not self._last
+            or self._since_key + 1 >= cfg.key_every
+            or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
+        )
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
             dets = self.detector.detect(rectified_bgr)

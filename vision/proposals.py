@@ -28,9 +28,14 @@ cheaply at a scale where a ball is ~4 px in radius:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from vision.rectify import RectifiedGeometry
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,11 @@ class ProposalConfig:
     blur_r: float = 0.25
 
 
-def cloth_difference(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | None = None,
-                     ) -> tuple[np.ndarray, int]:
+def cloth_difference(
+    view_bgr: np.ndarray,
+    r_px: float,
+    config: ProposalConfig | None = None,
+) -> tuple[np.ndarray, int]:
     """The difference from the cloth model at the working scale, and that scale's factor
     (view px per working px)."""
     cfg = config or ProposalConfig()
@@ -77,7 +85,7 @@ def cloth_difference(view_bgr: np.ndarray, r_px: float, config: ProposalConfig |
     return cv2.GaussianBlur(diff, (0, 0), max(cfg.blur_r * rs, 0.5)), f
 
 
-def playing_region(geometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
+def playing_region(geometry: RectifiedGeometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
     """(u0, v0, u1, v1) of the rectified view where a ball's centre can lie: the cloth inside the
     cushion noses less ``inset_r`` ball radii (a centre is one radius from the nose at the
     closest; the cushions' own shading is not a ball)."""
@@ -99,9 +107,12 @@ def _hex_grid(x0: int, y0: int, x1: int, y1: int, step: float) -> tuple[np.ndarr
     return np.concatenate(xs), np.concatenate(yy)
 
 
-def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | None = None,
-                   region_px: tuple[float, float, float, float] | None = None,
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def ball_proposals(
+    view_bgr: np.ndarray,
+    r_px: float,
+    config: ProposalConfig | None = None,
+    region_px: tuple[float, float, float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate centres u, v (view px) and their strengths (the smoothed difference), strongest
     first; ``region_px`` (u0, v0, u1, v1) bounds where a centre may be (the playing area: the
     cushions' shading is not a ball). See the module docstring."""
@@ -110,11 +121,15 @@ def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | N
     rs = r_px / f
     mask = (diff > cfg.threshold).astype(np.uint8)
     ro = max(1, int(round(cfg.open_r * rs)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1)))
+    # cv2's stubs type every result as a Mat of any number type: opening keeps the uint8 of its input
+    mask = cast(
+        "npt.NDArray[np.uint8]",
+        cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))),
+    )
     if region_px is not None:
         u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)
         keep = np.zeros_like(mask)
-        keep[max(v0, 0):max(v1, 0), max(u0, 0):max(u1, 0)] = 1
+        keep[max(v0, 0) : max(v1, 0), max(u0, 0) : max(u1, 0)] = 1
         mask &= keep
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ball_area = np.pi * rs * rs
@@ -124,8 +139,8 @@ def ball_proposals(view_bgr: np.ndarray, r_px: float, config: ProposalConfig | N
         balls = area / ball_area
         if balls < cfg.min_area or balls > cfg.max_area:
             continue  # a speck, or a hand, a sleeve, a cue's shadow: no grid over those
-        win = lab[y:y + h, x:x + w] == i
-        dw = np.where(win, diff[y:y + h, x:x + w], 0.0)
+        win = lab[y : y + h, x : x + w] == i
+        dw = np.where(win, diff[y : y + h, x : x + w], 0.0)
         # how many discs as thick as the blob it holds: one ball with its shadow or glow is one
         # disc however it grew; touching balls are several
         thick = cv2.distanceTransform(np.pad(win.astype(np.uint8), 1), cv2.DIST_L2, 5).max()

@@ -31,8 +31,10 @@ class RectifiedGeometry:
     def size_px(self) -> tuple[int, int]:
         """(width, height) of the rectified image."""
         s = self.px_per_mm
-        return (int(round((self.length_mm + 2 * self.margin_mm) * s)),
-                int(round((self.width_mm + 2 * self.margin_mm) * s)))
+        return (
+            int(round((self.length_mm + 2 * self.margin_mm) * s)),
+            int(round((self.width_mm + 2 * self.margin_mm) * s)),
+        )
 
     def uv_to_mm(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pixel centres use the OpenCV convention: pixel (0, 0) covers [0, 1) and its centre is 0."""
@@ -55,8 +57,9 @@ class Rectifier:
     candidates cheaply) and :meth:`patch` one window of the full-resolution view (for measuring a
     candidate), so a frame need not be remapped whole at full resolution."""
 
-    def __init__(self, camera: CameraModel, table: TableSpec, px_per_mm: float = 0.5,
-                 margin_mm: float | None = None) -> None:
+    def __init__(
+        self, camera: CameraModel, table: TableSpec, px_per_mm: float = 0.5, margin_mm: float | None = None
+    ) -> None:
         margin = table.ball_radius_mm if margin_mm is None else margin_mm
         self.geometry = RectifiedGeometry(table.length_mm, table.width_mm, margin, px_per_mm, table.ball_radius_mm)
         w, h = self.geometry.size_px
@@ -74,15 +77,33 @@ class Rectifier:
         self.camera = camera
 
     def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
-        return cv2.remap(frame_bgr, self._m1, self._m2, interpolation=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return cv2.remap(
+            frame_bgr,
+            self._m1,
+            self._m2,
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
 
     def coarse(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The view at half resolution (each pixel the mean position of a 2x2 block)."""
-        return cv2.remap(frame_bgr, self._c1, self._c2, interpolation=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return cv2.remap(
+            frame_bgr,
+            self._c1,
+            self._c2,
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
 
     def patch(self, frame_bgr: np.ndarray, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
         """Full-resolution view pixels [v0:v1, u0:u1]."""
-        return cv2.remap(frame_bgr, self._m1[v0:v1, u0:u1], self._m2[v0:v1, u0:u1], interpolation=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return cv2.remap(
+            frame_bgr,
+            self._m1[v0:v1, u0:u1],
+            self._m2[v0:v1, u0:u1],
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )

@@ -8,9 +8,9 @@ simply ends early; ``frames_read`` tells how far it got.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
@@ -54,7 +54,9 @@ class VideoFile:
             raise VideoSourceError(f"{p}: the file is empty; expected a video file")
         cap = cv2.VideoCapture(str(p))
         if not cap.isOpened():
-            raise VideoSourceError(f"{p}: cannot be opened as video (not a video file, or truncated); expected an MP4/AVI/MKV file")
+            raise VideoSourceError(
+                f"{p}: cannot be opened as video (not a video file, or truncated); expected an MP4/AVI/MKV file"
+            )
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
         h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
@@ -62,7 +64,9 @@ class VideoFile:
         ok, first = cap.read()
         if not ok or first is None:
             cap.release()
-            raise VideoSourceError(f"{p}: no decodable frame; the file is not a video or is truncated before its first frame")
+            raise VideoSourceError(
+                f"{p}: no decodable frame; the file is not a video or is truncated before its first frame"
+            )
         if not (0 < fps < 1000):
             cap.release()
             raise VideoSourceError(f"{p}: the video reports a frame rate of {fps}; expected a positive frame rate")
@@ -74,7 +78,7 @@ class VideoFile:
     def first_frame(self) -> np.ndarray:
         return self._first.copy()
 
-    def frames(self, decode=lambda i: True) -> Iterator[Frame]:
+    def frames(self, decode: Callable[[int], bool] = lambda i: True) -> Iterator[Frame]:
         """Every frame from the first, once. Stops at the end or at the first undecodable frame."""
         fps = self.info.fps
         yield Frame(0, 0.0, self._first if decode(0) else None)
@@ -96,7 +100,7 @@ class VideoFile:
     def close(self) -> None:
         self._cap.release()
 
-    def __enter__(self) -> "VideoFile":
+    def __enter__(self) -> VideoFile:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -38,15 +38,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from calibration._vec import floats4
 from tracking.detections import ball_label, ball_scores
 from vision.detect import BallDetection
 from vision.proposals import ball_proposals, playing_region
 from vision.rectify import RectifiedGeometry
 from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_DETECTOR = MODELS_DIR / "ball_detector.onnx"
@@ -58,7 +63,7 @@ class YoloModelError(ValueError):
     """A model file that is missing or does not have the expected inputs, outputs or metadata."""
 
 
-def _session(path: Path, threads: int):
+def _session(path: Path, threads: int) -> ort.InferenceSession:
     import onnxruntime as ort
 
     if not Path(path).is_file():
@@ -83,9 +88,14 @@ def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 100) ->
     cx, cy, w, h = p[0, keep], p[1, keep], p[2, keep], p[3, keep]
     s = scores[keep]
     boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(np.float32)
-    idx = cv2.dnn.NMSBoxes([[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])] for b in boxes],
-                           [float(v) for v in s], conf, iou, top_k=max_det)
-    idx = np.asarray(idx, int).reshape(-1)
+    picked = cv2.dnn.NMSBoxes(
+        [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])] for b in boxes],
+        [float(v) for v in s],
+        conf,
+        iou,
+        top_k=max_det,
+    )
+    idx = np.asarray(picked, int).reshape(-1)
     order = idx[np.argsort(-s[idx])]
     return boxes[order], s[order].astype(np.float32)
 
@@ -101,12 +111,25 @@ class YoloDetector:
     overlap; ``refine`` how many times at most the centre is re-cropped at the refined position
     (a ball whose centre moved less than ``converged_r`` radii is not re-cropped)."""
 
-    def __init__(self, geometry: RectifiedGeometry, ball_radius_mm: float, game: str,
-                 detector_path: Path | str | None = None, classifier_path: Path | str | None = None,
-                 conf: float = 0.25, iou: float = 0.45, threads: int = 2, refine: int = 2,
-                 min_score: float = 0.2, proposals: bool = True, proposal_weight: float = 0.4,
-                 proposal_refine: int = 2, proposal_inset_r: float = 0.8, converged_r: float = 0.03,
-                 proposal_min_ball: float = 0.85) -> None:
+    def __init__(
+        self,
+        geometry: RectifiedGeometry,
+        ball_radius_mm: float,
+        game: str,
+        detector_path: Path | str | None = None,
+        classifier_path: Path | str | None = None,
+        conf: float = 0.25,
+        iou: float = 0.45,
+        threads: int = 2,
+        refine: int = 2,
+        min_score: float = 0.2,
+        proposals: bool = True,
+        proposal_weight: float = 0.4,
+        proposal_refine: int = 2,
+        proposal_inset_r: float = 0.8,
+        converged_r: float = 0.03,
+        proposal_min_ball: float = 0.85,
+    ) -> None:
         self.geometry = geometry
         self.r_px = float(ball_radius_mm) * geometry.px_per_mm
         self.conf, self.iou, self.refine, self.min_score = float(conf), float(iou), int(refine), float(min_score)
@@ -142,8 +165,14 @@ class YoloDetector:
         boxes, scores = decode_yolo(out, self.conf, self.iou)
         return boxes / lb.scale, scores
 
-    def classify(self, rectified_bgr: np.ndarray, u: np.ndarray, v: np.ndarray, r_px: np.ndarray | None = None,
-                 refine: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def classify(
+        self,
+        rectified_bgr: np.ndarray,
+        u: np.ndarray,
+        v: np.ndarray,
+        r_px: np.ndarray | None = None,
+        refine: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For centres (k,) (and radii, default the table's ball): class probabilities over the
         game's labels and ``none`` (k, n + 1), and the refined centres u, v (view px), re-cropped
         ``refine`` times (default the detector's)."""
@@ -161,7 +190,7 @@ class YoloDetector:
             crops = np.stack([ball_crop(rectified_bgr, float(u[i]), float(v[i]), float(r[i])) for i in todo])
             x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
             out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
-            off[todo] = np.clip(out[:, n:n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
+            off[todo] = np.clip(out[:, n : n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
             logits[todo] = out[:, :n]
             if it < refine:
                 # re-crop only the balls whose centre still moves: the centre then ends at the
@@ -176,8 +205,12 @@ class YoloDetector:
         p = _softmax(logits[:, cols])
         return p, u + off[:, 0], v + off[:, 1]
 
-    def _proposed(self, rectified_bgr: np.ndarray, u_known: np.ndarray, v_known: np.ndarray,
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _proposed(
+        self,
+        rectified_bgr: np.ndarray,
+        u_known: np.ndarray,
+        v_known: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Proposals (:mod:`vision.proposals`) farther than a radius from every finder ball,
         classified and pulled onto their balls: probabilities (k, n + 1) and centres u, v."""
         region = playing_region(self.geometry, self.r_px, self.proposal_inset_r)
@@ -187,8 +220,11 @@ class YoloDetector:
             pu, pv = pu[far], pv[far]
         return self.classify(rectified_bgr, pu, pv, refine=self.proposal_refine)
 
-    def detect_with_boxes(self, rectified_bgr: np.ndarray, radius_from_box: bool = False,
-                          ) -> list[tuple[BallDetection, tuple[float, float, float, float]]]:
+    def detect_with_boxes(
+        self,
+        rectified_bgr: np.ndarray,
+        radius_from_box: bool = False,
+    ) -> list[tuple[BallDetection, tuple[float, float, float, float]]]:
         """Detections with the finder's box (view px) of each (a proposal's: the ball's square).
         ``radius_from_box`` sizes each crop by its box instead of the table's ball, and takes no
         proposals (for photos with no rectified geometry, where a ball's size is not known)."""
@@ -228,10 +264,16 @@ class YoloDetector:
                 continue
             kept.append(int(i))
         dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
-        return [(d, tuple(float(c) for c in boxes[i])) for d, i in zip(dets, kept)]
+        return [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
 
-    def detections(self, p: np.ndarray, u: np.ndarray, v: np.ndarray, r_px: np.ndarray, score: np.ndarray,
-                   ) -> list[BallDetection]:
+    def detections(
+        self,
+        p: np.ndarray,
+        u: np.ndarray,
+        v: np.ndarray,
+        r_px: np.ndarray,
+        score: np.ndarray,
+    ) -> list[BallDetection]:
         """Detections from the classifier's probabilities (k, n + 1; :meth:`classify`), refined
         centres, radii and scores: the label the game's best, its beliefs renormalized over the
         game's labels (the ``none`` share left out)."""
@@ -240,10 +282,18 @@ class YoloDetector:
         out = []
         for i in range(len(u)):
             q = p[i, :n] / max(float(p[i, :n].sum()), 1e-9)
-            out.append(BallDetection(x_mm=float(x_mm[i]), y_mm=float(y_mm[i]), u_px=float(u[i]), v_px=float(v[i]),
-                                     r_px=float(r_px[i]), label=ball_label(self.labels[int(np.argmax(q))]),
-                                     score=float(score[i]),
-                                     label_scores=ball_scores((l, float(q[t])) for t, l in enumerate(self.labels))))
+            out.append(
+                BallDetection(
+                    x_mm=float(x_mm[i]),
+                    y_mm=float(y_mm[i]),
+                    u_px=float(u[i]),
+                    v_px=float(v[i]),
+                    r_px=float(r_px[i]),
+                    label=ball_label(self.labels[int(np.argmax(q))]),
+                    score=float(score[i]),
+                    label_scores=ball_scores((name, float(q[t])) for t, name in enumerate(self.labels)),
+                )
+            )
         return out
 
     def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:

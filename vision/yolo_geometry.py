@@ -67,7 +67,14 @@ def ball_crop(view_bgr: np.ndarray, u_px: float, v_px: float, r_px: float) -> np
         if x1 > x0 and y1 > y0:
             sub = cv2.GaussianBlur(view_bgr[y0:y1, x0:x1], (0, 0), 0.45 * k)
             M[:, 2] += M[:, :2] @ np.array([x0, y0], np.float64)
-            return cv2.warpAffine(sub, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    return cv2.warpAffine(view_bgr, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+            return cv2.warpAffine(
+                sub,
+                M,
+                (CROP_PX, CROP_PX),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=(0, 0, 0),
+            )
+    return cv2.warpAffine(
+        view_bgr, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)
+    )

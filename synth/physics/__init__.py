@@ -17,3 +17,19 @@ Modules, each with one job:
 Nothing here is imported at package import; pooltool is imported only inside the functions that
 simulate (its own environment: ``tools/setup_sim_env.sh``).
 """
+
+# the submodules (nothing is imported here: ``from synth.physics import *`` imports them all)
+__all__ = [
+    "carom_call",
+    "jump",
+    "pool_racks",
+    "pooltool_frame",
+    "pooltool_pocket_frame",
+    "pooltool_pool",
+    "pooltool_shots",
+    "resting",
+    "scenarios",
+    "shots",
+    "topview",
+    "trajectory",
+]

@@ -18,8 +18,9 @@ No geometry and no numpy: events in, a frozen summary out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from tracking.events import BallBall, CushionHit, Event, ShotStart
 from tracking.ids import BallId

@@ -50,15 +50,15 @@ default 0.25 ms) can be missed.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from calibration.table import TableSpec
+from synth.physics.trajectory import SimShot
 from tracking.events import BallBall, CushionHit, Event, OffTable, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
-from synth.physics.trajectory import SimShot
 
 G_MM_S2 = 9810.0
 BALL_MASS_KG = 0.170097
@@ -103,6 +103,7 @@ class JumpResult:
 
 # -- one ball's free motion ------------------------------------------------------------------------
 
+
 @dataclass
 class _Ball:
     p: np.ndarray
@@ -110,7 +111,7 @@ class _Ball:
     w: np.ndarray
     mode: int
 
-    def copy(self) -> "_Ball":
+    def copy(self) -> _Ball:
         return _Ball(self.p.copy(), self.v.copy(), self.w.copy(), self.mode)
 
 
@@ -189,9 +190,14 @@ def _impulse(b: _Ball, n: np.ndarray, e: float, mu: float, R: float) -> None:
 
 # -- the table's cushions in profile --------------------------------------------------------------
 
+
 def _outward(c: Cushion) -> np.ndarray:
-    return {Cushion.HEAD: np.array([-1.0, 0.0]), Cushion.FOOT: np.array([1.0, 0.0]),
-            Cushion.RIGHT: np.array([0.0, -1.0]), Cushion.LEFT: np.array([0.0, 1.0])}[c]
+    return {
+        Cushion.HEAD: np.array([-1.0, 0.0]),
+        Cushion.FOOT: np.array([1.0, 0.0]),
+        Cushion.RIGHT: np.array([0.0, -1.0]),
+        Cushion.LEFT: np.array([0.0, 1.0]),
+    }[c]
 
 
 def _beyond(c: Cushion, xy: np.ndarray, table: TableSpec) -> float:
@@ -242,6 +248,7 @@ def _at_pocket(xy: np.ndarray, table: TableSpec) -> str | None:
 
 # -- the simulation ------------------------------------------------------------------------------
 
+
 def _bisect(f, lo: float, hi: float, iters: int = 48) -> float:
     """The first crossing of ``f`` from >= 0 to < 0 in [lo, hi] (f(lo) >= 0 > f(hi))."""
     for _ in range(iters):
@@ -276,11 +283,12 @@ class _Sim:
 
     # each finder: (tau, resolve callable) of its first contact in [0, h], or None
     def _contacts(self, h: float):
-        R, table, ph = self.R, self.table, self.ph
+        R, table = self.R, self.table
         n = len(self.b)
         mov = [self.moving(i) for i in range(n)]
         end = [self.at(i, h) if mov[i] else self.b[i] for i in range(n)]
-        found = []
+        # (tau, (kind, ball, the other ball | the cushion | None))
+        found: list[tuple[float, tuple[str, int, int | Cushion | None]]] = []
         for i in range(n):
             for j in range(i + 1, n):
                 if not (mov[i] or mov[j]) or _OFF in (self.b[i].mode, self.b[j].mode):
@@ -291,8 +299,11 @@ class _Sim:
                 d0 = float(np.linalg.norm(self.b[i].p - self.b[j].p)) - 2 * R
                 if d1 >= d0:
                     continue
-                f = (lambda t, i=i, j=j: float(np.linalg.norm(self.at(i, t).p - self.at(j, t).p)) - 2 * R)
-                tau = 0.0 if d0 < 0.0 else _bisect(f, 0.0, h)
+
+                def ball_gap(t: float, i: int = i, j: int = j) -> float:
+                    return float(np.linalg.norm(self.at(i, t).p - self.at(j, t).p)) - 2 * R
+
+                tau = 0.0 if d0 < 0.0 else _bisect(ball_gap, 0.0, h)
                 found.append((tau, ("ball", i, j)))
         for i in range(n):
             if not mov[i]:
@@ -303,14 +314,20 @@ class _Sim:
             for c in Cushion:
                 lim = table.cushion_width_mm + table.rail_width_mm
                 if _beyond(c, e.p[:2], table) > lim >= _beyond(c, b.p[:2], table):
-                    f = (lambda t, i=i, c=c, lim=lim: lim - _beyond(c, self.at(i, t).p[:2], table))
-                    found.append((_bisect(f, 0.0, h), ("off", i, c)))
+
+                    def off_margin(t: float, i: int = i, c: Cushion = c, lim: float = lim) -> float:
+                        return lim - _beyond(c, self.at(i, t).p[:2], table)
+
+                    found.append((_bisect(off_margin, 0.0, h), ("off", i, c)))
             if b.mode in (_SLIDE, _ROLL):
                 for c in Cushion:
                     s0, s1 = _beyond(c, b.p[:2], table), _beyond(c, e.p[:2], table)
                     if s1 > -R and s1 > s0:
-                        f = (lambda t, i=i, c=c: -R - _beyond(c, self.at(i, t).p[:2], table))
-                        tau = 0.0 if s0 > -R else _bisect(f, 0.0, h)
+
+                        def cushion_gap(t: float, i: int = i, c: Cushion = c) -> float:
+                            return -R - _beyond(c, self.at(i, t).p[:2], table)
+
+                        tau = 0.0 if s0 > -R else _bisect(cushion_gap, 0.0, h)
                         found.append((tau, ("cushion", i, c)))
             else:  # in the air
                 if e.p[2] < R and e.v[2] < 0.0:
@@ -326,8 +343,11 @@ class _Sim:
                     g0 = _profile_contact(c, b.p, table)[0] - R
                     g1 = _profile_contact(c, e.p, table)[0] - R
                     if g1 < 0.0 and g1 < g0:
-                        f = (lambda t, i=i, c=c: _profile_contact(c, self.at(i, t).p, table)[0] - R)
-                        tau = 0.0 if g0 < 0.0 else _bisect(f, 0.0, h)
+
+                        def profile_gap(t: float, i: int = i, c: Cushion = c) -> float:
+                            return _profile_contact(c, self.at(i, t).p, table)[0] - R
+
+                        tau = 0.0 if g0 < 0.0 else _bisect(profile_gap, 0.0, h)
                         found.append((tau, ("profile", i, c)))
         return min(found, key=lambda x: x[0]) if found else None
 
@@ -386,16 +406,25 @@ class _Sim:
                 for k in (i, j):
                     self._settle_on_cloth(k)
             mid = 0.5 * (b.p[:2] + o.p[:2])
-            self.events.append(BallBall(t_s=round(t, 6), frame=0, shot=1, confidence=1.0,
-                                        balls=(self.balls[striking], self.balls[struck]),
-                                        pos_mm=(round(float(mid[0]), 2), round(float(mid[1]), 2))))
+            self.events.append(
+                BallBall(
+                    t_s=round(t, 6),
+                    frame=0,
+                    shot=1,
+                    confidence=1.0,
+                    balls=(self.balls[striking], self.balls[struck]),
+                    pos_mm=(round(float(mid[0]), 2), round(float(mid[1]), 2)),
+                )
+            )
         elif kind == "cloth":
             self._settle_on_cloth(i)
         elif kind == "cushion":
             pocket = _at_pocket(b.p[:2] + R * _outward(x), table)
             if pocket is not None:
-                raise JumpModelError(f"{self.balls[i].value} reaches the {pocket} pocket at t = {t:.3f} s: "
-                                     "expected cushion contacts away from the pockets (this model has none)")
+                raise JumpModelError(
+                    f"{self.balls[i].value} reaches the {pocket} pocket at t = {t:.3f} s: "
+                    "expected cushion contacts away from the pockets (this model has none)"
+                )
             o = np.append(_outward(x), 0.0)
             vn = float(b.v @ o)
             if vn > 0.0:
@@ -406,34 +435,60 @@ class _Sim:
             d, n, where = _profile_contact(x, b.p, table)
             pocket = _at_pocket(b.p[:2] + R * _outward(x), table)
             if pocket is not None:
-                raise JumpModelError(f"{self.balls[i].value} comes down at the {pocket} pocket at t = {t:.3f} s: "
-                                     "expected flight away from the pockets (this model has none)")
+                raise JumpModelError(
+                    f"{self.balls[i].value} comes down at the {pocket} pocket at t = {t:.3f} s: "
+                    "expected flight away from the pockets (this model has none)"
+                )
             if float(b.v @ n) >= 0.0:
                 return
             e, mu = (ph.e_nose, ph.mu_nose) if where == "rubber" else (ph.e_rail, ph.mu_rail)
             _impulse(b, n, e, mu, R)
             if float(b.v @ n) < ph.settle_vz_mm_s:
-                raise JumpModelError(f"{self.balls[i].value} stops bouncing on the {x.value} "
-                                     f"{'cushion' if where == 'rubber' else 'rail'} at t = {t:.3f} s: expected it to "
-                                     "fly clear (a ball at rest on a rail is outside this model)")
+                raise JumpModelError(
+                    f"{self.balls[i].value} stops bouncing on the {x.value} "
+                    f"{'cushion' if where == 'rubber' else 'rail'} at t = {t:.3f} s: expected it to "
+                    "fly clear (a ball at rest on a rail is outside this model)"
+                )
             if where == "rubber":
                 self._cushion_event(i, x, t)
             else:
-                self.rail_top.append({"ball": self.balls[i].value, "cushion": x.value, "t_s": round(t, 6),
-                                      "pos_mm": [round(float(v), 2) for v in b.p]})
+                self.rail_top.append(
+                    {
+                        "ball": self.balls[i].value,
+                        "cushion": x.value,
+                        "t_s": round(t, 6),
+                        "pos_mm": [round(float(v), 2) for v in b.p],
+                    }
+                )
         elif kind == "off":
             b.mode = _OFF
             self.events.append(OffTable(t_s=round(t, 6), frame=0, shot=1, confidence=1.0, ball=self.balls[i]))
 
     def _cushion_event(self, i: int, c: Cushion, t: float) -> None:
         p = self.b[i].p
-        self.events.append(CushionHit(t_s=round(t, 6), frame=0, shot=1, confidence=1.0, ball=self.balls[i],
-                                      cushion=c, pos_mm=(round(float(p[0]), 2), round(float(p[1]), 2))))
+        self.events.append(
+            CushionHit(
+                t_s=round(t, 6),
+                frame=0,
+                shot=1,
+                confidence=1.0,
+                ball=self.balls[i],
+                cushion=c,
+                pos_mm=(round(float(p[0]), 2), round(float(p[1]), 2)),
+            )
+        )
 
 
-def simulate_jump(table: TableSpec, rest_positions: Mapping[BallId, tuple[float, float]], cue_ball: BallId,
-                  target_xy: tuple[float, float], speed_mm_s: float, elevation_deg: float,
-                  physics: JumpPhysics = JumpPhysics(), meta: Mapping | None = None) -> JumpResult:
+def simulate_jump(
+    table: TableSpec,
+    rest_positions: Mapping[BallId, tuple[float, float]],
+    cue_ball: BallId,
+    target_xy: tuple[float, float],
+    speed_mm_s: float,
+    elevation_deg: float,
+    physics: JumpPhysics = JumpPhysics(),
+    meta: Mapping | None = None,
+) -> JumpResult:
     """:func:`jump_off_shot` with the energy trace (for checks). Raises :class:`JumpModelError`."""
     ph = physics
     R = table.ball_radius_mm
@@ -441,8 +496,9 @@ def simulate_jump(table: TableSpec, rest_positions: Mapping[BallId, tuple[float,
     if cue_ball not in rest_positions:
         raise JumpModelError(f"expected the cue ball {cue_ball.value} among the balls, got {[b.value for b in balls]}")
     if not 0.0 <= elevation_deg < 90.0 or speed_mm_s <= 0.0:
-        raise JumpModelError(f"expected speed > 0 and elevation in [0, 90) degrees, got {speed_mm_s} mm/s, "
-                             f"{elevation_deg} degrees")
+        raise JumpModelError(
+            f"expected speed > 0 and elevation in [0, 90) degrees, got {speed_mm_s} mm/s, {elevation_deg} degrees"
+        )
     pts = np.array([rest_positions[b] for b in balls], dtype=np.float64)
     for k, b in enumerate(balls):
         if not _over_bed(pts[k], table) or min(-_beyond(c, pts[k], table) for c in Cushion) < R - 1e-6:
@@ -475,12 +531,21 @@ def simulate_jump(table: TableSpec, rest_positions: Mapping[BallId, tuple[float,
 
     for k in range(n_before):
         record(k * dt)
-    sim.events.append(ShotStart(t_s=round(t_strike, 6), frame=0, shot=1, confidence=1.0, cue_ball=cue_ball,
-                                positions={b: (round(float(p[0]), 2), round(float(p[1]), 2)) for b, p in zip(balls, pts)}))
+    sim.events.append(
+        ShotStart(
+            t_s=round(t_strike, 6),
+            frame=0,
+            shot=1,
+            confidence=1.0,
+            cue_ball=cue_ball,
+            positions={b: (round(float(p[0]), 2), round(float(p[1]), 2)) for b, p in zip(balls, pts)},
+        )
+    )
     cb = sim.b[balls.index(cue_ball)]
     el = math.radians(elevation_deg)
-    cb.v = np.array([speed_mm_s * math.cos(el) * aim[0], speed_mm_s * math.cos(el) * aim[1],
-                     -speed_mm_s * math.sin(el)])
+    cb.v = np.array(
+        [speed_mm_s * math.cos(el) * aim[0], speed_mm_s * math.cos(el) * aim[1], -speed_mm_s * math.sin(el)]
+    )
     sim._settle_on_cloth(balls.index(cue_ball))
     k = n_before
     t_end = None
@@ -492,44 +557,75 @@ def simulate_jump(table: TableSpec, rest_positions: Mapping[BallId, tuple[float,
         if t_end is not None and t >= t_end + ph.rest_after_s:
             break
         if t - t_strike > ph.max_motion_s:
-            raise JumpModelError(f"expected every ball at rest within {ph.max_motion_s} s of the stroke, "
-                                 f"still moving at t = {t:.2f} s")
+            raise JumpModelError(
+                f"expected every ball at rest within {ph.max_motion_s} s of the stroke, still moving at t = {t:.2f} s"
+            )
         steps = max(1, int(math.ceil(dt / ph.step_s - 1e-9)))
         for s in range(steps):
             sim.step(t + s * dt / steps, dt / steps)
         k += 1
-    ends = {b: (round(float(sim.b[i].p[0]), 2), round(float(sim.b[i].p[1]), 2))
-            for i, b in enumerate(balls) if sim.b[i].mode != _OFF}
+    ends = {
+        b: (round(float(sim.b[i].p[0]), 2), round(float(sim.b[i].p[1]), 2))
+        for i, b in enumerate(balls)
+        if sim.b[i].mode != _OFF
+    }
     events = sorted(sim.events, key=lambda e: e.t_s)
     events.append(ShotEnd(t_s=round(t_end, 6), frame=0, shot=1, confidence=1.0, positions=ends))
     info = dict(meta or {})
     # "generator" and "physics" name the module as written in the committed data (its path before
     # issue 9): reruns stay byte-identical
-    info.update({
-        "generator": "vision.synth.jump", "sample_hz": ph.sample_hz, "stroke_t_s": t_strike,
-        "rest_t_s": round(t_end, 6),
-        "strike": {"speed_mm_s": speed_mm_s, "elevation_deg": elevation_deg,
-                   "aim_xy": [round(float(v), 6) for v in aim], "target_xy_mm": [float(v) for v in target_xy]},
-        "physics": {"model": "vision.synth.jump (rigid balls, analytic; module docstring)", "g_mm_s2": G_MM_S2,
-                    "ball_mass_kg": BALL_MASS_KG, **asdict(ph)},
-        "rail_top_contacts": sim.rail_top,
-        "truth_conventions": {
-            "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
-            "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
-            "cushion": "pos = ball centre at contact; on the cloth R from the nose line; in the air any touch of "
-                       "the cushion rubber (nose or top)",
-            "off_table": "t = the centre passes beyond the rail's outer edge; on_table False from then on",
-            "shot_end": "t = every ball on the table at rest; positions of balls on the table",
-        },
-    })
-    shot = SimShot(table=table.name, balls=balls, t_s=np.array(ts), xy_mm=np.array(xy), z_mm=np.array(zs),
-                   on_table=np.array(on), events=tuple(events), meta=info)
+    info.update(
+        {
+            "generator": "vision.synth.jump",
+            "sample_hz": ph.sample_hz,
+            "stroke_t_s": t_strike,
+            "rest_t_s": round(t_end, 6),
+            "strike": {
+                "speed_mm_s": speed_mm_s,
+                "elevation_deg": elevation_deg,
+                "aim_xy": [round(float(v), 6) for v in aim],
+                "target_xy_mm": [float(v) for v in target_xy],
+            },
+            "physics": {
+                "model": "vision.synth.jump (rigid balls, analytic; module docstring)",
+                "g_mm_s2": G_MM_S2,
+                "ball_mass_kg": BALL_MASS_KG,
+                **asdict(ph),
+            },
+            "rail_top_contacts": sim.rail_top,
+            "truth_conventions": {
+                "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
+                "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
+                "cushion": "pos = ball centre at contact; on the cloth R from the nose line; in the air any touch of "
+                "the cushion rubber (nose or top)",
+                "off_table": "t = the centre passes beyond the rail's outer edge; on_table False from then on",
+                "shot_end": "t = every ball on the table at rest; positions of balls on the table",
+            },
+        }
+    )
+    shot = SimShot(
+        table=table.name,
+        balls=balls,
+        t_s=np.array(ts),
+        xy_mm=np.array(xy),
+        z_mm=np.array(zs),
+        on_table=np.array(on),
+        events=tuple(events),
+        meta=info,
+    )
     return JumpResult(shot=shot, energy_j=np.array(en))
 
 
-def jump_off_shot(table: TableSpec, rest_positions: Mapping[BallId, tuple[float, float]], cue_ball: BallId,
-                  target_xy: tuple[float, float], speed_mm_s: float, elevation_deg: float,
-                  physics: JumpPhysics = JumpPhysics(), meta: Mapping | None = None) -> SimShot:
+def jump_off_shot(
+    table: TableSpec,
+    rest_positions: Mapping[BallId, tuple[float, float]],
+    cue_ball: BallId,
+    target_xy: tuple[float, float],
+    speed_mm_s: float,
+    elevation_deg: float,
+    physics: JumpPhysics = JumpPhysics(),
+    meta: Mapping | None = None,
+) -> SimShot:
     """The shot (module docstring) from balls at rest at ``rest_positions`` (table mm, every ball
     on the cloth), ``cue_ball`` struck toward ``target_xy`` at ``speed_mm_s`` with the cue
     ``elevation_deg`` above the horizontal. Times: rest for ``physics.rest_before_s``, the stroke
@@ -538,6 +634,7 @@ def jump_off_shot(table: TableSpec, rest_positions: Mapping[BallId, tuple[float,
     (the point of the shot)."""
     shot = simulate_jump(table, rest_positions, cue_ball, target_xy, speed_mm_s, elevation_deg, physics, meta).shot
     if not any(isinstance(e, OffTable) for e in shot.events):
-        raise JumpModelError(f"expected a ball to leave the table, got none at {speed_mm_s:.0f} mm/s, "
-                             f"{elevation_deg:.1f} degrees")
+        raise JumpModelError(
+            f"expected a ball to leave the table, got none at {speed_mm_s:.0f} mm/s, {elevation_deg:.1f} degrees"
+        )
     return shot

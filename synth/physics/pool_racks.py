@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 from tracking.ids import BallId
 
 PointMm = tuple[float, float]
 
 
-def _triangle(apex: PointMm, rows: list[int], r_mm: float, gap_mm: float, rng: random.Random,
-              centred: bool = True) -> list[list[PointMm]]:
+def _triangle(
+    apex: PointMm, rows: list[int], r_mm: float, gap_mm: float, rng: random.Random, centred: bool = True
+) -> list[list[PointMm]]:
     """Positions row by row: each row ``rows[k]`` balls wide, row k at apex.x + k*sqrt(3)*r'."""
     rr = r_mm + gap_mm / 2.0
     out: list[list[PointMm]] = []
@@ -59,8 +60,12 @@ def eight_ball_rack(foot_spot: PointMm, r_mm: float, rng: random.Random, gap_mm:
     layout: dict[BallId, PointMm] = {BallId.B8: rows[2][1], corner_a: rows[4][0], corner_b: rows[4][4]}
     rest = solids + stripes
     rng.shuffle(rest)
-    free = [p for k, row in enumerate(rows) for j, p in enumerate(row)
-            if not ((k, j) == (2, 1) or (k, j) == (4, 0) or (k, j) == (4, 4))]
+    free = [
+        p
+        for k, row in enumerate(rows)
+        for j, p in enumerate(row)
+        if not ((k, j) == (2, 1) or (k, j) == (4, 0) or (k, j) == (4, 4))
+    ]
     layout.update(zip(rest, free))
     return layout
 
@@ -68,8 +73,9 @@ def eight_ball_rack(foot_spot: PointMm, r_mm: float, rng: random.Random, gap_mm:
 SNOOKER_COLOURS = (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK)
 
 
-def snooker_layout(spots: Mapping[str, PointMm], r_mm: float, rng: random.Random,
-                   gap_mm: float = 0.2) -> dict[BallId, PointMm]:
+def snooker_layout(
+    spots: Mapping[str, PointMm], r_mm: float, rng: random.Random, gap_mm: float = 0.2
+) -> dict[BallId, PointMm]:
     """Colours on their spots, the reds' apex one ball plus ``gap_mm`` behind the pink."""
     pink = spots["pink"]
     apex = (pink[0] + 2 * r_mm + 1.0, pink[1])

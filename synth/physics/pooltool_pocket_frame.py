@@ -36,8 +36,8 @@ Pure arithmetic, no pooltool import, so tests and the renderer can use it.
 
 from __future__ import annotations
 
-from tracking.ids import BallId, Cushion, Pocket
 from synth.physics.pooltool_frame import PooltoolFrameError
+from tracking.ids import BallId, Cushion, Pocket
 
 PT_POCKET_TO_POCKET: dict[str, Pocket] = {
     "lb": Pocket.HEAD_LEFT,
@@ -52,16 +52,38 @@ POCKET_TO_PT_POCKET: dict[Pocket, str] = {v: k for k, v in PT_POCKET_TO_POCKET.i
 # Which rail each pocket-table cushion segment belongs to (noses, jaw faces, jaw tips).
 PT_POCKET_SEGMENT_TO_CUSHION: dict[str, Cushion] = {
     # straight noses
-    "3": Cushion.LEFT, "6": Cushion.LEFT, "15": Cushion.RIGHT, "12": Cushion.RIGHT,
-    "18": Cushion.HEAD, "9": Cushion.FOOT,
+    "3": Cushion.LEFT,
+    "6": Cushion.LEFT,
+    "15": Cushion.RIGHT,
+    "12": Cushion.RIGHT,
+    "18": Cushion.HEAD,
+    "9": Cushion.FOOT,
     # jaw faces: corner jaws at the ends of the short rails, corner and side jaws of the long rails
-    "1": Cushion.HEAD, "17": Cushion.HEAD, "8": Cushion.FOOT, "10": Cushion.FOOT,
-    "2": Cushion.LEFT, "4": Cushion.LEFT, "5": Cushion.LEFT, "7": Cushion.LEFT,
-    "11": Cushion.RIGHT, "13": Cushion.RIGHT, "14": Cushion.RIGHT, "16": Cushion.RIGHT,
+    "1": Cushion.HEAD,
+    "17": Cushion.HEAD,
+    "8": Cushion.FOOT,
+    "10": Cushion.FOOT,
+    "2": Cushion.LEFT,
+    "4": Cushion.LEFT,
+    "5": Cushion.LEFT,
+    "7": Cushion.LEFT,
+    "11": Cushion.RIGHT,
+    "13": Cushion.RIGHT,
+    "14": Cushion.RIGHT,
+    "16": Cushion.RIGHT,
     # rounded jaw tips
-    "1t": Cushion.HEAD, "17t": Cushion.HEAD, "8t": Cushion.FOOT, "10t": Cushion.FOOT,
-    "2t": Cushion.LEFT, "4t": Cushion.LEFT, "5t": Cushion.LEFT, "7t": Cushion.LEFT,
-    "11t": Cushion.RIGHT, "13t": Cushion.RIGHT, "14t": Cushion.RIGHT, "16t": Cushion.RIGHT,
+    "1t": Cushion.HEAD,
+    "17t": Cushion.HEAD,
+    "8t": Cushion.FOOT,
+    "10t": Cushion.FOOT,
+    "2t": Cushion.LEFT,
+    "4t": Cushion.LEFT,
+    "5t": Cushion.LEFT,
+    "7t": Cushion.LEFT,
+    "11t": Cushion.RIGHT,
+    "13t": Cushion.RIGHT,
+    "14t": Cushion.RIGHT,
+    "16t": Cushion.RIGHT,
 }
 NOSE_SEGMENTS: frozenset[str] = frozenset({"3", "6", "15", "12", "18", "9"})
 

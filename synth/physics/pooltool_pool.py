@@ -27,13 +27,12 @@ pooltool has no airborne model: balls never leave the cloth (``z_mm`` = R on the
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotEnd, ShotStart
-from tracking.ids import BallId
 from synth.physics.pooltool_frame import aim_deg_to_phi_deg, pt_to_table_mm, table_mm_to_pt
 from synth.physics.pooltool_pocket_frame import (
     NOSE_SEGMENTS,
@@ -43,6 +42,8 @@ from synth.physics.pooltool_pocket_frame import (
     pt_ball_of,
 )
 from synth.physics.trajectory import SimShot
+from tracking.events import BallBall, CushionHit, Event, Pocketed, ShotEnd, ShotStart
+from tracking.ids import BallId
 
 PointMm = tuple[float, float]
 SAMPLE_HZ = 1000
@@ -78,7 +79,11 @@ class PocketTable:
 def _pool_9ft() -> PocketTable:
     L, W = 2540.0, 1270.0
     return PocketTable(
-        name="pool_9ft", family="pool", length_mm=L, width_mm=W, ball_radius_mm=57.15 / 2,
+        name="pool_9ft",
+        family="pool",
+        length_mm=L,
+        width_mm=W,
+        ball_radius_mm=57.15 / 2,
         pt_specs_name="7 Ft Showood",
         spots_mm={"foot_spot": (0.75 * L, W / 2), "head_spot": (0.25 * L, W / 2), "head_string": (0.25 * L, W / 2)},
     )
@@ -91,12 +96,21 @@ def _snooker() -> PocketTable:
     L, W = 3569.0, 1778.0
     baulk, d = 737.0, 292.0
     return PocketTable(
-        name="snooker", family="snooker", length_mm=L, width_mm=W, ball_radius_mm=52.5 / 2,
+        name="snooker",
+        family="snooker",
+        length_mm=L,
+        width_mm=W,
+        ball_radius_mm=52.5 / 2,
         pt_specs_name="Generic Snooker",
         spots_mm={
-            "yellow": (baulk, W / 2 - d), "brown": (baulk, W / 2), "green": (baulk, W / 2 + d),
-            "blue": (L / 2, W / 2), "pink": (0.75 * L, W / 2), "black": (L - 324.0, W / 2),
-            "baulk_line": (baulk, 0.0), "d_radius": (d, 0.0),
+            "yellow": (baulk, W / 2 - d),
+            "brown": (baulk, W / 2),
+            "green": (baulk, W / 2 + d),
+            "blue": (L / 2, W / 2),
+            "pink": (0.75 * L, W / 2),
+            "black": (L - 324.0, W / 2),
+            "baulk_line": (baulk, 0.0),
+            "d_radius": (d, 0.0),
         },
     )
 
@@ -126,8 +140,14 @@ class Strike:
     b: float = 0.0
 
     def to_meta(self) -> dict[str, float]:
-        return {"V0_m_s": self.v0_m_s, "aim_deg": self.aim_deg, "phi_deg_pooltool": aim_deg_to_phi_deg(self.aim_deg),
-                "theta_deg": self.theta_deg, "a": self.a, "b": self.b}
+        return {
+            "V0_m_s": self.v0_m_s,
+            "aim_deg": self.aim_deg,
+            "phi_deg_pooltool": aim_deg_to_phi_deg(self.aim_deg),
+            "theta_deg": self.theta_deg,
+            "a": self.a,
+            "b": self.b,
+        }
 
 
 @dataclass(frozen=True)
@@ -190,8 +210,16 @@ def system_truth(
     start_ids = balls_on_table(system, at_start=True)
     start_pos = {ball_of_pt(b): rnd(xy(system.balls[b].history[0])) for b in start_ids}
     t_start = t0_s
-    events: list[Event] = [ShotStart(t_s=t_start, frame=frame(t_start), shot=shot, confidence=1.0,
-                                     cue_ball=ball_of_pt(system.cue.cue_ball_id), positions=start_pos)]
+    events: list[Event] = [
+        ShotStart(
+            t_s=t_start,
+            frame=frame(t_start),
+            shot=shot,
+            confidence=1.0,
+            cue_ball=ball_of_pt(system.cue.cue_ball_id),
+            positions=start_pos,
+        )
+    ]
     segments: list[tuple[int, str, bool]] = []
     pocketed: list[tuple[BallId, str, float]] = []
     for ev in system.events:
@@ -204,27 +232,46 @@ def system_truth(
             striking, struck = (id1, id2) if s1 >= s2 else (id2, id1)
             f1 = xy(ev.get_ball(id1, initial=False).state)
             f2 = xy(ev.get_ball(id2, initial=False).state)
-            events.append(BallBall(t_s=t, frame=frame(t), shot=shot, confidence=1.0,
-                                   balls=(ball_of_pt(striking), ball_of_pt(struck)),
-                                   pos_mm=((f1[0] + f2[0]) / 2.0, (f1[1] + f2[1]) / 2.0)))
+            events.append(
+                BallBall(
+                    t_s=t,
+                    frame=frame(t),
+                    shot=shot,
+                    confidence=1.0,
+                    balls=(ball_of_pt(striking), ball_of_pt(struck)),
+                    pos_mm=((f1[0] + f2[0]) / 2.0, (f1[1] + f2[1]) / 2.0),
+                )
+            )
         elif et in (ET.BALL_LINEAR_CUSHION, ET.BALL_CIRCULAR_CUSHION):
             bid, seg = ev.ids
             segments.append((len(events), str(seg), str(seg) in NOSE_SEGMENTS))
-            events.append(CushionHit(t_s=t, frame=frame(t), shot=shot, confidence=1.0, ball=ball_of_pt(bid),
-                                     cushion=cushion_of_pocket_segment(seg),
-                                     pos_mm=xy(ev.get_ball(bid, initial=False).state)))
+            events.append(
+                CushionHit(
+                    t_s=t,
+                    frame=frame(t),
+                    shot=shot,
+                    confidence=1.0,
+                    ball=ball_of_pt(bid),
+                    cushion=cushion_of_pocket_segment(seg),
+                    pos_mm=xy(ev.get_ball(bid, initial=False).state),
+                )
+            )
         elif et == ET.BALL_POCKET:
             bid, pid = ev.ids
             pocketed.append((ball_of_pt(bid), str(pid), t))
-            events.append(Pocketed(t_s=t, frame=frame(t), shot=shot, confidence=1.0, ball=ball_of_pt(bid),
-                                   pocket=pocket_of_pt(pid)))
+            events.append(
+                Pocketed(
+                    t_s=t, frame=frame(t), shot=shot, confidence=1.0, ball=ball_of_pt(bid), pocket=pocket_of_pt(pid)
+                )
+            )
     rest = float(system.events[-1].time) if system.events else 0.0
     end_ids = balls_on_table(system, at_start=False)
     final = {ball_of_pt(b): rnd(xy(system.balls[b].history[-1])) for b in end_ids}
     t_end = rest + t0_s
     events.append(ShotEnd(t_s=t_end, frame=frame(t_end), shot=shot, confidence=1.0, positions=final))
-    return ShotTruth(events=tuple(events), rest_s=rest, final_positions=final, pocketed=tuple(pocketed),
-                     segments=tuple(segments))
+    return ShotTruth(
+        events=tuple(events), rest_s=rest, final_positions=final, pocketed=tuple(pocketed), segments=tuple(segments)
+    )
 
 
 class PocketSimulator:
@@ -252,8 +299,10 @@ class PocketSimulator:
     def pocket_centres_mm(self) -> dict[str, PointMm]:
         """pooltool's pocket centres (keyed by our pocket name) in our frame."""
         W = self.table.width_mm
-        return {pocket_of_pt(pid).value: pt_to_table_mm(p.center[0], p.center[1], W)
-                for pid, p in self.pt_table.pockets.items()}
+        return {
+            pocket_of_pt(pid).value: pt_to_table_mm(p.center[0], p.center[1], W)
+            for pid, p in self.pt_table.pockets.items()
+        }
 
     def physics_description(self) -> dict[str, Any]:
         import attrs
@@ -262,17 +311,32 @@ class PocketSimulator:
         res = self.engine.resolver
         return {
             "pooltool_version": self._pt.__version__,
-            "ball": {"m_kg": p.m, "R_m": p.R, "u_s": p.u_s, "u_r": p.u_r, "u_sp": p.u_sp, "u_b": p.u_b,
-                     "e_b": p.e_b, "e_c": p.e_c, "f_c": p.f_c, "g": p.g},
-            "table_specs": {k: v for k, v in attrs.asdict(self._specs).items()
-                            if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            "ball": {
+                "m_kg": p.m,
+                "R_m": p.R,
+                "u_s": p.u_s,
+                "u_r": p.u_r,
+                "u_sp": p.u_sp,
+                "u_b": p.u_b,
+                "e_b": p.e_b,
+                "e_c": p.e_c,
+                "f_c": p.f_c,
+                "g": p.g,
+            },
+            "table_specs": {
+                k: v
+                for k, v in attrs.asdict(self._specs).items()
+                if isinstance(v, (int, float)) and not isinstance(v, bool)
+            },
             "pooltool_pocket_geometry": self.table.pt_specs_name,
             "pooltool_default_size_mm": list(self.pt_default_size_mm),
             "pooltool_default_ball_radius_mm": self.pt_default_radius_mm,
-            "models": {"ball_ball": type(res.ball_ball).__name__,
-                       "ball_linear_cushion": type(res.ball_linear_cushion).__name__,
-                       "ball_circular_cushion": type(res.ball_circular_cushion).__name__,
-                       "ball_pocket": type(res.ball_pocket).__name__},
+            "models": {
+                "ball_ball": type(res.ball_ball).__name__,
+                "ball_linear_cushion": type(res.ball_linear_cushion).__name__,
+                "ball_circular_cushion": type(res.ball_circular_cushion).__name__,
+                "ball_pocket": type(res.ball_pocket).__name__,
+            },
         }
 
     def check_layout(self, layout: Mapping[BallId, PointMm]) -> None:
@@ -281,14 +345,16 @@ class PocketSimulator:
             if not (r - 1e-6 <= x <= L - r + 1e-6 and r - 1e-6 <= y <= W - r + 1e-6):
                 raise PocketSimulationError(
                     f"{ball.value} at ({x:.1f}, {y:.1f}) mm: expected a centre at least R = {r} mm "
-                    f"inside the {L:g} x {W:g} mm playing surface")
+                    f"inside the {L:g} x {W:g} mm playing surface"
+                )
         items = list(layout.items())
         for i, (a, pa) in enumerate(items):
-            for b, pb in items[i + 1:]:
+            for b, pb in items[i + 1 :]:
                 if math.dist(pa, pb) < 2 * r - 1e-6:
                     raise PocketSimulationError(
                         f"{a.value} and {b.value} overlap: centres {math.dist(pa, pb):.2f} mm apart, "
-                        f"expected at least 2R = {2 * r} mm")
+                        f"expected at least 2R = {2 * r} mm"
+                    )
 
     def make_system(self, layout: Mapping[BallId, PointMm]) -> Any:
         """A pooltool System of ``layout`` (our ids and frame) on this table, cue ball ``cue``."""
@@ -307,8 +373,9 @@ class PocketSimulator:
 
     def run(self, system: Any, strike: Strike, max_events: int = 3000) -> Any:
         """Strike and simulate ``system`` in place; returns it."""
-        system.cue.set_state(V0=strike.v0_m_s, phi=aim_deg_to_phi_deg(strike.aim_deg), theta=strike.theta_deg,
-                             a=strike.a, b=strike.b)
+        system.cue.set_state(
+            V0=strike.v0_m_s, phi=aim_deg_to_phi_deg(strike.aim_deg), theta=strike.theta_deg, a=strike.a, b=strike.b
+        )
         self._pt.simulate(system, engine=self.engine, inplace=True, max_events=max_events)
         return system
 
@@ -317,8 +384,9 @@ class PocketSimulator:
         return system, system_truth(system, self.table.width_mm)
 
 
-def sample_system(system: Any, width_mm: float, balls: Sequence[BallId], snooker: bool,
-                  t_rel_s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sample_system(
+    system: Any, width_mm: float, balls: Sequence[BallId], snooker: bool, t_rel_s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Exact (xy_mm (N, B, 2), z_mm (N, B), on_table (N, B)) of ``balls`` at stroke times
     ``t_rel_s``: before 0 the start positions, after rest the final ones; a pocketed ball is off
     the table from its pocket event on."""
@@ -361,24 +429,28 @@ def stroke_clip(
     xy, z, on = sample_system(system, sim.table.width_mm, balls, sim.table.snooker, t_s - t0)
     events = tuple(replace(e, t_s=e.t_s + t0) for e in truth.events)
     full = dict(meta)
-    full.update({
-        "sample_hz": SAMPLE_HZ,
-        "stroke_t_s": t0,
-        "rest_t_s": t0 + truth.rest_s,
-        "cushion_segments": [{"event": i, "segment": s, "nose": nose} for i, s, nose in truth.segments],
-        "truth_conventions": {
-            "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
-            "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
-            "cushion": "pos = ball centre at contact; R from the nose line for nose segments (meta "
-                       "cushion_segments), a jaw face or tip contact is a contact of the rail it ends",
-            "pocket": "t = pooltool's ball_pocket event (centre within the pocket circle); the ball is "
-                      "on_table False from then on, at the pocket centre below the cloth",
-            "shot_end": "t = every ball stationary (pooltool's last event); positions of balls on the table",
-            "airborne": "pooltool 0.6 has no airborne model: z = R on the cloth, no off-table events",
-        },
-        "frame_map": {"x_mm": "1000 * y_pt", "y_mm": f"{sim.table.width_mm:g} - 1000 * x_pt",
-                      "pockets": "lb head_left, rb head_right, lc side_left, rc side_right, lt foot_left, rt foot_right"},
-        "physics": sim.physics_description(),
-    })
-    return SimShot(table=sim.table.name, balls=balls, t_s=t_s, xy_mm=xy, z_mm=z, on_table=on,
-                   events=events, meta=full)
+    full.update(
+        {
+            "sample_hz": SAMPLE_HZ,
+            "stroke_t_s": t0,
+            "rest_t_s": t0 + truth.rest_s,
+            "cushion_segments": [{"event": i, "segment": s, "nose": nose} for i, s, nose in truth.segments],
+            "truth_conventions": {
+                "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
+                "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
+                "cushion": "pos = ball centre at contact; R from the nose line for nose segments (meta "
+                "cushion_segments), a jaw face or tip contact is a contact of the rail it ends",
+                "pocket": "t = pooltool's ball_pocket event (centre within the pocket circle); the ball is "
+                "on_table False from then on, at the pocket centre below the cloth",
+                "shot_end": "t = every ball stationary (pooltool's last event); positions of balls on the table",
+                "airborne": "pooltool 0.6 has no airborne model: z = R on the cloth, no off-table events",
+            },
+            "frame_map": {
+                "x_mm": "1000 * y_pt",
+                "y_mm": f"{sim.table.width_mm:g} - 1000 * x_pt",
+                "pockets": "lb head_left, rb head_right, lc side_left, rc side_right, lt foot_left, rt foot_right",
+            },
+            "physics": sim.physics_description(),
+        }
+    )
+    return SimShot(table=sim.table.name, balls=balls, t_s=t_s, xy_mm=xy, z_mm=z, on_table=on, events=events, meta=full)

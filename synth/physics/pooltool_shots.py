@@ -36,15 +36,14 @@ Truth conventions (also written to each file's ``meta``):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit, Event, ShotEnd, ShotStart
-from tracking.ids import BallId
 from synth.physics.carom_call import three_cushion_call
 from synth.physics.pooltool_frame import (
     aim_deg_to_phi_deg,
@@ -55,6 +54,8 @@ from synth.physics.pooltool_frame import (
 )
 from synth.physics.resting import balls_in_contact, frozen_to_cushion
 from synth.physics.trajectory import SimShot
+from tracking.events import BallBall, CushionHit, Event, ShotEnd, ShotStart
+from tracking.ids import BallId
 
 PointMm = tuple[float, float]
 
@@ -185,10 +186,23 @@ class StrokeSimulator:
         res = self._engine.resolver
         return {
             "pooltool_version": self._pt.__version__,
-            "ball": {"m_kg": p.m, "R_m": p.R, "u_s": p.u_s, "u_r": p.u_r, "u_sp": p.u_sp,
-                     "u_b": p.u_b, "e_b": p.e_b, "e_c": p.e_c, "f_c": p.f_c, "g": p.g},
-            "table": {"l_m": self._pt_table.l, "w_m": self._pt_table.w,
-                      "cushion_height_m": self.table.cushion_nose_height_mm / 1000.0},
+            "ball": {
+                "m_kg": p.m,
+                "R_m": p.R,
+                "u_s": p.u_s,
+                "u_r": p.u_r,
+                "u_sp": p.u_sp,
+                "u_b": p.u_b,
+                "e_b": p.e_b,
+                "e_c": p.e_c,
+                "f_c": p.f_c,
+                "g": p.g,
+            },
+            "table": {
+                "l_m": self._pt_table.l,
+                "w_m": self._pt_table.w,
+                "cushion_height_m": self.table.cushion_nose_height_mm / 1000.0,
+            },
             "models": {
                 "ball_ball": type(res.ball_ball).__name__,
                 "ball_linear_cushion": type(res.ball_linear_cushion).__name__,
@@ -207,7 +221,7 @@ class StrokeSimulator:
                 )
         items = list(layout.items())
         for i, (a, pa) in enumerate(items):
-            for b, pb in items[i + 1:]:
+            for b, pb in items[i + 1 :]:
                 if math.dist(pa, pb) < 2 * r - 1e-6:
                     raise SimulationError(
                         f"{a.value} and {b.value} overlap: centres {math.dist(pa, pb):.2f} mm apart, "
@@ -227,8 +241,7 @@ class StrokeSimulator:
         }
         cue = pt.Cue(cue_ball_id=strike.cue_ball.value)
         system = pt.System(cue=cue, table=self._pt_table.copy(), balls=balls)
-        system.cue.set_state(V0=strike.v0_m_s, phi=strike.phi_deg, theta=strike.theta_deg,
-                             a=strike.a, b=strike.b)
+        system.cue.set_state(V0=strike.v0_m_s, phi=strike.phi_deg, theta=strike.theta_deg, a=strike.a, b=strike.b)
         pt.simulate(system, engine=self._engine, inplace=True)
         events, rest_s, last_motion_s, final = self._truth(system, layout, strike)
         verdict = None
@@ -236,9 +249,17 @@ class StrokeSimulator:
             from pooltool.ruleset.three_cushion import is_point
 
             verdict = bool(is_point(system))
-        return Stroke(layout=dict(layout), strike=strike, events=events, rest_s=rest_s,
-                      last_motion_s=last_motion_s, final_positions=final,
-                      pooltool_is_point=verdict, width_mm=W, system=system)
+        return Stroke(
+            layout=dict(layout),
+            strike=strike,
+            events=events,
+            rest_s=rest_s,
+            last_motion_s=last_motion_s,
+            final_positions=final,
+            pooltool_is_point=verdict,
+            width_mm=W,
+            system=system,
+        )
 
     def _truth(self, system: Any, layout: Mapping[BallId, PointMm], strike: CueStrike):
         pt = self._pt
@@ -251,7 +272,11 @@ class StrokeSimulator:
 
         events: list[Event] = [
             ShotStart(
-                t_s=0.0, frame=0, shot=1, confidence=1.0, cue_ball=strike.cue_ball,
+                t_s=0.0,
+                frame=0,
+                shot=1,
+                confidence=1.0,
+                cue_ball=strike.cue_ball,
                 positions=dict(layout),
                 frozen_to_cushion=frozen_to_cushion(layout, self.table.length_mm, W, r),
                 balls_in_contact=balls_in_contact(layout, r),
@@ -270,13 +295,30 @@ class StrokeSimulator:
                 f1 = xy_of(ev.get_ball(id1, initial=False).state)
                 f2 = xy_of(ev.get_ball(id2, initial=False).state)
                 mid = ((f1[0] + f2[0]) / 2.0, (f1[1] + f2[1]) / 2.0)
-                events.append(BallBall(t_s=float(ev.time), frame=0, shot=1, confidence=1.0,
-                                       balls=(BallId.parse(striking), BallId.parse(struck)), pos_mm=mid))
+                events.append(
+                    BallBall(
+                        t_s=float(ev.time),
+                        frame=0,
+                        shot=1,
+                        confidence=1.0,
+                        balls=(BallId.parse(striking), BallId.parse(struck)),
+                        pos_mm=mid,
+                    )
+                )
             elif et == ET.BALL_LINEAR_CUSHION:
                 bid, seg = ev.ids
                 pos = xy_of(ev.get_ball(bid, initial=False).state)
-                events.append(CushionHit(t_s=float(ev.time), frame=0, shot=1, confidence=1.0,
-                                         ball=BallId.parse(bid), cushion=cushion_of_segment(seg), pos_mm=pos))
+                events.append(
+                    CushionHit(
+                        t_s=float(ev.time),
+                        frame=0,
+                        shot=1,
+                        confidence=1.0,
+                        ball=BallId.parse(bid),
+                        cushion=cushion_of_segment(seg),
+                        pos_mm=pos,
+                    )
+                )
             elif et in (ET.BALL_CIRCULAR_CUSHION, ET.BALL_POCKET):
                 raise SimulationError(f"unexpected pooltool event {et} on a carom table")
             elif et in (ET.ROLLING_STATIONARY, ET.ROLLING_SPINNING):
@@ -331,9 +373,7 @@ def assemble_clip(
             prev = strokes[k - 1].final_positions
             worst = max(math.dist(prev[b], s.layout[b]) for b in balls)
             if worst > 1e-6:
-                raise SimulationError(
-                    f"stroke {k + 1} does not start where stroke {k} stopped (off by {worst:.6f} mm)"
-                )
+                raise SimulationError(f"stroke {k + 1} does not start where stroke {k} stopped (off by {worst:.6f} mm)")
     starts_ms: list[int] = []
     t_ms = int(round(pre_s * SAMPLE_HZ))
     for s in strokes:
@@ -342,11 +382,11 @@ def assemble_clip(
     end_s = starts_ms[-1] / SAMPLE_HZ + strokes[-1].rest_s
     total_s = max(end_s + post_s, min_total_s)
     n = int(math.ceil(total_s * SAMPLE_HZ)) + 1
-    k = np.arange(n)
-    t_s = k / SAMPLE_HZ
+    ticks = np.arange(n)
+    t_s = ticks / SAMPLE_HZ
     xy = np.empty((n, len(balls), 2))
     z = np.empty((n, len(balls)))
-    owner = np.searchsorted(np.array(starts_ms), k, side="right") - 1
+    owner = np.searchsorted(np.array(starts_ms), ticks, side="right") - 1
     owner = np.maximum(owner, 0)
     events: list[Event] = []
     shots_meta: list[dict[str, Any]] = []
@@ -360,28 +400,32 @@ def assemble_clip(
         shot_events = tuple(_shift(ev, t0, i + 1) for ev in s.events)
         events.extend(shot_events)
         call = three_cushion_call(shot_events)
-        shots_meta.append({
-            "shot": i + 1,
-            "strike": s.strike.to_meta(),
-            "stroke_t_s": t0,
-            "rest_t_s": t0 + s.rest_s,
-            "last_motion_t_s": t0 + s.last_motion_s,
-            "expected_call": call.to_meta(),
-            "pooltool_is_point": s.pooltool_is_point,
-        })
+        shots_meta.append(
+            {
+                "shot": i + 1,
+                "strike": s.strike.to_meta(),
+                "stroke_t_s": t0,
+                "rest_t_s": t0 + s.rest_s,
+                "last_motion_t_s": t0 + s.last_motion_s,
+                "expected_call": call.to_meta(),
+                "pooltool_is_point": s.pooltool_is_point,
+            }
+        )
     full_meta = dict(meta)
-    full_meta.update({
-        "shots": shots_meta,
-        "sample_hz": SAMPLE_HZ,
-        "truth_conventions": {
-            "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
-            "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
-            "cushion": "pos = ball centre at contact, R from the cushion nose line",
-            "shot_end": "t = all balls stationary incl. spin in place; see last_motion_t_s",
-            "times": "pooltool event times (exact), shifted by stroke_t_s",
-        },
-        "frame_map": frame_description(table.width_mm, table.length_mm),
-    })
+    full_meta.update(
+        {
+            "shots": shots_meta,
+            "sample_hz": SAMPLE_HZ,
+            "truth_conventions": {
+                "frame": "0 in every truth event: the renderer recomputes frames at its fps from t_s",
+                "ball_ball": "balls = [striking, struck]; pos = contact point (midpoint of centres)",
+                "cushion": "pos = ball centre at contact, R from the cushion nose line",
+                "shot_end": "t = all balls stationary incl. spin in place; see last_motion_t_s",
+                "times": "pooltool event times (exact), shifted by stroke_t_s",
+            },
+            "frame_map": frame_description(table.width_mm, table.length_mm),
+        }
+    )
     if physics is not None:
         full_meta["physics"] = dict(physics)
     return SimShot(

@@ -10,8 +10,8 @@ is not frozen.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Mapping
 
 from tracking.ids import BallId, Cushion
 
@@ -19,7 +19,10 @@ PointMm = tuple[float, float]
 
 
 def frozen_to_cushion(
-    positions: Mapping[BallId, PointMm], length_mm: float, width_mm: float, r_mm: float,
+    positions: Mapping[BallId, PointMm],
+    length_mm: float,
+    width_mm: float,
+    r_mm: float,
     tol_mm: float = 0.01,
 ) -> dict[BallId, Cushion]:
     """Each ball whose centre is within ``tol_mm`` of R from a nose line, with that cushion (the

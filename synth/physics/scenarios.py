@@ -21,14 +21,13 @@ Uses pooltool through :mod:`synth.physics.pooltool_shots`; a data-generation too
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import cast
 
 import numpy as np
 
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit
-from tracking.ids import BallId, Cushion
 from synth.physics.carom_call import ThreeCushionCall
 from synth.physics.pooltool_shots import (
     DEFAULT_GAP_S,
@@ -38,8 +37,24 @@ from synth.physics.pooltool_shots import (
     Stroke,
     StrokeSimulator,
 )
+from tracking.events import BallBall, CushionHit, ShotStart
+from tracking.ids import BallId, Cushion
 
 PointMm = tuple[float, float]
+
+
+def _pair(v: Iterable[float]) -> PointMm:
+    """``tuple(v)``, typed as a point (the length is not checked)."""
+    return cast(PointMm, tuple(v))
+
+
+def _start(stroke: Stroke) -> ShotStart:
+    """The stroke's ``ShotStart``: its first event (:class:`Stroke`)."""
+    ev = stroke.events[0]
+    assert isinstance(ev, ShotStart)
+    return ev
+
+
 CAROM = (BallId.WHITE, BallId.YELLOW, BallId.RED)
 
 
@@ -81,8 +96,9 @@ class Builder:
                 return p
         raise ScenarioSearchError("no free spot found on the table for a ball")
 
-    def random_strike(self, rng: np.random.Generator, cue: BallId, aim_deg: float | None = None,
-                      v0: tuple[float, float] = (1.8, 3.6)) -> CueStrike:
+    def random_strike(
+        self, rng: np.random.Generator, cue: BallId, aim_deg: float | None = None, v0: tuple[float, float] = (1.8, 3.6)
+    ) -> CueStrike:
         return CueStrike(
             cue_ball=cue,
             v0_m_s=round(float(rng.uniform(*v0)), 4),
@@ -97,8 +113,14 @@ class Builder:
         return bool(margin_mm <= p[0] <= L - margin_mm and margin_mm <= p[1] <= W - margin_mm)
 
     def place_on_path(
-        self, stroke: Stroke, mover: BallId, t_lo: float, t_hi: float, rng: np.random.Generator,
-        cut_deg: float = 60.0, tries: int = 60,
+        self,
+        stroke: Stroke,
+        mover: BallId,
+        t_lo: float,
+        t_hi: float,
+        rng: np.random.Generator,
+        cut_deg: float = 60.0,
+        tries: int = 60,
     ) -> PointMm | None:
         """A resting ball centre that ``mover`` first touches at a time in [t_lo, t_hi] (stroke
         time) with a cut of at most ``cut_deg``, clear of every ball's path before that time and
@@ -118,8 +140,9 @@ class Builder:
                 continue
             alpha = math.radians(float(rng.uniform(-cut_deg, cut_deg)))
             vh = v / speed
-            u = np.array([vh[0] * math.cos(alpha) - vh[1] * math.sin(alpha),
-                          vh[0] * math.sin(alpha) + vh[1] * math.cos(alpha)])
+            u = np.array(
+                [vh[0] * math.cos(alpha) - vh[1] * math.sin(alpha), vh[0] * math.sin(alpha) + vh[1] * math.cos(alpha)]
+            )
             q = p + two_r * u
             if not self.inside(q, self.r + 3.0):
                 continue
@@ -153,9 +176,14 @@ def segment_window(times: list[float], k: int, end_s: float, guard_s: float = 0.
 
 
 def construct(
-    b: Builder, rng: np.random.Generator, first_after: int, second_after: int | None,
-    cue_spot: PointMm | None = None, aim_deg: float | None = None,
-    v0: tuple[float, float] = (1.8, 3.6), first_cut_deg: float = 60.0,
+    b: Builder,
+    rng: np.random.Generator,
+    first_after: int,
+    second_after: int | None,
+    cue_spot: PointMm | None = None,
+    aim_deg: float | None = None,
+    v0: tuple[float, float] = (1.8, 3.6),
+    first_cut_deg: float = 60.0,
     first_window: Callable[[float, float], tuple[float, float]] | None = None,
     second_delta_s: float | None = None,
 ) -> list[Stroke] | None:
@@ -263,14 +291,18 @@ def _point(pattern: str | None = None) -> Callable[[list[ThreeCushionCall], list
     def ok(calls: list[ThreeCushionCall], _s: list[Stroke]) -> bool:
         c = calls[0]
         return c.point and (pattern is None or c.pattern == pattern)
+
     return ok
 
 
 def _break_layout(b: Builder, rng: np.random.Generator) -> dict[BallId, PointMm]:
     spots = b.table.spots_mm
     side = "head_right" if rng.random() < 0.5 else "head_left"
-    return {BallId.WHITE: tuple(spots[side]), BallId.YELLOW: tuple(spots["head_centre"]),
-            BallId.RED: tuple(spots["foot"])}
+    return {
+        BallId.WHITE: _pair(spots[side]),
+        BallId.YELLOW: _pair(spots["head_centre"]),
+        BallId.RED: _pair(spots["foot"]),
+    }
 
 
 def _build_break(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
@@ -376,11 +408,11 @@ def _build_in_contact(b: Builder, rng: np.random.Generator) -> list[Stroke] | No
 
 
 def _in_contact_ok(calls: list[ThreeCushionCall], strokes: list[Stroke]) -> bool:
-    start = strokes[0].events[0]
+    start = _start(strokes[0])
     if not start.balls_in_contact:
         return False
     cue = start.cue_ball
-    (a, b_), = start.balls_in_contact
+    ((a, b_),) = start.balls_in_contact
     touching = b_ if a is cue else a
     early = [t for t in contact_times(strokes[0], cue, touching) if t < 0.05]
     return not early and bool(calls[0].object_balls_hit)
@@ -428,6 +460,7 @@ def _close(sign: float) -> Callable[[Builder, np.random.Generator], list[Stroke]
     def build(b: Builder, rng: np.random.Generator) -> list[Stroke] | None:
         delta = sign * float(rng.uniform(1.5, 8.0)) / 1000.0
         return construct(b, rng, 0, 3, second_delta_s=delta)
+
     return build
 
 
@@ -436,77 +469,181 @@ def _late_first(lo: float, hi: float) -> tuple[float, float]:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("point_2a", "1", "Point, art. 2(a): first object ball, then three or more cushions, "
-             "then the second object ball.", 101,
-             lambda b, rng: construct(b, rng, 0, int(rng.integers(3, 5))), _point("2a")),
-    Scenario("point_2b_bricole", "2", "Point, art. 2(b): three or more cushions first (bricole), "
-             "then both object balls.", 202,
-             lambda b, rng: construct(b, rng, 3, 3), _point("2b")),
-    Scenario("point_2c", "3", "Point, art. 2(c): one cushion, the first object ball, two or more "
-             "cushions, then the second object ball.", 303,
-             lambda b, rng: construct(b, rng, 1, 3), _point("2c")),
-    Scenario("miss_two_cushions", "4", "Miss: first object ball, then only two cushions before "
-             "the second object ball.", 404,
-             lambda b, rng: construct(b, rng, 0, 2),
-             lambda c, s: c[0].cushions_before_second == 2 and not c[0].point),
-    Scenario("miss_one_ball", "5", "Miss: the cue ball touches only one object ball.", 505,
-             lambda b, rng: construct(b, rng, 0, None),
-             lambda c, s: len(c[0].object_balls_hit) == 1),
-    Scenario("close_call_point", "6", "Close call, point: the third cushion comes less than 10 ms "
-             "before the second-ball contact.", 606, _close(+1.0),
-             lambda c, s: c[0].point and c[0].margin_ms is not None and 0.0 < c[0].margin_ms < 10.0),
-    Scenario("close_call_miss", "6", "Close call, miss: the second-ball contact comes less than "
-             "10 ms before the third cushion.", 616, _close(-1.0),
-             lambda c, s: (not c[0].point) and c[0].second_ball_t_s is not None
-             and c[0].margin_ms is not None and -10.0 < c[0].margin_ms < 0.0),
-    Scenario("kiss", "7", "Kiss: the first object ball comes back off a cushion and touches the "
-             "cue ball again.", 707,
-             lambda b, rng: construct(b, rng, 0, 3, first_cut_deg=35.0, first_window=_late_first),
-             lambda c, s: c[0].kiss_first_ball),
-    Scenario("frozen_cue_ball", "8", "The cue ball rests frozen to a cushion (centre R + 1 um from "
-             "the nose) and is played away from it; a point.", 808, _build_frozen_away,
-             lambda c, s: s[0].strike.cue_ball in s[0].events[0].frozen_to_cushion and c[0].point),
-    Scenario("frozen_cue_into_cushion", "8", "Art. 10: the cue ball frozen to a cushion is played "
-             "into it; that first contact does not count, so three raw impacts before the second "
-             "ball are only two: a miss (a count that forgets art. 10 says point).", 818,
-             _build_frozen_into,
-             lambda c, s: c[0].frozen_contact_discounted and c[0].cushions_before_second == 2),
-    Scenario("frozen_object_ball", "8", "The first object ball rests frozen to a cushion and the "
-             "cue ball drives it into that cushion.", 828, _build_frozen_object,
-             lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] in s[0].events[0].frozen_to_cushion,
-             prefer=lambda c, s: c[0].point),
-    Scenario("balls_in_contact", "extra", "Art. 9: the cue ball rests against an object ball and is "
-             "played away from it.", 1717, _build_in_contact, _in_contact_ok),
-    Scenario("long_six_cushions", "9", "Long shot: the cue ball makes six or more cushion impacts; "
-             "a point after five or more.", 909,
-             lambda b, rng: construct(b, rng, 0, int(rng.integers(5, 7)), v0=(3.0, 4.5)),
-             lambda c, s: c[0].cue_cushions_total >= 6 and c[0].point),
-    Scenario("break_shot", "10", "Break from the starting position (002 ART 6): red on the foot "
-             "spot, yellow on the head spot, white 185 mm beside it, white plays the red first.",
-             1010, _build_break,
-             lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] is BallId.RED,
-             prefer=lambda c, s: c[0].point, max_tries=300),
-    Scenario("point_2d", "extra", "Point, art. 2(d): two cushions, the first object ball, one or "
-             "more cushions, then the second object ball.", 1111,
-             lambda b, rng: construct(b, rng, 2, 3), _point("2d")),
-    Scenario("point_any", "extra", "A point of any art. 2 case from a random construction.", 1212,
-             lambda b, rng: construct(b, rng, int(rng.integers(0, 3)), int(rng.integers(3, 5))),
-             _point()),
-    Scenario("miss_any", "extra", "A miss from a random construction (second ball placed after "
-             "0-3 cushions).", 1313,
-             lambda b, rng: construct(b, rng, int(rng.integers(0, 2)), int(rng.integers(0, 4))),
-             lambda c, s: not c[0].point and len(c[0].object_balls_hit) >= 1),
-    Scenario("free_1", "extra", "Fully random layout and stroke aimed at an object ball: "
-             "whatever pooltool makes of it.", 1414, _build_free,
-             lambda c, s: True),
-    Scenario("free_2", "extra", "Fully random layout and stroke aimed at an object ball: "
-             "whatever pooltool makes of it.", 1515, _build_free,
-             lambda c, s: True),
-    Scenario("sequence_point_then_next", "sequence", "Two strokes in one clip: a point, then the "
-             "same player's next stroke from where the balls stopped (shots 1 and 2).", 1616,
-             _build_sequence,
-             lambda c, s: len(c) == 2 and c[0].point,
-             prefer=lambda c, s: bool(c[1].object_balls_hit), max_tries=200, max_total_s=16.0),
+    Scenario(
+        "point_2a",
+        "1",
+        "Point, art. 2(a): first object ball, then three or more cushions, then the second object ball.",
+        101,
+        lambda b, rng: construct(b, rng, 0, int(rng.integers(3, 5))),
+        _point("2a"),
+    ),
+    Scenario(
+        "point_2b_bricole",
+        "2",
+        "Point, art. 2(b): three or more cushions first (bricole), then both object balls.",
+        202,
+        lambda b, rng: construct(b, rng, 3, 3),
+        _point("2b"),
+    ),
+    Scenario(
+        "point_2c",
+        "3",
+        "Point, art. 2(c): one cushion, the first object ball, two or more cushions, then the second object ball.",
+        303,
+        lambda b, rng: construct(b, rng, 1, 3),
+        _point("2c"),
+    ),
+    Scenario(
+        "miss_two_cushions",
+        "4",
+        "Miss: first object ball, then only two cushions before the second object ball.",
+        404,
+        lambda b, rng: construct(b, rng, 0, 2),
+        lambda c, s: c[0].cushions_before_second == 2 and not c[0].point,
+    ),
+    Scenario(
+        "miss_one_ball",
+        "5",
+        "Miss: the cue ball touches only one object ball.",
+        505,
+        lambda b, rng: construct(b, rng, 0, None),
+        lambda c, s: len(c[0].object_balls_hit) == 1,
+    ),
+    Scenario(
+        "close_call_point",
+        "6",
+        "Close call, point: the third cushion comes less than 10 ms before the second-ball contact.",
+        606,
+        _close(+1.0),
+        lambda c, s: c[0].point and c[0].margin_ms is not None and 0.0 < c[0].margin_ms < 10.0,
+    ),
+    Scenario(
+        "close_call_miss",
+        "6",
+        "Close call, miss: the second-ball contact comes less than 10 ms before the third cushion.",
+        616,
+        _close(-1.0),
+        lambda c, s: (
+            (not c[0].point)
+            and c[0].second_ball_t_s is not None
+            and c[0].margin_ms is not None
+            and -10.0 < c[0].margin_ms < 0.0
+        ),
+    ),
+    Scenario(
+        "kiss",
+        "7",
+        "Kiss: the first object ball comes back off a cushion and touches the cue ball again.",
+        707,
+        lambda b, rng: construct(b, rng, 0, 3, first_cut_deg=35.0, first_window=_late_first),
+        lambda c, s: c[0].kiss_first_ball,
+    ),
+    Scenario(
+        "frozen_cue_ball",
+        "8",
+        "The cue ball rests frozen to a cushion (centre R + 1 um from the nose) and is played away from it; a point.",
+        808,
+        _build_frozen_away,
+        lambda c, s: s[0].strike.cue_ball in _start(s[0]).frozen_to_cushion and c[0].point,
+    ),
+    Scenario(
+        "frozen_cue_into_cushion",
+        "8",
+        "Art. 10: the cue ball frozen to a cushion is played "
+        "into it; that first contact does not count, so three raw impacts before the second "
+        "ball are only two: a miss (a count that forgets art. 10 says point).",
+        818,
+        _build_frozen_into,
+        lambda c, s: c[0].frozen_contact_discounted and c[0].cushions_before_second == 2,
+    ),
+    Scenario(
+        "frozen_object_ball",
+        "8",
+        "The first object ball rests frozen to a cushion and the cue ball drives it into that cushion.",
+        828,
+        _build_frozen_object,
+        lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] in _start(s[0]).frozen_to_cushion,
+        prefer=lambda c, s: c[0].point,
+    ),
+    Scenario(
+        "balls_in_contact",
+        "extra",
+        "Art. 9: the cue ball rests against an object ball and is played away from it.",
+        1717,
+        _build_in_contact,
+        _in_contact_ok,
+    ),
+    Scenario(
+        "long_six_cushions",
+        "9",
+        "Long shot: the cue ball makes six or more cushion impacts; a point after five or more.",
+        909,
+        lambda b, rng: construct(b, rng, 0, int(rng.integers(5, 7)), v0=(3.0, 4.5)),
+        lambda c, s: c[0].cue_cushions_total >= 6 and c[0].point,
+    ),
+    Scenario(
+        "break_shot",
+        "10",
+        "Break from the starting position (002 ART 6): red on the foot "
+        "spot, yellow on the head spot, white 185 mm beside it, white plays the red first.",
+        1010,
+        _build_break,
+        lambda c, s: bool(c[0].object_balls_hit) and c[0].object_balls_hit[0] is BallId.RED,
+        prefer=lambda c, s: c[0].point,
+        max_tries=300,
+    ),
+    Scenario(
+        "point_2d",
+        "extra",
+        "Point, art. 2(d): two cushions, the first object ball, one or more cushions, then the second object ball.",
+        1111,
+        lambda b, rng: construct(b, rng, 2, 3),
+        _point("2d"),
+    ),
+    Scenario(
+        "point_any",
+        "extra",
+        "A point of any art. 2 case from a random construction.",
+        1212,
+        lambda b, rng: construct(b, rng, int(rng.integers(0, 3)), int(rng.integers(3, 5))),
+        _point(),
+    ),
+    Scenario(
+        "miss_any",
+        "extra",
+        "A miss from a random construction (second ball placed after 0-3 cushions).",
+        1313,
+        lambda b, rng: construct(b, rng, int(rng.integers(0, 2)), int(rng.integers(0, 4))),
+        lambda c, s: not c[0].point and len(c[0].object_balls_hit) >= 1,
+    ),
+    Scenario(
+        "free_1",
+        "extra",
+        "Fully random layout and stroke aimed at an object ball: whatever pooltool makes of it.",
+        1414,
+        _build_free,
+        lambda c, s: True,
+    ),
+    Scenario(
+        "free_2",
+        "extra",
+        "Fully random layout and stroke aimed at an object ball: whatever pooltool makes of it.",
+        1515,
+        _build_free,
+        lambda c, s: True,
+    ),
+    Scenario(
+        "sequence_point_then_next",
+        "sequence",
+        "Two strokes in one clip: a point, then the "
+        "same player's next stroke from where the balls stopped (shots 1 and 2).",
+        1616,
+        _build_sequence,
+        lambda c, s: len(c) == 2 and c[0].point,
+        prefer=lambda c, s: bool(c[1].object_balls_hit),
+        max_tries=200,
+        max_total_s=16.0,
+    ),
 )
 
 

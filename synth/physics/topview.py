@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from calibration.table import TableSpec
+from synth.physics.trajectory import SimShot
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId
-from synth.physics.trajectory import SimShot
 
 _BGR = {
     BallId.WHITE: (235, 235, 235),
@@ -60,8 +60,9 @@ def draw_top_view(shot: SimShot, table: TableSpec, px_per_mm: float = 0.35, bord
                 cv2.circle(img, px(x, y), r_px, _BGR.get(ball, (255, 0, 255)), -1, cv2.LINE_AA)
         elif isinstance(ev, CushionHit):
             cv2.drawMarker(img, px(*ev.pos_mm), _BGR.get(ev.ball, (255, 0, 255)), cv2.MARKER_TILTED_CROSS, 8, 1)
-            cv2.putText(img, ev.cushion.value[0], px(ev.pos_mm[0] + 25, ev.pos_mm[1] + 25), font, 0.35,
-                        (255, 255, 255), 1)
+            cv2.putText(
+                img, ev.cushion.value[0], px(ev.pos_mm[0] + 25, ev.pos_mm[1] + 25), font, 0.35, (255, 255, 255), 1
+            )
         elif isinstance(ev, BallBall):
             cv2.drawMarker(img, px(*ev.pos_mm), (255, 0, 255), cv2.MARKER_DIAMOND, 10, 1)
     return img

@@ -7,7 +7,6 @@ seconds from the start of the clip; positions are table millimetres (DESIGN.md f
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,7 +76,7 @@ class SimShot:
         )
 
     @staticmethod
-    def load(path: str | Path) -> "SimShot":
+    def load(path: str | Path) -> SimShot:
         with np.load(path) as z:
             header = json.loads(bytes(z["header"]).decode("utf-8"))
             return SimShot(

@@ -20,3 +20,23 @@ Modules, each with one job:
 
 Nothing here is imported at package import; OpenCV and imageio-ffmpeg load only where used.
 """
+
+# the submodules (nothing is imported here: ``from synth.render import *`` imports them all)
+__all__ = [
+    "balls",
+    "ballset",
+    "cameras",
+    "clip",
+    "frame",
+    "labels",
+    "lens",
+    "lighting",
+    "occluder",
+    "overlay",
+    "pockets",
+    "scene",
+    "still",
+    "style",
+    "truth",
+    "video",
+]

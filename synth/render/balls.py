@@ -24,15 +24,16 @@ walls and rim are nearer) hides what the hole does not show.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 
-from tracking.ids import BallId
-from synth.render.ballset import CAROM_BGR, Pattern, albedo as look_albedo, look_of
+from synth.render.ballset import CAROM_BGR, Pattern, look_of
+from synth.render.ballset import albedo as look_albedo
 from synth.render.scene import StaticScene
 from synth.render.style import RenderError
+from tracking.ids import BallId
 
 #: Carom ball albedo, BGR 0..255 as seen under the table-centre light (every other ball's in
 #: :mod:`synth.render.ballset`).
@@ -53,16 +54,19 @@ class BallsState:
     def __post_init__(self) -> None:
         b = len(self.balls)
         if self.centres_mm.shape != (b, 3) or self.on_table.shape != (b,):
-            raise RenderError(f"BallsState: expected centres_mm ({b}, 3) and on_table ({b},) for {b} balls, "
-                              f"got {self.centres_mm.shape} and {self.on_table.shape}")
+            raise RenderError(
+                f"BallsState: expected centres_mm ({b}, 3) and on_table ({b},) for {b} balls, "
+                f"got {self.centres_mm.shape} and {self.on_table.shape}"
+            )
         if self.orientations is not None and self.orientations.shape != (b, 3, 3):
             raise RenderError(f"BallsState: expected orientations ({b}, 3, 3), got {self.orientations.shape}")
         if len(set(self.balls)) != b:
             raise RenderError(f"BallsState: expected distinct balls, got {', '.join(x.value for x in self.balls)}")
 
     @staticmethod
-    def at_rest(positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float,
-                rng: np.random.Generator | None = None) -> "BallsState":
+    def at_rest(
+        positions_mm: Mapping[BallId, tuple[float, float]], radius_mm: float, rng: np.random.Generator | None = None
+    ) -> BallsState:
         """Balls resting on the cloth at table positions {ball: (x_mm, y_mm)} (a test frame);
         with ``rng`` each ball is turned at random (uniform rotations), so numbers and stripes
         show at any angle."""
@@ -77,11 +81,14 @@ def random_rotations(n: int, rng: np.random.Generator) -> np.ndarray:
     q = rng.standard_normal((n, 4))
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     w, x, y, z = q.T
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
-        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
-        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
-    ], axis=1)
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
+            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
+            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
+        ],
+        axis=1,
+    )
 
 
 def rolling_orientations(xy_mm: np.ndarray, radius_mm: float) -> np.ndarray:
@@ -110,8 +117,10 @@ def rolling_orientations(xy_mm: np.ndarray, radius_mm: float) -> np.ndarray:
 
 # -- shading of one ball ----------------------------------------------------------------------
 
-def _shade_ball(scene: StaticScene, d: np.ndarray, depth: np.ndarray, S: np.ndarray, ball: BallId,
-                orient: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+
+def _shade_ball(
+    scene: StaticScene, d: np.ndarray, depth: np.ndarray, S: np.ndarray, ball: BallId, orient: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For rays d (N, 3): the indices of the rays the ball centred at S covers, their coverage
     (0..1, zero where a nearer static surface hides it) and BGR colours (n, 3)."""
     style, light = scene.style, scene.lighting
@@ -154,7 +163,7 @@ def _shade_ball(scene: StaticScene, d: np.ndarray, depth: np.ndarray, S: np.ndar
     Hv /= np.linalg.norm(Hv, axis=2, keepdims=True)
     nh = np.clip(np.einsum("nk,nlk->nl", N, Hv), 0.0, 1.0)
     weight = light.power[None, :] * (1000.0 / Ld) ** 2
-    spec = style.ball_specular * (weight * nh ** style.ball_shininess).sum(axis=1)
+    spec = style.ball_specular * (weight * nh**style.ball_shininess).sum(axis=1)
     if S[2] < r:
         spec = spec * sink
     return idx, cov, diffuse + 255.0 * spec[:, None]
@@ -176,8 +185,7 @@ class _Sprite:
     depth_mm: float
 
 
-def _sprite(scene: StaticScene, S: np.ndarray, ball: BallId, orient: np.ndarray | None,
-            pad_px: int) -> _Sprite | None:
+def _sprite(scene: StaticScene, S: np.ndarray, ball: BallId, orient: np.ndarray | None, pad_px: int) -> _Sprite | None:
     """The ball at S ray-cast exactly in a box round its image, padded by ``pad_px`` for the blur."""
     cam = scene.camera
     r = scene.table.ball_radius_mm
@@ -188,8 +196,13 @@ def _sprite(scene: StaticScene, S: np.ndarray, ball: BallId, orient: np.ndarray 
     if not (np.isfinite(u) and np.isfinite(v)):
         return None
     rpx = cam.fx * r / depth_c * 1.12 + 2.0
-    box = _clip_box(scene, int(np.floor(u - rpx)) - pad_px, int(np.floor(v - rpx)) - pad_px,
-                    int(np.ceil(u + rpx)) + 1 + pad_px, int(np.ceil(v + rpx)) + 1 + pad_px)
+    box = _clip_box(
+        scene,
+        int(np.floor(u - rpx)) - pad_px,
+        int(np.floor(v - rpx)) - pad_px,
+        int(np.ceil(u + rpx)) + 1 + pad_px,
+        int(np.ceil(v + rpx)) + 1 + pad_px,
+    )
     if box is None:
         return None
     x0, y0, x1, y1 = box
@@ -220,12 +233,13 @@ def _smear(arr: np.ndarray, offsets_px: np.ndarray, weights: np.ndarray) -> tupl
         x, y = ix - dx0, iy - dy0
         for ddx, ddy, f in ((0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)):
             if f > 0.0:
-                out[y + ddy:y + ddy + h, x + ddx:x + ddx + w] += (wgt * f) * arr
+                out[y + ddy : y + ddy + h, x + ddx : x + ddx + w] += (wgt * f) * arr
     return out, dx0, dy0
 
 
-def _paste_box(scene: StaticScene, box: tuple[int, int, int, int], dx0: int, dy0: int,
-               shape: tuple[int, int]) -> tuple[tuple[int, int, int, int], tuple[slice, slice]] | None:
+def _paste_box(
+    scene: StaticScene, box: tuple[int, int, int, int], dx0: int, dy0: int, shape: tuple[int, int]
+) -> tuple[tuple[int, int, int, int], tuple[slice, slice]] | None:
     """Frame box of a smeared canvas, clipped to the frame, and the matching slice of the canvas."""
     H, W = scene.shape
     cx0, cy0 = box[0] + dx0, box[1] + dy0
@@ -248,8 +262,9 @@ def _exposure(scene: StaticScene, centres: np.ndarray, on: np.ndarray) -> tuple[
     return ref, offs, np.full(len(ks), 1.0 / len(on))
 
 
-def _blurred_sprite(scene: StaticScene, centres: np.ndarray, on: np.ndarray, ball: BallId,
-                    orient: np.ndarray | None) -> _Sprite | None:
+def _blurred_sprite(
+    scene: StaticScene, centres: np.ndarray, on: np.ndarray, ball: BallId, orient: np.ndarray | None
+) -> _Sprite | None:
     """The ball integrated over the exposure: sub-frame centres (K, 3) and on-table flags (K,).
 
     Over one exposure a ball moves a few centimetres 3.5 m from the lens, so its image moves
@@ -275,6 +290,7 @@ def _blurred_sprite(scene: StaticScene, centres: np.ndarray, on: np.ndarray, bal
 
 # -- shadows ----------------------------------------------------------------------------------
 
+
 def _shadow_reach(S: np.ndarray, r: float) -> float:
     """Plan distance (mm) from a ball's centre beyond which its shadow and contact darkening vanish."""
     return 2.2 * r + 0.8 * max(float(S[2]) - r, 0.0)
@@ -295,11 +311,22 @@ def _darkening(scene: StaticScene, S: np.ndarray) -> tuple[tuple[int, int, int, 
     r = scene.table.ball_radius_mm
     reach = _shadow_reach(S, r)
     x, y = S[:2]
-    corners = np.array([(x - reach, y - reach, 0.0), (x + reach, y - reach, 0.0),
-                        (x + reach, y + reach, 0.0), (x - reach, y + reach, 0.0)])
+    corners = np.array(
+        [
+            (x - reach, y - reach, 0.0),
+            (x + reach, y - reach, 0.0),
+            (x + reach, y + reach, 0.0),
+            (x - reach, y + reach, 0.0),
+        ]
+    )
     px = cam.project(corners)
-    box = _clip_box(scene, int(np.floor(px[:, 0].min())) - 1, int(np.floor(px[:, 1].min())) - 1,
-                    int(np.ceil(px[:, 0].max())) + 2, int(np.ceil(px[:, 1].max())) + 2)
+    box = _clip_box(
+        scene,
+        int(np.floor(px[:, 0].min())) - 1,
+        int(np.floor(px[:, 1].min())) - 1,
+        int(np.ceil(px[:, 0].max())) + 2,
+        int(np.ceil(px[:, 1].max())) + 2,
+    )
     if box is None:
         return None
     x0, y0, x1, y1 = box
@@ -330,7 +357,7 @@ def _darkening(scene: StaticScene, S: np.ndarray) -> tuple[tuple[int, int, int, 
     lo = np.minimum(alpha_s, alpha_l)
     hidden = np.clip((alpha_s + alpha_l - beta) / (2.0 * lo), 0.0, 1.0) * np.minimum(1.0, (alpha_s / alpha_l) ** 2)
     f = (light.ambient * ao + (w * (1.0 - hidden)).sum(axis=1)) / base
-    dark = np.zeros(len(ys) * len(xs), np.float32)
+    dark: np.ndarray = np.zeros(len(ys) * len(xs), np.float32)
     sunk = float(np.clip(1.0 + (S[2] - r) / r, 0.0, 1.0))  # no shadow on the cloth from a sunk ball
     dark[ib] = scene.style.shadow_strength * sunk * (1.0 - f)
     dark = dark.reshape(len(ys), len(xs))
@@ -376,7 +403,9 @@ class BallPainter:
         self.scene = scene
         self._cache: dict[tuple, tuple[_Shade | None, _Sprite | None]] = {}
 
-    def draw(self, img: np.ndarray, states: list[BallsState] | tuple[BallsState, ...]) -> list[tuple[int, int, int, int]]:
+    def draw(
+        self, img: np.ndarray, states: list[BallsState] | tuple[BallsState, ...]
+    ) -> list[tuple[int, int, int, int]]:
         """Draw the balls of one frame into ``img`` (H, W, 3) float32 BGR, in place; ``states`` are
         sub-frame instants spread over the exposure (one for a frame without motion blur).
         Returns the pixel boxes (x0, y0, x1, y1) it changed."""
@@ -397,7 +426,10 @@ class BallPainter:
             key = (ball, centres[j].tobytes(), on[j].tobytes(), None if orient is None else orient.tobytes())
             got = self._cache.get(key)
             if got is None:
-                got = (_shadow(self.scene, centres[j], on[j]), _blurred_sprite(self.scene, centres[j], on[j], ball, orient))
+                got = (
+                    _shadow(self.scene, centres[j], on[j]),
+                    _blurred_sprite(self.scene, centres[j], on[j], ball, orient),
+                )
             cache[key] = got
             layers.append(got)
         self._cache = cache
@@ -417,7 +449,8 @@ class BallPainter:
         return boxes
 
 
-def draw_balls(img: np.ndarray, scene: StaticScene,
-               states: list[BallsState] | tuple[BallsState, ...]) -> list[tuple[int, int, int, int]]:
+def draw_balls(
+    img: np.ndarray, scene: StaticScene, states: list[BallsState] | tuple[BallsState, ...]
+) -> list[tuple[int, int, int, int]]:
     """One-off form of :meth:`BallPainter.draw` (no reuse between frames)."""
     return BallPainter(scene).draw(img, states)

@@ -18,13 +18,14 @@ icosahedron and its dual (``measles``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Mapping
 
 import numpy as np
 
+from calibration._vec import floats3
 from tracking.ids import BallId
 
 BGR = tuple[float, float, float]
@@ -34,20 +35,20 @@ INK_BGR: BGR = (22.0, 22.0, 24.0)
 _DOT_BGR: BGR = (40.0, 40.0, 185.0)
 _CAROM_MARK_BGR: BGR = (40.0, 40.0, 150.0)
 _CAROM_MARK_RAD = 0.11
-_NUMBER_RAD = 0.43          # number circle: ~24 mm across on a 57.15 mm ball
+_NUMBER_RAD = 0.43  # number circle: ~24 mm across on a 57.15 mm ball
 _BAND_SIN = math.sin(math.radians(38.0))
 _DOT_RAD = 0.12
 
 #: Pool colours by number 1..8 (9..15 carry the colour of n - 8 on a band).
 POOL_BGR: dict[int, BGR] = {
-    1: (24.0, 188.0, 238.0),   # yellow
-    2: (150.0, 62.0, 18.0),    # blue
-    3: (36.0, 34.0, 200.0),    # red
-    4: (105.0, 36.0, 82.0),    # purple
-    5: (22.0, 108.0, 236.0),   # orange
-    6: (62.0, 112.0, 22.0),    # green
-    7: (34.0, 30.0, 118.0),    # maroon
-    8: (26.0, 26.0, 28.0),     # black
+    1: (24.0, 188.0, 238.0),  # yellow
+    2: (150.0, 62.0, 18.0),  # blue
+    3: (36.0, 34.0, 200.0),  # red
+    4: (105.0, 36.0, 82.0),  # purple
+    5: (22.0, 108.0, 236.0),  # orange
+    6: (62.0, 112.0, 22.0),  # green
+    7: (34.0, 30.0, 118.0),  # maroon
+    8: (26.0, 26.0, 28.0),  # black
 }
 
 SNOOKER_BGR: dict[BallId, BGR] = {
@@ -68,16 +69,17 @@ CAROM_BGR: dict[BallId, BGR] = {
 
 SNOOKER_REDS: tuple[BallId, ...] = tuple(BallId(f"red_{i}") for i in range(1, 16))
 POOL_BALLS: tuple[BallId, ...] = (BallId.CUE,) + tuple(BallId(str(i)) for i in range(1, 16))
-SNOOKER_BALLS: tuple[BallId, ...] = (BallId.CUE,) + SNOOKER_REDS + (
-    BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK)
+SNOOKER_BALLS: tuple[BallId, ...] = (
+    (BallId.CUE,) + SNOOKER_REDS + (BallId.YELLOW, BallId.GREEN, BallId.BROWN, BallId.BLUE, BallId.PINK, BallId.BLACK)
+)
 
 
 class Pattern(Enum):
     PLAIN = "plain"
-    SOLID = "solid"        # coloured ball with two white number circles
-    STRIPE = "stripe"      # white ball, coloured band, number circles on the band
-    DOTS6 = "dots6"        # cue ball with six red dots
-    MEASLES = "measles"    # cue ball with 32 red dots
+    SOLID = "solid"  # coloured ball with two white number circles
+    STRIPE = "stripe"  # white ball, coloured band, number circles on the band
+    DOTS6 = "dots6"  # cue ball with six red dots
+    MEASLES = "measles"  # cue ball with 32 red dots
     CAROM_MARKED = "carom_marked"  # RFEB ART 2.8: a dot at both ends of one diameter
 
 
@@ -110,11 +112,12 @@ def base_bgr(ball: BallId) -> BGR:
     return SNOOKER_BGR[ball]
 
 
-def look_of(ball: BallId, overrides: Mapping[BallId, BGR] | None = None, cue_marking: str = "none",
-            white_marked: bool = False) -> BallLook:
+def look_of(
+    ball: BallId, overrides: Mapping[BallId, BGR] | None = None, cue_marking: str = "none", white_marked: bool = False
+) -> BallLook:
     """The look of ``ball``; ``overrides`` replace default colours, ``cue_marking`` marks the pool
     or snooker cue ball (``none``, ``dots6``, ``measles``), ``white_marked`` the carom white."""
-    bgr = tuple(float(c) for c in (overrides or {}).get(ball, base_bgr(ball)))
+    bgr = floats3((overrides or {}).get(ball, base_bgr(ball)))
     v = ball.value
     if v.isdigit():
         n = int(v)
@@ -126,8 +129,13 @@ def look_of(ball: BallId, overrides: Mapping[BallId, BGR] | None = None, cue_mar
     return BallLook(ball, bgr, Pattern.PLAIN)
 
 
-def jittered_ball_bgr(balls: tuple[BallId, ...] | list[BallId], rng: np.random.Generator,
-                      hue_deg: float = 6.0, sat: float = 0.12, val: float = 0.12) -> dict[BallId, BGR]:
+def jittered_ball_bgr(
+    balls: tuple[BallId, ...] | list[BallId],
+    rng: np.random.Generator,
+    hue_deg: float = 6.0,
+    sat: float = 0.12,
+    val: float = 0.12,
+) -> dict[BallId, BGR]:
     """A ball set's colours as another manufacturer's might be: each ball's default colour moved
     in hue (+-``hue_deg``), saturation and value (relative +-``sat``, +-``val``), uniformly."""
     import cv2
@@ -140,7 +148,7 @@ def jittered_ball_bgr(balls: tuple[BallId, ...] | list[BallId], rng: np.random.G
         s = float(np.clip(s * (1.0 + rng.uniform(-sat, sat)), 0.0, 1.0))
         v = float(np.clip(v * (1.0 + rng.uniform(-val, val)), 0.0, 1.0))
         bgr = cv2.cvtColor(np.array([[[h, s, v]]], np.float32), cv2.COLOR_HSV2BGR)[0, 0] * 255.0
-        out[b] = tuple(float(x) for x in bgr)
+        out[b] = floats3(bgr)
     return out
 
 
@@ -171,8 +179,9 @@ def _bilinear(tex: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     y = np.clip(v, 0.0, h - 1.001)
     i, j = x.astype(np.intp), y.astype(np.intp)
     fx, fy = x - i, y - j
-    return ((tex[j, i] * (1 - fx) + tex[j, i + 1] * fx) * (1 - fy)
-            + (tex[j + 1, i] * (1 - fx) + tex[j + 1, i + 1] * fx) * fy)
+    return (tex[j, i] * (1 - fx) + tex[j, i + 1] * fx) * (1 - fy) + (
+        tex[j + 1, i] * (1 - fx) + tex[j + 1, i + 1] * fx
+    ) * fy
 
 
 def _cap(cos_angle: np.ndarray, radius_rad: float, edge_rad: float) -> np.ndarray:
@@ -186,9 +195,13 @@ def _poles(kind: str) -> np.ndarray:
     if kind == "dots6":
         return np.vstack([np.eye(3), -np.eye(3)])
     p = (1.0 + math.sqrt(5.0)) / 2.0
-    ico = [(0, s1, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
-    ico = ico + [(s1, s2 * p, 0) for s1 in (-1, 1) for s2 in (-1, 1)] + [(s2 * p, 0, s1) for s1 in (-1, 1) for s2 in (-1, 1)]
-    dod = [(a, b, c) for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]
+    ico: list[tuple[float, float, float]] = [(0, s1, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
+    ico = (
+        ico
+        + [(s1, s2 * p, 0) for s1 in (-1, 1) for s2 in (-1, 1)]
+        + [(s2 * p, 0, s1) for s1 in (-1, 1) for s2 in (-1, 1)]
+    )
+    dod: list[tuple[float, float, float]] = [(a, b, c) for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]
     q = 1.0 / p
     dod += [(0, s1 * q, s2 * p) for s1 in (-1, 1) for s2 in (-1, 1)]
     dod += [(s1 * q, s2 * p, 0) for s1 in (-1, 1) for s2 in (-1, 1)]
@@ -210,7 +223,9 @@ def albedo(look: BallLook, n_body: np.ndarray, edge_rad: float) -> np.ndarray:
             cov = _cap(np.abs(n_body[:, 2]), _CAROM_MARK_RAD, edge_rad)
             ink = np.array(_CAROM_MARK_BGR)
         else:
-            cov = _cap((n_body @ _poles(pat.value).T).max(axis=1), _DOT_RAD if pat is Pattern.DOTS6 else 0.085, edge_rad)
+            cov = _cap(
+                (n_body @ _poles(pat.value).T).max(axis=1), _DOT_RAD if pat is Pattern.DOTS6 else 0.085, edge_rad
+            )
             ink = np.array(_DOT_BGR)
         return main[None, :] * (1 - cov[:, None]) + ink[None, :] * cov[:, None]
     if pat is Pattern.STRIPE:

@@ -19,10 +19,19 @@ from calibration.camera import CameraModel
 from calibration.table import TableSpec
 
 
-def broadcast_camera(table: TableSpec, width_px: int, height_px: int, height_mm: float = 3500.0,
-                     fill: float = 0.86, k1: float = 0.0, k2: float = 0.0, off_axis_deg: float = 0.0,
-                     jitter_deg: float = 0.0, roll_deg: float = 0.0,
-                     rng: np.random.Generator | None = None) -> CameraModel:
+def broadcast_camera(
+    table: TableSpec,
+    width_px: int,
+    height_px: int,
+    height_mm: float = 3500.0,
+    fill: float = 0.86,
+    k1: float = 0.0,
+    k2: float = 0.0,
+    off_axis_deg: float = 0.0,
+    jitter_deg: float = 0.0,
+    roll_deg: float = 0.0,
+    rng: np.random.Generator | None = None,
+) -> CameraModel:
     """The camera (see the module docstring); ``rng`` is needed when jitter or roll is asked for."""
     if not 0.2 <= fill <= 1.2:
         raise ValueError(f"fill: expected the rail-to-rail share of the frame width in 0.2..1.2, got {fill}")
@@ -43,5 +52,6 @@ def broadcast_camera(table: TableSpec, width_px: int, height_px: int, height_mm:
     outer = L + 2.0 * (table.cushion_width_mm + table.rail_width_mm)
     depth = float(np.linalg.norm(eye - target)) - table.rail_height_mm
     fx = fill * width_px * depth / outer
-    return CameraModel.look_at(width_px, height_px, fx, tuple(eye), tuple(target), tuple(up), k1=k1, k2=k2,
-                               table=table.name)
+    return CameraModel.look_at(
+        width_px, height_px, fx, tuple(eye), tuple(target), tuple(up), k1=k1, k2=k2, table=table.name
+    )

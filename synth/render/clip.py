@@ -15,22 +15,23 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.events import Event, ShotStart
+from synth.physics.trajectory import SimShot
 from synth.render.balls import BallsState, rolling_orientations
 from synth.render.frame import FrameRenderer
 from synth.render.occluder import HandCuePose, Occlusion, aim_of_ball, stroke_gap_mm
 from synth.render.scene import build_scene
 from synth.render.style import RenderError, RenderStyle
 from synth.render.truth import BallTruth, ClipTruth, FrameTruth, event_frame, write_truth
-from synth.physics.trajectory import SimShot
+from tracking.events import Event, ShotStart
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,9 @@ class _ShotSampler:
         return BallsState(sh.balls, centres, on.astype(bool), self.orient[i])
 
 
-def _subframe_times(sampler: _ShotSampler, camera: CameraModel, t_s: float, exposure_s: float,
-                    style: RenderStyle) -> list[float]:
+def _subframe_times(
+    sampler: _ShotSampler, camera: CameraModel, t_s: float, exposure_s: float, style: RenderStyle
+) -> list[float]:
     if exposure_s <= 0.0:
         return [t_s]
     a, b = sampler.at(t_s - exposure_s / 2), sampler.at(t_s + exposure_s / 2)
@@ -99,7 +101,7 @@ def _visible_fraction(px: np.ndarray, r_px: float, covers: list) -> float:
     u, v = px
     rr = max(r_px, 0.5)
     x0, y0 = int(np.floor(u - rr)), int(np.floor(v - rr))
-    ys, xs = np.mgrid[y0:int(np.ceil(v + rr)) + 1, x0:int(np.ceil(u + rr)) + 1]
+    ys, xs = np.mgrid[y0 : int(np.ceil(v + rr)) + 1, x0 : int(np.ceil(u + rr)) + 1]
     inside = (xs - u) ** 2 + (ys - v) ** 2 <= rr * rr
     if not inside.any():
         return 1.0
@@ -110,16 +112,23 @@ def _visible_fraction(px: np.ndarray, r_px: float, covers: list) -> float:
     return float(vis[inside].mean())
 
 
-def _occluder_pose(occ: Occlusion, sampler: _ShotSampler, t_clip_s: float, fps: float, table: TableSpec,
-                   cue_ball_strike_s: float | None) -> HandCuePose:
+def _occluder_pose(
+    occ: Occlusion,
+    sampler: _ShotSampler,
+    t_clip_s: float,
+    fps: float,
+    table: TableSpec,
+    cue_ball_strike_s: float | None,
+) -> HandCuePose:
     """The hand stays over the place the ball had at the occlusion's first frame; the cue, aimed
     along the ball's first travel, makes practice strokes and strikes at the shot's start."""
     sh = sampler.shot
     try:
         j = sh.balls.index(occ.ball)
     except ValueError:
-        raise RenderError(f"occlusion: ball {occ.ball.value!r} is not in the shot "
-                          f"({', '.join(b.value for b in sh.balls)})") from None
+        raise RenderError(
+            f"occlusion: ball {occ.ball.value!r} is not in the shot ({', '.join(b.value for b in sh.balls)})"
+        ) from None
     aim = math.radians(occ.aim_deg) if occ.aim_deg is not None else aim_of_ball(sh.xy_mm[:, j])
     if aim is None:
         aim = 0.0
@@ -132,11 +141,24 @@ def _occluder_pose(occ: Occlusion, sampler: _ShotSampler, t_clip_s: float, fps: 
     return HandCuePose(hand_xy_mm=hand, aim_rad=aim, tip_xy_mm=tip, tip_z_mm=r, cue=occ.cue)
 
 
-def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float, out_mp4: str | Path,
-                style: RenderStyle | None = None, occlusions: Sequence[Occlusion] = (), seed: int = 0,
-                crf: int = 23, lead_in_s: float = 0.0, tail_s: float = 0.3, duration_s: float | None = None,
-                name: str | None = None, shot_name: str | None = None, start_orient: np.ndarray | None = None,
-                made_by: str | None = None) -> tuple[Path, ClipStats]:
+def render_clip(
+    shot: SimShot,
+    table: TableSpec,
+    camera: CameraModel,
+    fps: float,
+    out_mp4: str | Path,
+    style: RenderStyle | None = None,
+    occlusions: Sequence[Occlusion] = (),
+    seed: int = 0,
+    crf: int = 23,
+    lead_in_s: float = 0.0,
+    tail_s: float = 0.3,
+    duration_s: float | None = None,
+    name: str | None = None,
+    shot_name: str | None = None,
+    start_orient: np.ndarray | None = None,
+    made_by: str | None = None,
+) -> tuple[Path, ClipStats]:
     """Render the clip; returns the truth file's path and what the rendering cost. ``start_orient``
     (B, 3, 3): each ball's orientation at the start (default: the sampler's own, so that a caller can
     turn numbered balls' numbers toward the camera); ``made_by``: the tool named in the truth's
@@ -174,8 +196,11 @@ def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float
             t0 = time.perf_counter()
             t = i / fps
             subs = [sampler.at(tk) for tk in _subframe_times(sampler, camera, t, exposure_s, style)]
-            poses = [_occluder_pose(o, sampler, t, fps, table, strike.get(o.ball))
-                     for o in occlusions if o.start_frame <= i < o.end_frame]
+            poses = [
+                _occluder_pose(o, sampler, t, fps, table, strike.get(o.ball))
+                for o in occlusions
+                if o.start_frame <= i < o.end_frame
+            ]
             img, covers = renderer.render(subs, poses)
             times.append(time.perf_counter() - t0)
             writer.write(img)
@@ -188,24 +213,51 @@ def render_clip(shot: SimShot, table: TableSpec, camera: CameraModel, fps: float
                     continue
                 depth = float(camera.R[2] @ (st.centres_mm[j] - scene.centre_mm))
                 r_px = camera.fx * r / depth
-                balls[b] = BallTruth(*(float(v) for v in st.centres_mm[j]), float(px[j, 0]), float(px[j, 1]),
-                                     r_px, _visible_fraction(px[j], r_px, covers))
+                balls[b] = BallTruth(
+                    *floats3(st.centres_mm[j]),
+                    float(px[j, 0]),
+                    float(px[j, 1]),
+                    r_px,
+                    _visible_fraction(px[j], r_px, covers),
+                )
             frames.append(FrameTruth(frame=i, t_s=t, balls=balls))
     truth = ClipTruth(
-        clip=clip_name, video=out_mp4.name, shot=shot_name or str(shot.meta.get("name", clip_name)),
-        fps=float(fps), frame_count=n_frames, image_w_px=camera.image_w_px, image_h_px=camera.image_h_px,
-        table=table.name, camera=camera, lead_in_s=float(lead_in_s), exposure_s=exposure_s,
-        balls=shot.balls, frames=tuple(frames), events=_clip_events(shot.events, lead_in_s, fps),
-        meta=dict(shot.meta), occlusions=tuple(o.to_dict() for o in occlusions),
+        clip=clip_name,
+        video=out_mp4.name,
+        shot=shot_name or str(shot.meta.get("name", clip_name)),
+        fps=float(fps),
+        frame_count=n_frames,
+        image_w_px=camera.image_w_px,
+        image_h_px=camera.image_h_px,
+        table=table.name,
+        camera=camera,
+        lead_in_s=float(lead_in_s),
+        exposure_s=exposure_s,
+        balls=shot.balls,
+        frames=tuple(frames),
+        events=_clip_events(shot.events, lead_in_s, fps),
+        meta=dict(shot.meta),
+        occlusions=tuple(o.to_dict() for o in occlusions),
         overlay_box_px=renderer.overlay_box_px,
-        render={"seed": seed, "crf": crf, "cloth": style.cloth.value, "shutter_fraction": style.shutter_fraction,
-                "noise_sigma": style.noise_sigma, "white_marked": style.white_marked,
-                # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
-                "renderer": "tabletrack vision.render (ray-cast, OpenCV)" + (f" via {made_by}" if made_by else "")},
+        render={
+            "seed": seed,
+            "crf": crf,
+            "cloth": style.cloth.value,
+            "shutter_fraction": style.shutter_fraction,
+            "noise_sigma": style.noise_sigma,
+            "white_marked": style.white_marked,
+            # provenance as written in the committed data (the path before issue 9): reruns stay byte-identical
+            "renderer": "tabletrack vision.render (ray-cast, OpenCV)" + (f" via {made_by}" if made_by else ""),
+        },
     )
     path = write_truth(truth_path_for(out_mp4), truth)
     tt = np.array(times)
-    stats = ClipStats(frames=n_frames, scene_s=t_scene, frame_mean_s=float(tt.mean()),
-                      frame_p95_s=float(np.percentile(tt, 95)), frame_max_s=float(tt.max()),
-                      total_s=time.perf_counter() - t_start)
+    stats = ClipStats(
+        frames=n_frames,
+        scene_s=t_scene,
+        frame_mean_s=float(tt.mean()),
+        frame_p95_s=float(np.percentile(tt, 95)),
+        frame_max_s=float(tt.max()),
+        total_s=time.perf_counter() - t_start,
+    )
     return path, stats

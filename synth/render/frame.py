@@ -13,7 +13,7 @@ more than the whole frame); the generator passed in decides which, so frames sta
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -78,8 +78,11 @@ class FrameRenderer:
     def overlay_box_px(self) -> tuple[int, int, int, int] | None:
         return None if self.overlay is None else self.overlay.box
 
-    def render(self, states: BallsState | Sequence[BallsState], occluders: Sequence[HandCuePose] = (),
-               ) -> tuple[np.ndarray, list[tuple[tuple[int, int, int, int], np.ndarray]]]:
+    def render(
+        self,
+        states: BallsState | Sequence[BallsState],
+        occluders: Sequence[HandCuePose] = (),
+    ) -> tuple[np.ndarray, list[tuple[tuple[int, int, int, int], np.ndarray]]]:
         """The frame (H, W, 3) uint8 BGR, and the (box, coverage) of every occluder drawn."""
         subs = [states] if isinstance(states, BallsState) else list(states)
         work = self._work
@@ -102,8 +105,12 @@ class FrameRenderer:
         return out, covers
 
 
-def render_frame(scene: StaticScene, states: BallsState | Sequence[BallsState],
-                 rng: np.random.Generator | None = None, occluders: Sequence[HandCuePose] = ()) -> np.ndarray:
+def render_frame(
+    scene: StaticScene,
+    states: BallsState | Sequence[BallsState],
+    rng: np.random.Generator | None = None,
+    occluders: Sequence[HandCuePose] = (),
+) -> np.ndarray:
     """One frame (H, W, 3) uint8 BGR of the balls in ``states`` (one state, or sub-frame states
     spread over the exposure for motion blur) over the scene, with the style's noise and overlay."""
     r = rng if rng is not None else np.random.default_rng(0)

@@ -22,14 +22,14 @@ Balls off the table, entirely outside the frame, or sunk out of sight have no la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
-from tracking.ids import BallId
 from synth.render.balls import BallsState, _sprite
 from synth.render.scene import StaticScene
+from tracking.ids import BallId
 
 Box = tuple[float, float, float, float]
 
@@ -81,9 +81,12 @@ def _rect_box(scene: StaticScene, box: Box | None, mask: np.ndarray, x0: int, y0
     return (float(u.min() + 0.5), float(v.min() + 0.5), float(u.max() + 0.5), float(v.max() + 0.5))
 
 
-def ball_labels(scene: StaticScene, state: BallsState,
-                covers: Sequence[tuple[tuple[int, int, int, int], np.ndarray]] = (),
-                rect=None) -> dict[BallId, BallLabel]:
+def ball_labels(
+    scene: StaticScene,
+    state: BallsState,
+    covers: Sequence[tuple[tuple[int, int, int, int], np.ndarray]] = (),
+    rect=None,
+) -> dict[BallId, BallLabel]:
     """The labels of every ball of ``state`` (see the module docstring)."""
     cam = scene.camera
     sprites = []
@@ -107,11 +110,13 @@ def ball_labels(scene: StaticScene, state: BallsState,
             ox0, oy0, ox1, oy1 = so.box
             ix0, iy0, ix1, iy1 = max(x0, ox0), max(y0, oy0), min(x1, ox1), min(y1, oy1)
             if ix0 < ix1 and iy0 < iy1:
-                vis[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] *= 1.0 - so.alpha[iy0 - oy0:iy1 - oy0, ix0 - ox0:ix1 - ox0]
+                vis[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0] *= (
+                    1.0 - so.alpha[iy0 - oy0 : iy1 - oy0, ix0 - ox0 : ix1 - ox0]
+                )
         for (bx0, by0, bx1, by1), cov in covers:
             ix0, iy0, ix1, iy1 = max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)
             if ix0 < ix1 and iy0 < iy1:
-                vis[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] *= 1.0 - cov[iy0 - by0:iy1 - by0, ix0 - bx0:ix1 - bx0]
+                vis[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0] *= 1.0 - cov[iy0 - by0 : iy1 - by0, ix0 - bx0 : ix1 - bx0]
         area = float(full.sum())
         if area <= 0.0:
             continue
@@ -122,8 +127,12 @@ def ball_labels(scene: StaticScene, state: BallsState,
         u, v = cam.project(S[None, :])[0]
         depth = float(cam.R[2] @ (S - scene.centre_mm))
         out[ball] = BallLabel(
-            ball=ball, centre_px=(float(u), float(v)), r_px=cam.fx * scene.table.ball_radius_mm / depth,
-            full_box_px=full_box, box_px=box, visible=float(np.clip(vis.sum() / area, 0.0, 1.0)),
+            ball=ball,
+            centre_px=(float(u), float(v)),
+            r_px=cam.fx * scene.table.ball_radius_mm / depth,
+            full_box_px=full_box,
+            box_px=box,
+            visible=float(np.clip(vis.sum() / area, 0.0, 1.0)),
             rect_box_px=_rect_box(scene, box, vis >= 0.5, x0, y0, rect),
             rect_full_box_px=_rect_box(scene, full_box, full >= 0.5, x0, y0, rect),
         )

@@ -49,7 +49,8 @@ def undistort_normalised(xd: np.ndarray, yd: np.ndarray, k1: float, k2: float) -
     if rd_max >= reach:
         raise LensModelError(
             f"lens k1={k1}, k2={k2}: expected a radial model that is monotonic over the frame, "
-            f"but it folds back at distorted radius {float(reach):.3f} < {rd_max:.3f} (normalised)")
+            f"but it folds back at distorted radius {float(reach):.3f} < {rd_max:.3f} (normalised)"
+        )
     n_ok = bad[0] if len(bad) else len(r_tab)
     r = np.interp(rd, rd_tab[:n_ok], r_tab[:n_ok])
     for _ in range(2):
@@ -59,8 +60,10 @@ def undistort_normalised(xd: np.ndarray, yd: np.ndarray, k1: float, k2: float) -
     r2 = r * r
     resid = np.abs(r * (1.0 + k1 * r2 + k2 * r2 * r2) - rd)
     if resid.size and float(resid.max()) > 1e-9:
-        raise LensModelError(f"lens k1={k1}, k2={k2}: undistortion did not converge "
-                             f"(residual {float(resid.max()):.2e} in normalised units)")
+        raise LensModelError(
+            f"lens k1={k1}, k2={k2}: undistortion did not converge "
+            f"(residual {float(resid.max()):.2e} in normalised units)"
+        )
     scale = np.divide(r, rd, out=np.ones_like(rd), where=rd > 0)
     return xd * scale, yd * scale
 
@@ -94,7 +97,7 @@ def frame_rays(camera: CameraModel, rows: slice | None = None, supersample: int 
     (the ray of each pixel centre)."""
     r0, r1, _ = (rows or slice(0, camera.image_h_px)).indices(camera.image_h_px)
     offs = sample_offsets(supersample)
-    v, u = np.mgrid[r0:r1, 0:camera.image_w_px].astype(np.float64)
+    v, u = np.mgrid[r0:r1, 0 : camera.image_w_px].astype(np.float64)
     uu = u[..., None] + offs[None, None, :, 0]
     vv = v[..., None] + offs[None, None, :, 1]
     d = pixel_rays(camera, uu, vv).astype(np.float32)

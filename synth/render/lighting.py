@@ -21,7 +21,8 @@ def default_lamps(table: TableSpec) -> tuple[Lamp, ...]:
     L, W = table.length_mm, table.width_mm
     return tuple(
         Lamp(x_mm=L * (2 * i + 1) / 8.0, y_mm=W * fy, z_mm=1000.0, power=1.0, radius_mm=140.0)
-        for i in range(4) for fy in (0.3, 0.7)
+        for i in range(4)
+        for fy in (0.3, 0.7)
     )
 
 
@@ -35,9 +36,9 @@ class Lighting:
     def __init__(self, lamps: tuple[Lamp, ...], table: TableSpec, ambient: float) -> None:
         if not lamps:
             raise ValueError("lighting: expected at least one lamp, got none")
-        self.pos_mm = np.array([[l.x_mm, l.y_mm, l.z_mm] for l in lamps], dtype=np.float64)
-        self.power = np.array([l.power for l in lamps], dtype=np.float64)
-        self.radius_mm = np.array([l.radius_mm for l in lamps], dtype=np.float64)
+        self.pos_mm = np.array([[lamp.x_mm, lamp.y_mm, lamp.z_mm] for lamp in lamps], dtype=np.float64)
+        self.power = np.array([lamp.power for lamp in lamps], dtype=np.float64)
+        self.radius_mm = np.array([lamp.radius_mm for lamp in lamps], dtype=np.float64)
         self.ambient = float(ambient)
         centre = np.array([[table.length_mm / 2.0, table.width_mm / 2.0, 0.0]])
         self._norm = 1.0
@@ -49,10 +50,7 @@ class Lighting:
         n = np.asarray(normal, np.float64)
         d = self.pos_mm[None, :, :] - p[:, None, :]
         dist2 = np.einsum("nlk,nlk->nl", d, d)
-        if n.ndim == 1:
-            cos_n = d @ n
-        else:
-            cos_n = np.einsum("nlk,nk->nl", d, n.reshape(-1, 3))
+        cos_n = d @ n if n.ndim == 1 else np.einsum("nlk,nk->nl", d, n.reshape(-1, 3))
         cos_n = np.maximum(cos_n, 0.0) / np.sqrt(dist2)
         cos_l = np.maximum(d[..., 2], 0.0) / np.sqrt(dist2)  # the lamp disc faces down
         return self.power[None, :] * cos_n * cos_l / dist2 / self._norm

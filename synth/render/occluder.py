@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tracking.ids import BallId
 from synth.render.scene import StaticScene
 from synth.render.style import RenderError
+from tracking.ids import BallId
 
 _SKIN_BGR = (120.0, 150.0, 205.0)
 _SLEEVE_BGR = (52.0, 46.0, 44.0)
@@ -49,12 +49,19 @@ class Occlusion:
 
     def __post_init__(self) -> None:
         if self.start_frame < 0 or self.end_frame <= self.start_frame:
-            raise RenderError(f"occlusion of {self.ball.value}: expected 0 <= start_frame < end_frame, "
-                              f"got {self.start_frame}..{self.end_frame}")
+            raise RenderError(
+                f"occlusion of {self.ball.value}: expected 0 <= start_frame < end_frame, "
+                f"got {self.start_frame}..{self.end_frame}"
+            )
 
     def to_dict(self) -> dict:
-        return {"ball": self.ball.value, "start_frame": self.start_frame, "end_frame": self.end_frame,
-                "kind": "hand_and_cue" if self.cue else "hand", "hand_offset_mm": self.hand_offset_mm}
+        return {
+            "ball": self.ball.value,
+            "start_frame": self.start_frame,
+            "end_frame": self.end_frame,
+            "kind": "hand_and_cue" if self.cue else "hand",
+            "hand_offset_mm": self.hand_offset_mm,
+        }
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ def _tube(p0: np.ndarray, p1: np.ndarray, r0: float, r1: float, n: int = 24) -> 
     perp = np.array([-axis[1], axis[0], 0.0])
     s = np.linspace(0.0, 1.0, n)[:, None]
     centre = p0[None, :] * (1 - s) + p1[None, :] * s
-    rad = (r0 * (1 - s) + r1 * s)
+    rad = r0 * (1 - s) + r1 * s
     return np.vstack([centre + rad * perp, (centre - rad * perp)[::-1]])
 
 
@@ -125,8 +132,11 @@ def _box_of(scene: StaticScene, pts_px: np.ndarray, pad: int) -> tuple[int, int,
     return None if x0 >= x1 or y0 >= y1 else (x0, y0, x1, y1)
 
 
-def _layer(scene: StaticScene, parts: list[tuple[np.ndarray, np.ndarray | tuple[float, float, float], str]],
-           casters: list[np.ndarray] | None = None) -> _Layer | None:
+def _layer(
+    scene: StaticScene,
+    parts: list[tuple[np.ndarray, np.ndarray | tuple[float, float, float], str]],
+    casters: list[np.ndarray] | None = None,
+) -> _Layer | None:
     """Rasterise 3-D outlines (drawn in order, later on top) with their soft shadows straight below
     (the lamp box is all over the table; the blur grows with the height). Shadows are computed at
     a quarter of the resolution: they are blurred by several pixels anyway. ``casters`` are the
@@ -156,7 +166,7 @@ def _layer(scene: StaticScene, parts: list[tuple[np.ndarray, np.ndarray | tuple[
     shadow = cv2.resize(shadow_q, (wq * q, hq * q), interpolation=cv2.INTER_LINEAR)[:h, :w]
     alpha = np.zeros((h, w), np.float32)
     premul = np.zeros((h, w, 3), np.float32)
-    for (pts, col, kind), p in zip(parts, px_parts):
+    for (_pts, col, kind), p in zip(parts, px_parts):
         m = _aa_mask((h, w), [p - off])
         if kind == "skin":
             # knuckle relief: brighter in the middle of the hand, darker at its edges
@@ -183,8 +193,11 @@ def _hand_parts(pose: HandCuePose) -> list:
     back = -aim * np.cos(np.radians(35.0)) + left * np.sin(np.radians(35.0))  # a right-hander's bridge arm
     elbow = wrist + back * 420.0 + np.array([0.0, 0.0, 260.0])
     shoulder = elbow + back * 300.0 + np.array([0.0, 0.0, 380.0])
-    return [(_tube(elbow, shoulder, 50.0, 62.0, 8), _SLEEVE_BGR, "cloth"),
-            (_tube(wrist, elbow, 36.0, 50.0, 8), _SLEEVE_BGR, "cloth"), (hand, _SKIN_BGR, "skin")]
+    return [
+        (_tube(elbow, shoulder, 50.0, 62.0, 8), _SLEEVE_BGR, "cloth"),
+        (_tube(wrist, elbow, 36.0, 50.0, 8), _SLEEVE_BGR, "cloth"),
+        (hand, _SKIN_BGR, "skin"),
+    ]
 
 
 def _cue_caster(pose: HandCuePose) -> np.ndarray:
@@ -200,8 +213,13 @@ def _cue_parts(pose: HandCuePose) -> list:
     aim = np.array([c, s, 0.0])
     tip = np.array([pose.tip_xy_mm[0], pose.tip_xy_mm[1], pose.tip_z_mm])
     butt = tip - aim * _CUE_LEN_MM + np.array([0.0, 0.0, 250.0 - pose.tip_z_mm])
-    segs = [(0.0, 0.008, _TIP_BGR), (0.008, 0.025, _FERRULE_BGR), (0.025, 0.50, _SHAFT_BGR),
-            (0.50, 0.515, _FERRULE_BGR), (0.515, 1.0, _BUTT_BGR)]
+    segs = [
+        (0.0, 0.008, _TIP_BGR),
+        (0.008, 0.025, _FERRULE_BGR),
+        (0.025, 0.50, _SHAFT_BGR),
+        (0.50, 0.515, _FERRULE_BGR),
+        (0.515, 1.0, _BUTT_BGR),
+    ]
     out = []
     for f0, f1, col in segs:
         p0, p1 = tip * (1 - f0) + butt * f0, tip * (1 - f1) + butt * f1
@@ -223,33 +241,35 @@ class OccluderPainter:
         key = (pose.hand_xy_mm, pose.aim_rad)
         if key not in self._cache:
             self._cache = {key: _layer(self.scene, _hand_parts(pose))}
-        layers = [self._cache[key]]
+        candidates = [self._cache[key]]
         if pose.cue:
-            layers.append(_layer(self.scene, _cue_parts(pose), [_cue_caster(pose)]))
-        layers = [l for l in layers if l is not None]
+            candidates.append(_layer(self.scene, _cue_parts(pose), [_cue_caster(pose)]))
+        layers = [layer for layer in candidates if layer is not None]
         if not layers:
             return None
-        for l in layers:
-            x0, y0, x1, y1 = l.box
-            img[y0:y1, x0:x1] *= l.shadow[..., None]
-        for l in layers:
-            x0, y0, x1, y1 = l.box
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
+            img[y0:y1, x0:x1] *= layer.shadow[..., None]
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
             reg = img[y0:y1, x0:x1]
-            reg *= 1.0 - l.alpha[..., None]
-            reg += l.premul
-        bx0 = min(l.box[0] for l in layers)
-        by0 = min(l.box[1] for l in layers)
-        bx1 = max(l.box[2] for l in layers)
-        by1 = max(l.box[3] for l in layers)
+            reg *= 1.0 - layer.alpha[..., None]
+            reg += layer.premul
+        bx0 = min(layer.box[0] for layer in layers)
+        by0 = min(layer.box[1] for layer in layers)
+        bx1 = max(layer.box[2] for layer in layers)
+        by1 = max(layer.box[3] for layer in layers)
         cover = np.zeros((by1 - by0, bx1 - bx0), np.float32)
-        for l in layers:
-            x0, y0, x1, y1 = l.box
-            sub = cover[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
-            sub += l.alpha * (1.0 - sub)
+        for layer in layers:
+            x0, y0, x1, y1 = layer.box
+            sub = cover[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0]
+            sub += layer.alpha * (1.0 - sub)
         return (bx0, by0, bx1, by1), cover
 
 
-def draw_hand_cue(img: np.ndarray, scene: StaticScene, pose: HandCuePose) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
+def draw_hand_cue(
+    img: np.ndarray, scene: StaticScene, pose: HandCuePose
+) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
     """One-off form of :meth:`OccluderPainter.draw`."""
     return OccluderPainter(scene).draw(img, pose)
 

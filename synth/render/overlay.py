@@ -49,13 +49,15 @@ class ScoreboardOverlay:
         for corner in order:
             x0 = margin if corner.endswith("left") else W - margin - bw
             y0 = margin if corner.startswith("top") else H - margin - bh
-            if not table_mask[y0:y0 + bh, x0:x0 + bw].any():
+            if not table_mask[y0 : y0 + bh, x0 : x0 + bw].any():
                 self.box = (x0, y0, x0 + bw, y0 + bh)
                 self.corner = corner
                 break
         if self.box is None:
-            raise RenderError(f"scoreboard: expected room for a {bw}x{bh} px box in a corner outside the "
-                              f"table, but the table covers every corner of the {W}x{H} frame")
+            raise RenderError(
+                f"scoreboard: expected room for a {bw}x{bh} px box in a corner outside the "
+                f"table, but the table covers every corner of the {W}x{H} frame"
+            )
         self.patch, self.alpha = self._draw(spec, bw, bh)
 
     @staticmethod
@@ -71,18 +73,30 @@ class ScoreboardOverlay:
         base = int(bh * 0.70)
         title_w = int(bw * 0.22)
         patch[:, :title_w] = (20, 150, 215)  # amber title block
-        cv2.putText(patch, f"INN {spec.innings}", (int(bw * 0.015), base), font, fs * 0.8, (20, 20, 20), th, cv2.LINE_AA)
+        cv2.putText(
+            patch, f"INN {spec.innings}", (int(bw * 0.015), base), font, fs * 0.8, (20, 20, 20), th, cv2.LINE_AA
+        )
         chips = ((236, 232, 222), (30, 185, 230))  # white and yellow cue balls
         half = (bw - title_w) // 2
         for i in range(2):
             x0 = title_w + i * half
             cv2.circle(patch, (x0 + int(bh * 0.45), bh // 2), max(int(bh * 0.22), 2), chips[i], -1, cv2.LINE_AA)
-            cv2.putText(patch, spec.players[i][:12], (x0 + int(bh * 0.85), base), font, fs * 0.75,
-                        (245, 245, 245), th, cv2.LINE_AA)
+            cv2.putText(
+                patch,
+                spec.players[i][:12],
+                (x0 + int(bh * 0.85), base),
+                font,
+                fs * 0.75,
+                (245, 245, 245),
+                th,
+                cv2.LINE_AA,
+            )
             score = str(spec.scores[i])
             (tw, _), _ = cv2.getTextSize(score, font, fs, th)
-            patch[:, x0 + half - tw - int(bh * 0.5):x0 + half] = (30, 20, 14)
-            cv2.putText(patch, score, (x0 + half - tw - int(bh * 0.25), base), font, fs, (80, 230, 255), th, cv2.LINE_AA)
+            patch[:, x0 + half - tw - int(bh * 0.5) : x0 + half] = (30, 20, 14)
+            cv2.putText(
+                patch, score, (x0 + half - tw - int(bh * 0.25), base), font, fs, (80, 230, 255), th, cv2.LINE_AA
+            )
         alpha = np.full((bh, bw), 0.9, np.float32)
         return patch, alpha
 
@@ -92,4 +106,6 @@ class ScoreboardOverlay:
         x0, y0, x1, y1 = self.box
         reg = frame_u8[y0:y1, x0:x1].astype(np.float32)
         a = self.alpha[..., None]
-        frame_u8[y0:y1, x0:x1] = np.clip(reg * (1 - a) + self.patch.astype(np.float32) * a + 0.5, 0, 255).astype(np.uint8)
+        frame_u8[y0:y1, x0:x1] = np.clip(reg * (1 - a) + self.patch.astype(np.float32) * a + 0.5, 0, 255).astype(
+            np.uint8
+        )

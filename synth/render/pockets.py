@@ -37,21 +37,21 @@ class PocketCuts:
     """Arrays over the P pockets (see the module docstring). ``depth_mm`` is how far below the
     cloth the pocket's floor (net or ball return) is seen."""
 
-    centre: np.ndarray      # (P, 2) mouth centres
-    outward: np.ndarray     # (P, 2)
-    across: np.ndarray      # (P, 2) unit, perpendicular to outward
+    centre: np.ndarray  # (P, 2) mouth centres
+    outward: np.ndarray  # (P, 2)
+    across: np.ndarray  # (P, 2) unit, perpendicular to outward
     half_mouth: np.ndarray  # (P,)
-    narrowing: np.ndarray   # (P,) tan of the facing's angle towards the axis
+    narrowing: np.ndarray  # (P,) tan of the facing's angle towards the axis
     throat_len: np.ndarray  # (P,) from the mouth centre to the hole centre
-    hole: np.ndarray        # (P, 2)
-    hole_r: np.ndarray      # (P,)
-    rim_r: np.ndarray       # (P,)
-    facing_p0: np.ndarray   # (F, 2) nose points, F = 2P
+    hole: np.ndarray  # (P, 2)
+    hole_r: np.ndarray  # (P,)
+    rim_r: np.ndarray  # (P,)
+    facing_p0: np.ndarray  # (F, 2) nose points, F = 2P
     facing_dir: np.ndarray  # (F, 2)
     facing_len: np.ndarray  # (F,)
     facing_side: np.ndarray  # (F,) 0..3 head, foot, right, left: the cushion the facing ends
     depth_mm: float
-    reach_mm: float         # plan distance from a mouth centre beyond which nothing is cut
+    reach_mm: float  # plan distance from a mouth centre beyond which nothing is cut
 
     @property
     def empty(self) -> bool:
@@ -80,10 +80,20 @@ def pocket_cuts(table: TableSpec, rim_mm: float, depth_mm: float = 250.0) -> Poc
             fs.append(int(np.argmin(dists)))
     reach = float(np.max(tl + 2 * hr + rim_mm + half)) if len(P) else 0.0
     return PocketCuts(
-        centre=c, outward=o, across=e, half_mouth=half, narrowing=np.tan(ang), throat_len=tl,
-        hole=hole, hole_r=hr, rim_r=hr + rim_mm,
-        facing_p0=np.array(p0, np.float64).reshape(-1, 2), facing_dir=np.array(fd, np.float64).reshape(-1, 2),
-        facing_len=np.array(fl, np.float64), facing_side=np.array(fs, np.int8), depth_mm=float(depth_mm),
+        centre=c,
+        outward=o,
+        across=e,
+        half_mouth=half,
+        narrowing=np.tan(ang),
+        throat_len=tl,
+        hole=hole,
+        hole_r=hr,
+        rim_r=hr + rim_mm,
+        facing_p0=np.array(p0, np.float64).reshape(-1, 2),
+        facing_dir=np.array(fd, np.float64).reshape(-1, 2),
+        facing_len=np.array(fl, np.float64),
+        facing_side=np.array(fs, np.int8),
+        depth_mm=float(depth_mm),
         reach_mm=reach,
     )
 
@@ -95,7 +105,9 @@ def in_throat(cuts: PocketCuts, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         dx, dy = x - cuts.centre[i, 0], y - cuts.centre[i, 1]
         a = dx * cuts.outward[i, 0] + dy * cuts.outward[i, 1]
         p = dx * cuts.across[i, 0] + dy * cuts.across[i, 1]
-        out |= (a >= -1e-6) & (a <= cuts.throat_len[i]) & (np.abs(p) <= cuts.half_mouth[i] - a * cuts.narrowing[i] + 1e-6)
+        out |= (
+            (a >= -1e-6) & (a <= cuts.throat_len[i]) & (np.abs(p) <= cuts.half_mouth[i] - a * cuts.narrowing[i] + 1e-6)
+        )
     return out
 
 
@@ -137,7 +149,7 @@ def sink_into_pockets(shot, table: TableSpec):
         over = np.zeros(len(t), bool)
         for p in table.pockets:
             hx, hy = p.hole_centre_mm
-            over |= (xy[:, j, 0] - hx) ** 2 + (xy[:, j, 1] - hy) ** 2 <= p.hole_radius_mm ** 2
+            over |= (xy[:, j, 0] - hx) ** 2 + (xy[:, j, 1] - hy) ** 2 <= p.hole_radius_mm**2
         over &= on[:, j] & (z[:, j] >= r - 1e-6)
         idx = np.nonzero(over)[0]
         if not len(idx):
@@ -147,7 +159,7 @@ def sink_into_pockets(shot, table: TableSpec):
         # pocket's back wall: hold it where it was once it has fallen a radius
         v = (xy[k, j] - xy[max(k - 5, 0), j]) / max(t[k] - t[max(k - 5, 0)], 1e-9)
         dt = t[k:] - t[k]
-        fall = 0.5 * G_MM_S2 * dt ** 2
+        fall = 0.5 * G_MM_S2 * dt**2
         t_stop = math.sqrt(2.0 * r / G_MM_S2)
         glide = np.minimum(dt, t_stop)[:, None] * v[None, :]
         xy[k:, j] = xy[k, j] + glide

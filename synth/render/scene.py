@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from synth.render.lens import frame_rays
@@ -41,7 +42,6 @@ APRON_BOTTOM_Z_MM = -160.0
 
 # facet ids
 FLOOR, BED, CUSHION, FACE, RAIL, APRON, POCKET, LINER, FACING = 0, 1, 2, 3, 4, 5, 6, 7, 8
-
 
 
 @dataclass(frozen=True)
@@ -69,14 +69,16 @@ class StaticScene:
         return self.image_bgr.shape[:2]
 
 
-def render_background(table: TableSpec, camera: CameraModel, style: RenderStyle | None = None,
-                      rng: np.random.Generator | None = None) -> np.ndarray:
+def render_background(
+    table: TableSpec, camera: CameraModel, style: RenderStyle | None = None, rng: np.random.Generator | None = None
+) -> np.ndarray:
     """The empty table as an 8-bit BGR image (no balls, no noise, no overlay)."""
     scene = build_scene(table, camera, style or RenderStyle(), rng if rng is not None else np.random.default_rng(0))
     return np.clip(scene.image_bgr + 0.5, 0, 255).astype(np.uint8)
 
 
 # -- geometry ---------------------------------------------------------------------------------
+
 
 def _outward(table: TableSpec, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """(4, ...) signed distances outward from the nose lines: head, foot, right, left."""
@@ -91,8 +93,12 @@ def _side_b(table: TableSpec) -> np.ndarray:
     return np.array([0.0, -table.length_mm, 0.0, -table.width_mm])
 
 
-def trace(table: TableSpec, C: np.ndarray, d: np.ndarray, cuts: PocketCuts | None = None,
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def trace(
+    table: TableSpec,
+    C: np.ndarray,
+    d: np.ndarray,
+    cuts: PocketCuts | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """First static surface along rays ``C + t d`` (d (..., 3)): (t, facet id, hit points (..., 3),
     side index 0..3 (head, foot, right, left) of the cushion/rail/apron/facing hit, -1 elsewhere).
     ``cuts`` are the table's pockets (:func:`synth.render.pockets.pocket_cuts`; computed from the
@@ -147,8 +153,12 @@ def _omax(table: TableSpec, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.maximum(np.abs(x - hl) - hl, np.abs(y - hw) - hw)
 
 
-def _trace_all(table: TableSpec, C: np.ndarray, d: np.ndarray, cuts: PocketCuts,
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _trace_all(
+    table: TableSpec,
+    C: np.ndarray,
+    d: np.ndarray,
+    cuts: PocketCuts,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     c_w, r_w = table.cushion_width_mm, table.rail_width_mm
     hn, hr = table.cushion_nose_height_mm, table.rail_height_mm
     dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
@@ -248,8 +258,9 @@ def _take_pocket(table: TableSpec, cuts: PocketCuts, C: np.ndarray, d: np.ndarra
         hx, hy, R = cuts.hole[i, 0], cuts.hole[i, 1], cuts.hole_r[i]
         px, py = C[0] - hx, C[1] - hy
 
+        # called only within this iteration, so the loop's px, py, R are the ones meant
         def inside(t: np.ndarray) -> np.ndarray:
-            return (px + t * dx) ** 2 + (py + t * dy) ** 2 <= R * R
+            return (px + t * dx) ** 2 + (py + t * dy) ** 2 <= R * R  # noqa: B023
 
         sel = down & (inside(t_top) | inside(t_bed))
         if not sel.any():
@@ -291,6 +302,7 @@ def _take_facings(table: TableSpec, cuts: PocketCuts, C: np.ndarray, d: np.ndarr
 
 # -- textures and light maps ------------------------------------------------------------------
 
+
 class _Grid:
     """A 2-D field sampled over the table plan: origin (x0, y0) mm, ``step_mm`` per cell."""
 
@@ -315,8 +327,9 @@ class _Grid:
         j0 = np.minimum(q.astype(np.intp), h - 2)
         fu = (u - i0).astype(np.float32)
         fv = (q - j0).astype(np.float32)
-        return ((v[j0, i0] * (1 - fu) + v[j0, i0 + 1] * fu) * (1 - fv)
-                + (v[j0 + 1, i0] * (1 - fu) + v[j0 + 1, i0 + 1] * fu) * fv)
+        return (v[j0, i0] * (1 - fu) + v[j0, i0 + 1] * fu) * (1 - fv) + (
+            v[j0 + 1, i0] * (1 - fu) + v[j0 + 1, i0 + 1] * fu
+        ) * fv
 
 
 def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm_per_px: float) -> dict[str, _Grid]:
@@ -339,14 +352,20 @@ def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm
         return unit(cv2.GaussianBlur(n, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101))
 
     def smooth(cells_x: int, cells_y: int, sigma: float = 0.8) -> np.ndarray:
-        small = rng.standard_normal((cells_y, cells_x), dtype=np.float32)
+        small: np.ndarray = rng.standard_normal((cells_y, cells_x), dtype=np.float32)
         small = cv2.GaussianBlur(small, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101)
         return unit(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC))
 
     k = 1.5 / step  # the cell counts below were set for 1.5 mm texels
-    cloth = style.cloth_texture * fine(0.5) + style.cloth_mottle * smooth(max(int(w * k / 50), 4), max(int(h * k / 50), 4))
-    wood_x = unit(0.7 * smooth(max(int(w * k / 120), 4), h, 0.6) + 0.3 * smooth(max(int(w * k / 12), 4), max(h // 2, 4), 0.6))
-    wood_y = unit(0.7 * smooth(w, max(int(h * k / 120), 4), 0.6) + 0.3 * smooth(max(w // 2, 4), max(int(h * k / 12), 4), 0.6))
+    cloth = style.cloth_texture * fine(0.5) + style.cloth_mottle * smooth(
+        max(int(w * k / 50), 4), max(int(h * k / 50), 4)
+    )
+    wood_x = unit(
+        0.7 * smooth(max(int(w * k / 120), 4), h, 0.6) + 0.3 * smooth(max(int(w * k / 12), 4), max(h // 2, 4), 0.6)
+    )
+    wood_y = unit(
+        0.7 * smooth(w, max(int(h * k / 120), 4), 0.6) + 0.3 * smooth(max(w // 2, 4), max(int(h * k / 12), 4), 0.6)
+    )
     carpet = 0.08 * fine(1.0) + 0.05 * smooth(max(int(w * k / 100), 4), max(int(h * k / 100), 4))
     marks = _marks(table, style, x0, y0, step, w, h)
     extra = {} if marks is None else {"marks": _Grid(marks, x0, y0, step, False)}
@@ -359,8 +378,15 @@ def _textures(table: TableSpec, style: RenderStyle, rng: np.random.Generator, mm
     }
 
 
-def _marks(table: TableSpec, style: RenderStyle, x0: float, y0: float, step: float, w: int, h: int,
-           ) -> np.ndarray | None:
+def _marks(
+    table: TableSpec,
+    style: RenderStyle,
+    x0: float,
+    y0: float,
+    step: float,
+    w: int,
+    h: int,
+) -> np.ndarray | None:
     """Coverage (h, w) of the drawn lines (snooker baulk line and D) and spots on the cloth, drawn
     anti-aliased on the texture grid at 1/16-texel precision; None when the table draws none."""
     import cv2
@@ -392,8 +418,11 @@ def _light_maps(table: TableSpec, light: Lighting) -> dict[str, _Grid]:
     m = table.cushion_width_mm + table.rail_width_mm + 20.0
     out: dict[str, _Grid] = {}
     up = np.array([0.0, 0.0, 1.0])
-    for name, z, margin, step in (("bed", 0.0, m, 10.0), ("rail", table.rail_height_mm, m, 10.0),
-                                  ("floor", FLOOR_Z_MM, 4000.0, 40.0)):
+    for name, z, margin, step in (
+        ("bed", 0.0, m, 10.0),
+        ("rail", table.rail_height_mm, m, 10.0),
+        ("floor", FLOOR_Z_MM, 4000.0, 40.0),
+    ):
         xs = np.arange(-margin, table.length_mm + margin + step, step)
         ys = np.arange(-margin, table.width_mm + margin + step, step)
         X, Y = np.meshgrid(xs, ys)
@@ -406,6 +435,7 @@ def _light_maps(table: TableSpec, light: Lighting) -> dict[str, _Grid]:
 
 
 # -- shading ----------------------------------------------------------------------------------
+
 
 def _floor_visibility(table: TableSpec, light: Lighting, P: np.ndarray) -> np.ndarray:
     """(N, n_lamps) 1 where the lamp is seen from floor points P, 0 where the table hides it."""
@@ -430,9 +460,17 @@ def _grain(tex: dict[str, _Grid], k: np.ndarray, x: np.ndarray, y: np.ndarray) -
 _OUT3 = np.array([[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 1.0, 0.0]])
 
 
-def _shade_samples(table: TableSpec, style: RenderStyle, light: Lighting, tex: dict[str, _Grid],
-                   lmap: dict[str, _Grid], fid: np.ndarray, P: np.ndarray, side: np.ndarray,
-                   footprint_mm: np.ndarray) -> np.ndarray:
+def _shade_samples(
+    table: TableSpec,
+    style: RenderStyle,
+    light: Lighting,
+    tex: dict[str, _Grid],
+    lmap: dict[str, _Grid],
+    fid: np.ndarray,
+    P: np.ndarray,
+    side: np.ndarray,
+    footprint_mm: np.ndarray,
+) -> np.ndarray:
     """BGR float32 colours (N, 3) of traced samples (flat arrays)."""
     out = np.zeros((len(fid), 3), np.float32)
     c_w = table.cushion_width_mm
@@ -521,12 +559,13 @@ def _shade_samples(table: TableSpec, style: RenderStyle, light: Lighting, tex: d
 def _vignette(camera: CameraModel, strength: float) -> np.ndarray:
     h, w = camera.image_h_px, camera.image_w_px
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    r2 = ((xx - camera.cx) ** 2 + (yy - camera.cy) ** 2) / (camera.cx ** 2 + camera.cy ** 2)
+    r2 = ((xx - camera.cx) ** 2 + (yy - camera.cy) ** 2) / (camera.cx**2 + camera.cy**2)
     return (1.0 - strength * r2).astype(np.float32)
 
 
-def build_scene(table: TableSpec, camera: CameraModel, style: RenderStyle,
-                rng: np.random.Generator, chunk_rows: int = 96) -> StaticScene:
+def build_scene(
+    table: TableSpec, camera: CameraModel, style: RenderStyle, rng: np.random.Generator, chunk_rows: int = 96
+) -> StaticScene:
     """Trace and shade the static scene once (see the module docstring)."""
     s = style.static_supersample
     H, W = camera.image_h_px, camera.image_w_px
@@ -543,15 +582,22 @@ def build_scene(table: TableSpec, camera: CameraModel, style: RenderStyle,
         d = frame_rays(camera, slice(r0, r1), s) if s > 1 else frame_rays(camera, slice(r0, r1))[:, :, None, :]
         t, fid, P, side = trace(table, C, d, cuts)
         foot = np.where(np.isfinite(t), t, 0.0).reshape(-1) / (fx * s)
-        col = _shade_samples(table, style, light, tex, lmap, fid.reshape(-1), P.reshape(-1, 3),
-                             side.reshape(-1), foot)
+        col = _shade_samples(table, style, light, tex, lmap, fid.reshape(-1), P.reshape(-1, 3), side.reshape(-1), foot)
         img[r0:r1] = col.reshape(r1 - r0, W, s * s, 3).mean(axis=2)
     rays = frame_rays(camera)
     t, fid, _, _ = trace(table, C, rays, cuts)
     gain = _vignette(camera, style.vignette)
     img *= gain[..., None]
     return StaticScene(
-        table=table, camera=camera, style=style, lighting=light, image_bgr=img, rays=rays,
-        depth=np.where(np.isfinite(t), t, 1e9).astype(np.float32), bed=fid == BED, gain=gain,
-        centre_mm=C, cloth_bgr=tuple(float(v) for v in style.cloth_albedo),
+        table=table,
+        camera=camera,
+        style=style,
+        lighting=light,
+        image_bgr=img,
+        rays=rays,
+        depth=np.where(np.isfinite(t), t, 1e9).astype(np.float32),
+        bed=fid == BED,
+        gain=gain,
+        centre_mm=C,
+        cloth_bgr=floats3(style.cloth_albedo),
     )

@@ -11,20 +11,27 @@ layout and power, ball colours of another set, marked cue balls), for detector t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
+from typing import cast
 
 import numpy as np
 
+from calibration._vec import floats3
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.ids import BallId
 from synth.render.balls import BallsState
 from synth.render.style import ClothColour, Lamp, RenderStyle
+from tracking.ids import BallId
 
 
-def render_still(table: TableSpec, balls: Mapping[BallId, tuple[float, float]] | BallsState, camera: CameraModel,
-                 style: RenderStyle | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+def render_still(
+    table: TableSpec,
+    balls: Mapping[BallId, tuple[float, float]] | BallsState,
+    camera: CameraModel,
+    style: RenderStyle | None = None,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:
     """The frame (H, W, 3) uint8 BGR of ``balls`` ({ball: (x_mm, y_mm)} resting on the cloth, or a
     state) on ``table`` seen by ``camera`` in ``style`` (noise and overlay included)."""
     from synth.render.frame import render_frame
@@ -32,8 +39,12 @@ def render_still(table: TableSpec, balls: Mapping[BallId, tuple[float, float]] |
 
     rng = rng if rng is not None else np.random.default_rng(0)
     style = style or RenderStyle()
-    rs, rb, rf = (np.random.default_rng(s) for s in rng.bit_generator.seed_seq.spawn(3)) \
-        if hasattr(rng.bit_generator, "seed_seq") else (rng, rng, rng)
+    rs, rb, rf = (
+        # numpy's stub types seed_seq as the ISeedSequence interface, which has no spawn
+        (np.random.default_rng(s) for s in cast(np.random.SeedSequence, rng.bit_generator.seed_seq).spawn(3))
+        if hasattr(rng.bit_generator, "seed_seq")
+        else (rng, rng, rng)
+    )
     state = balls if isinstance(balls, BallsState) else BallsState.at_rest(balls, table.ball_radius_mm, rb)
     if state.orientations is None:
         from synth.render.balls import random_rotations
@@ -43,8 +54,9 @@ def render_still(table: TableSpec, balls: Mapping[BallId, tuple[float, float]] |
     return render_frame(scene, state, rf)
 
 
-def lamp_layout(table: TableSpec, layout: str, height_mm: float = 1000.0, power: float = 1.0,
-                radius_mm: float = 140.0) -> tuple[Lamp, ...]:
+def lamp_layout(
+    table: TableSpec, layout: str, height_mm: float = 1000.0, power: float = 1.0, radius_mm: float = 140.0
+) -> tuple[Lamp, ...]:
     """Lamps over the table: ``box8`` (two rows of four, a match lamp box), ``row3`` (three shades
     along the centre line, as pool halls hang them), ``row4``, ``canopy`` (a 3 x 6 grid of small
     lamps, a snooker-style diffuse canopy), ``single`` (one lamp over the centre)."""
@@ -79,24 +91,38 @@ def random_style(table: TableSpec, rng: np.random.Generator, base: RenderStyle |
     base = base or RenderStyle()
     cloths = list(ClothColour)
     cloth = cloths[int(rng.integers(len(cloths)))]
-    cloth_bgr = tuple(float(np.clip(c * rng.uniform(0.88, 1.12), 0, 255)) for c in cloth.bgr)
+    cloth_bgr = floats3(np.clip(c * rng.uniform(0.88, 1.12), 0, 255) for c in cloth.bgr)
     layout = LAMP_LAYOUTS[int(rng.integers(len(LAMP_LAYOUTS)))]
-    lamps = tuple(replace(l, x_mm=l.x_mm + rng.normal(0, 60), y_mm=l.y_mm + rng.normal(0, 40))
-                  for l in lamp_layout(table, layout, rng.uniform(800.0, 1600.0), rng.uniform(0.6, 1.5),
-                                       rng.uniform(60.0, 220.0)))
+    lamps = tuple(
+        replace(lamp, x_mm=lamp.x_mm + rng.normal(0, 60), y_mm=lamp.y_mm + rng.normal(0, 40))
+        for lamp in lamp_layout(
+            table, layout, rng.uniform(800.0, 1600.0), rng.uniform(0.6, 1.5), rng.uniform(60.0, 220.0)
+        )
+    )
     balls = SNOOKER_BALLS if table.kind == "snooker" else POOL_BALLS
     cue = ("none", "dots6", "measles")[int(rng.choice(3, p=(0.75, 0.15, 0.10)))] if table.kind == "pool" else "none"
     return replace(
-        base, cloth=cloth, cloth_bgr=cloth_bgr, rail_bgr=_RAILS[int(rng.integers(len(_RAILS)))], lamps=lamps,
-        ball_bgr=jittered_ball_bgr(balls, rng), cue_marking=cue,
-        cloth_texture=rng.uniform(0.01, 0.06), cloth_mottle=rng.uniform(0.0, 0.03),
-        ambient=rng.uniform(0.1, 0.4), ball_specular=rng.uniform(0.2, 0.8), ball_shininess=rng.uniform(25.0, 110.0),
-        shadow_strength=rng.uniform(0.55, 0.95), vignette=rng.uniform(0.0, 0.25), noise_sigma=rng.uniform(0.5, 4.0),
+        base,
+        cloth=cloth,
+        cloth_bgr=cloth_bgr,
+        rail_bgr=_RAILS[int(rng.integers(len(_RAILS)))],
+        lamps=lamps,
+        ball_bgr=jittered_ball_bgr(balls, rng),
+        cue_marking=cue,
+        cloth_texture=rng.uniform(0.01, 0.06),
+        cloth_mottle=rng.uniform(0.0, 0.03),
+        ambient=rng.uniform(0.1, 0.4),
+        ball_specular=rng.uniform(0.2, 0.8),
+        ball_shininess=rng.uniform(25.0, 110.0),
+        shadow_strength=rng.uniform(0.55, 0.95),
+        vignette=rng.uniform(0.0, 0.25),
+        noise_sigma=rng.uniform(0.5, 4.0),
     )
 
 
-def rack_positions(table: TableSpec, balls: tuple[BallId, ...], gap_mm: float = 0.2,
-                   apex: str | None = None) -> dict[BallId, tuple[float, float]]:
+def rack_positions(
+    table: TableSpec, balls: tuple[BallId, ...], gap_mm: float = 0.2, apex: str | None = None
+) -> dict[BallId, tuple[float, float]]:
     """A triangle of ``balls`` (row by row from the apex, which points to the head) behind the
     ``apex`` spot (pool ``rack_apex``, snooker ``reds_apex``), touching with ``gap_mm``."""
     name = apex or ("reds_apex" if table.kind == "snooker" else "rack_apex")

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from calibration._vec import floats3
+
 BGR = tuple[float, float, float]
 
 
@@ -34,17 +36,22 @@ class ClothColour(Enum):
 
     @property
     def bgr(self) -> BGR:
-        return {ClothColour.BLUE: (178.0, 98.0, 28.0), ClothColour.GREEN: (58.0, 124.0, 30.0),
-                ClothColour.GREY_BLUE: (150.0, 118.0, 88.0), ClothColour.RED: (48.0, 40.0, 150.0),
-                ClothColour.TOURNAMENT_BLUE: (196.0, 128.0, 36.0)}[self]
+        return {
+            ClothColour.BLUE: (178.0, 98.0, 28.0),
+            ClothColour.GREEN: (58.0, 124.0, 30.0),
+            ClothColour.GREY_BLUE: (150.0, 118.0, 88.0),
+            ClothColour.RED: (48.0, 40.0, 150.0),
+            ClothColour.TOURNAMENT_BLUE: (196.0, 128.0, 36.0),
+        }[self]
 
     @classmethod
-    def parse(cls, text: object) -> "ClothColour":
+    def parse(cls, text: object) -> ClothColour:
         try:
             return cls(str(text))
         except ValueError:
-            raise RenderError(f"unknown cloth colour {text!r}: expected one of "
-                              f"{', '.join(m.value for m in cls)}") from None
+            raise RenderError(
+                f"unknown cloth colour {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -72,8 +79,9 @@ class Scoreboard:
 
     def __post_init__(self) -> None:
         if self.corner not in ("top_left", "top_right", "bottom_left", "bottom_right"):
-            raise RenderError(f"scoreboard corner: expected top_left, top_right, bottom_left or "
-                              f"bottom_right, got {self.corner!r}")
+            raise RenderError(
+                f"scoreboard corner: expected top_left, top_right, bottom_left or bottom_right, got {self.corner!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -84,34 +92,34 @@ class RenderStyle:
     largest ball displacement between two sub-frame renders of the motion blur."""
 
     cloth: ClothColour = ClothColour.BLUE
-    cloth_texture: float = 0.035          # fine weave, relative amplitude
-    cloth_mottle: float = 0.012           # low-frequency unevenness of the cloth
-    cushion_shade: float = 0.78           # slanted cushion cloth relative to the bed
-    nose_highlight: float = 0.30          # brightening of the rounded rubber nose (a few mm)
-    nose_shadow: float = 0.16             # darkening of the bed in the strip next to the nose
-    rail_bgr: BGR = (34.0, 62.0, 112.0)   # varnished wood
-    apron_shade: float = 0.55             # the vertical outer face of the rails
+    cloth_texture: float = 0.035  # fine weave, relative amplitude
+    cloth_mottle: float = 0.012  # low-frequency unevenness of the cloth
+    cushion_shade: float = 0.78  # slanted cushion cloth relative to the bed
+    nose_highlight: float = 0.30  # brightening of the rounded rubber nose (a few mm)
+    nose_shadow: float = 0.16  # darkening of the bed in the strip next to the nose
+    rail_bgr: BGR = (34.0, 62.0, 112.0)  # varnished wood
+    apron_shade: float = 0.55  # the vertical outer face of the rails
     floor_bgr: BGR = (38.0, 40.0, 44.0)
     diamond_bgr: BGR = (225.0, 232.0, 236.0)  # mother-of-pearl sights
     diamond_diameter_mm: float = 12.0
-    cloth_bgr: BGR | None = None          # a cloth colour of the caller's, instead of ``cloth``
+    cloth_bgr: BGR | None = None  # a cloth colour of the caller's, instead of ``cloth``
     ball_bgr: dict = field(default_factory=dict)  # {BallId: BGR} overrides (ballset.jittered_ball_bgr)
-    cue_marking: str = "none"             # pool/snooker cue ball: none, dots6, measles
+    cue_marking: str = "none"  # pool/snooker cue ball: none, dots6, measles
     pocket_bgr: BGR = (14.0, 14.0, 16.0)  # the inside of a pocket
-    liner_bgr: BGR = (24.0, 28.0, 34.0)   # leather/rubber rim of the pocket on the rail
+    liner_bgr: BGR = (24.0, 28.0, 34.0)  # leather/rubber rim of the pocket on the rail
     facing_bgr: BGR = (30.0, 32.0, 36.0)  # rubber facings of the jaws
-    pocket_rim_mm: float = 12.0           # width of that rim around the hole
+    pocket_rim_mm: float = 12.0  # width of that rim around the hole
     line_bgr: BGR = (205.0, 212.0, 214.0)  # chalk lines and spots on the cloth
     line_width_mm: float = 2.5
     spot_diameter_mm: float = 9.0
     lamps: tuple[Lamp, ...] = ()
-    ambient: float = 0.22                 # light not from the lamps (room, bounce)
+    ambient: float = 0.22  # light not from the lamps (room, bounce)
     ball_specular: float = 0.5
     ball_shininess: float = 60.0
-    shadow_strength: float = 0.85         # how much of a lamp's light a ball can take away
-    white_marked: bool = False            # RFEB ART 2.8: marking dots at both ends of a diameter
-    vignette: float = 0.10                # lens fall-off at the frame corners
-    noise_sigma: float = 2.0              # sensor noise, 8-bit levels (CRF <= 21 keeps some of it)
+    shadow_strength: float = 0.85  # how much of a lamp's light a ball can take away
+    white_marked: bool = False  # RFEB ART 2.8: marking dots at both ends of a diameter
+    vignette: float = 0.10  # lens fall-off at the frame corners
+    noise_sigma: float = 2.0  # sensor noise, 8-bit levels (CRF <= 21 keeps some of it)
     shutter_fraction: float = 0.5
     blur_step_px: float = 1.5
     max_subframes: int = 16
@@ -123,8 +131,10 @@ class RenderStyle:
         if not 0.0 <= self.shutter_fraction <= 1.0:
             raise RenderError(f"shutter_fraction: expected 0..1 of the frame period, got {self.shutter_fraction}")
         if self.blur_step_px <= 0.0 or self.max_subframes < 1:
-            raise RenderError(f"motion blur: expected blur_step_px > 0 and max_subframes >= 1, "
-                              f"got {self.blur_step_px} and {self.max_subframes}")
+            raise RenderError(
+                f"motion blur: expected blur_step_px > 0 and max_subframes >= 1, "
+                f"got {self.blur_step_px} and {self.max_subframes}"
+            )
         if self.static_supersample < 1 or self.static_supersample > 4:
             raise RenderError(f"static_supersample: expected 1..4, got {self.static_supersample}")
         if self.cue_marking not in ("none", "dots6", "measles"):
@@ -135,4 +145,4 @@ class RenderStyle:
     @property
     def cloth_albedo(self) -> BGR:
         """The bed's colour: ``cloth_bgr`` where given, else the ``cloth`` preset's."""
-        return self.cloth.bgr if self.cloth_bgr is None else tuple(float(c) for c in self.cloth_bgr)
+        return self.cloth.bgr if self.cloth_bgr is None else floats3(self.cloth_bgr)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from calibration.camera import CameraModel, CameraModelError
 from tracking.eventlog import EventLogError, event_from_dict, event_to_dict
@@ -81,6 +81,11 @@ class ClipTruth:
     render: dict[str, Any] = field(default_factory=dict)
 
 
+def _ints4(v: Any) -> tuple[int, int, int, int]:
+    """``tuple(int(c) for c in v)``, typed as four values (a box); the length is not checked."""
+    return cast("tuple[int, int, int, int]", tuple(int(c) for c in v))
+
+
 def event_frame(t_s: float, fps: float) -> int:
     """The frame an event at clip time ``t_s`` falls in: floor(t * fps), guarded against rounding."""
     import math
@@ -91,22 +96,44 @@ def event_frame(t_s: float, fps: float) -> int:
 def truth_to_dict(tr: ClipTruth) -> dict[str, Any]:
     frames = []
     for f in tr.frames:
-        frames.append({
-            "frame": f.frame, "t": round(f.t_s, 9),
-            "balls": {b.value: {"mm": [round(v.x_mm, 3), round(v.y_mm, 3), round(v.z_mm, 3)],
-                                "px": [round(v.u_px, 3), round(v.v_px, 3)], "r_px": round(v.r_px, 3),
-                                "on_table": True, "visible": round(v.visible, 3)}
-                      for b, v in f.balls.items()},
-        })
+        frames.append(
+            {
+                "frame": f.frame,
+                "t": round(f.t_s, 9),
+                "balls": {
+                    b.value: {
+                        "mm": [round(v.x_mm, 3), round(v.y_mm, 3), round(v.z_mm, 3)],
+                        "px": [round(v.u_px, 3), round(v.v_px, 3)],
+                        "r_px": round(v.r_px, 3),
+                        "on_table": True,
+                        "visible": round(v.visible, 3),
+                    }
+                    for b, v in f.balls.items()
+                },
+            }
+        )
     return {
-        "format": FORMAT, "clip": tr.clip, "video": tr.video, "shot": tr.shot, "fps": tr.fps,
-        "frame_count": tr.frame_count, "image_w_px": tr.image_w_px, "image_h_px": tr.image_h_px,
-        "table": tr.table, "camera": tr.camera.to_dict(),
-        "timing": {"t_of_frame": "t = frame / fps (middle of the exposure)",
-                   "event_frame": "frame = floor(t * fps)", "clip_time": "t_clip = t_shot + lead_in_s",
-                   "lead_in_s": tr.lead_in_s, "exposure_s": tr.exposure_s},
-        "balls": [b.value for b in tr.balls], "frames": frames,
-        "events": [event_to_dict(e) for e in tr.events], "meta": tr.meta,
+        "format": FORMAT,
+        "clip": tr.clip,
+        "video": tr.video,
+        "shot": tr.shot,
+        "fps": tr.fps,
+        "frame_count": tr.frame_count,
+        "image_w_px": tr.image_w_px,
+        "image_h_px": tr.image_h_px,
+        "table": tr.table,
+        "camera": tr.camera.to_dict(),
+        "timing": {
+            "t_of_frame": "t = frame / fps (middle of the exposure)",
+            "event_frame": "frame = floor(t * fps)",
+            "clip_time": "t_clip = t_shot + lead_in_s",
+            "lead_in_s": tr.lead_in_s,
+            "exposure_s": tr.exposure_s,
+        },
+        "balls": [b.value for b in tr.balls],
+        "frames": frames,
+        "events": [event_to_dict(e) for e in tr.events],
+        "meta": tr.meta,
         "occlusions": list(tr.occlusions),
         "overlay_box_px": None if tr.overlay_box_px is None else list(tr.overlay_box_px),
         "render": tr.render,
@@ -129,28 +156,47 @@ def load_truth(path: str | Path) -> ClipTruth:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise TruthFormatError(f"{p}: not a readable truth JSON file ({e})") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise TruthFormatError(f"{p}: expected a JSON object with \"format\": \"{FORMAT}\"")
+        raise TruthFormatError(f'{p}: expected a JSON object with "format": "{FORMAT}"')
     try:
         balls = tuple(BallId.parse(b) for b in d["balls"])
         frames = tuple(
             FrameTruth(
-                frame=int(f["frame"]), t_s=float(f["t"]),
-                balls={BallId.parse(k): BallTruth(float(v["mm"][0]), float(v["mm"][1]), float(v["mm"][2]),
-                                                  float(v["px"][0]), float(v["px"][1]), float(v["r_px"]),
-                                                  float(v["visible"]))
-                       for k, v in f["balls"].items()},
+                frame=int(f["frame"]),
+                t_s=float(f["t"]),
+                balls={
+                    BallId.parse(k): BallTruth(
+                        float(v["mm"][0]),
+                        float(v["mm"][1]),
+                        float(v["mm"][2]),
+                        float(v["px"][0]),
+                        float(v["px"][1]),
+                        float(v["r_px"]),
+                        float(v["visible"]),
+                    )
+                    for k, v in f["balls"].items()
+                },
             )
             for f in d["frames"]
         )
         events = tuple(event_from_dict(e, f"{p.name}: event {i}") for i, e in enumerate(d["events"]))
         tr = ClipTruth(
-            clip=str(d["clip"]), video=str(d["video"]), shot=str(d["shot"]), fps=float(d["fps"]),
-            frame_count=int(d["frame_count"]), image_w_px=int(d["image_w_px"]), image_h_px=int(d["image_h_px"]),
-            table=str(d["table"]), camera=CameraModel.from_dict(d["camera"], f"{p.name}: camera"),
-            lead_in_s=float(d["timing"]["lead_in_s"]), exposure_s=float(d["timing"]["exposure_s"]),
-            balls=balls, frames=frames, events=events, meta=dict(d.get("meta", {})),
+            clip=str(d["clip"]),
+            video=str(d["video"]),
+            shot=str(d["shot"]),
+            fps=float(d["fps"]),
+            frame_count=int(d["frame_count"]),
+            image_w_px=int(d["image_w_px"]),
+            image_h_px=int(d["image_h_px"]),
+            table=str(d["table"]),
+            camera=CameraModel.from_dict(d["camera"], f"{p.name}: camera"),
+            lead_in_s=float(d["timing"]["lead_in_s"]),
+            exposure_s=float(d["timing"]["exposure_s"]),
+            balls=balls,
+            frames=frames,
+            events=events,
+            meta=dict(d.get("meta", {})),
             occlusions=tuple(d.get("occlusions", [])),
-            overlay_box_px=None if d.get("overlay_box_px") is None else tuple(int(v) for v in d["overlay_box_px"]),
+            overlay_box_px=None if d.get("overlay_box_px") is None else _ints4(d["overlay_box_px"]),
             render=dict(d.get("render", {})),
         )
     except (EventLogError, CameraModelError) as e:

@@ -74,8 +74,14 @@ class Contacts:
     cushions: tuple[CushionContact, ...]
 
 
-def find_contacts(acts: Mapping[BallId, BallActivity], span: ShotSpan, t_start: float, cue_motion: Motion,
-                  table: TableSpec, cfg: InferenceConfig) -> Contacts:
+def find_contacts(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    t_start: float,
+    cue_motion: Motion,
+    table: TableSpec,
+    cfg: InferenceConfig,
+) -> Contacts:
     """Every ball-ball and cushion contact the paths of the shot ``span`` show after the stroke
     (at ``t_start``, of ``cue_motion``), in the passes of the module docstring."""
     p = _Passes(acts, span, t_start, cue_motion, table, cfg)
@@ -105,8 +111,15 @@ def without_pocket_openings(contacts: Contacts, zones: tuple[PocketZone, ...], c
 class _Passes:
     """The passes of one shot over its close approaches and cushion candidates."""
 
-    def __init__(self, acts: Mapping[BallId, BallActivity], span: ShotSpan, t_start: float, cue_motion: Motion,
-                 table: TableSpec, cfg: InferenceConfig) -> None:
+    def __init__(
+        self,
+        acts: Mapping[BallId, BallActivity],
+        span: ShotSpan,
+        t_start: float,
+        cue_motion: Motion,
+        table: TableSpec,
+        cfg: InferenceConfig,
+    ) -> None:
         self.acts, self.span, self.t_start, self.cue_motion = acts, span, t_start, cue_motion
         self.table, self.cfg, self.c = table, cfg, cfg.contact
         self.D = table.ball_diameter_mm
@@ -127,21 +140,38 @@ class _Passes:
                 for g in cushion_candidates(acts[m.ball], m, cu, table, self.c):
                     self.candidates.append((m.ball, cu, g))
 
-    def _collide(self, ep: Episode, struck_only: bool, others: Mapping[BallId, list[float]],
-                 exclude: Iterable[float] = (), hint: float | None = None) -> Collision | None:
+    def _collide(
+        self,
+        ep: Episode,
+        struck_only: bool,
+        others: Mapping[BallId, list[float]],
+        exclude: Iterable[float] = (),
+        hint: float | None = None,
+    ) -> Collision | None:
         ex = list(exclude)
-        return refine_pair(self.acts[ep.a], self.acts[ep.b], ep, self.D, self.c, struck_terms_only=struck_only,
-                           cue_onset=self.cue_onset, others_a=list(others.get(ep.a, [])) + ex,
-                           others_b=list(others.get(ep.b, [])) + ex, exclude_s=ex,
-                           exclude_window_s=self.cfg.dedupe_s, t_hint_s=hint)
+        return refine_pair(
+            self.acts[ep.a],
+            self.acts[ep.b],
+            ep,
+            self.D,
+            self.c,
+            struck_terms_only=struck_only,
+            cue_onset=self.cue_onset,
+            others_a=list(others.get(ep.a, [])) + ex,
+            others_b=list(others.get(ep.b, [])) + ex,
+            exclude_s=ex,
+            exclude_window_s=self.cfg.dedupe_s,
+            t_hint_s=hint,
+        )
 
     def collisions_from_rest(self) -> list[Collision | None]:
         """Pass 1: each close approach timed by its struck ball where it was at rest (None where
         that finds no contact), one per episode, in episode order."""
         return [self._collide(ep, True, {}) for ep in self.episodes]
 
-    def cushions(self, bb_times: dict[BallId, list[float]],
-                 prev: Sequence[CushionContact | None] | None) -> list[CushionContact | None]:
+    def cushions(
+        self, bb_times: dict[BallId, list[float]], prev: Sequence[CushionContact | None] | None
+    ) -> list[CushionContact | None]:
         """Passes 2, 3 and 5: each cushion candidate timed (None where it is no contact), with its
         fits inside the ball's ball-ball contacts (``bb_times``) and its contacts with the same
         or the opposite cushion in ``prev`` (None: unbounded, the first pass)."""
@@ -153,25 +183,36 @@ class _Passes:
             hi_ref = float(s.t_s[min(max(g) + 1, len(s) - 1)])
             bounds = (-math.inf, math.inf)
             if prev is not None:
-                rel = [t for t in bb_times.get(ball, [])]
+                rel = list(bb_times.get(ball, []))
                 rel += [p.t_s for p in prev if p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])]
                 bounds = _bounds(rel, lo_ref, hi_ref)
-            res.append(refine_cushion(act, cu, g, self.table, self.c, bounds[0], bounds[1],
-                                      gap_events_s=bb_times.get(ball, []),
-                                      start_s=self.t_start if ball is self.cue_motion.ball else -math.inf))
+            res.append(
+                refine_cushion(
+                    act,
+                    cu,
+                    g,
+                    self.table,
+                    self.c,
+                    bounds[0],
+                    bounds[1],
+                    gap_events_s=bb_times.get(ball, []),
+                    start_s=self.t_start if ball is self.cue_motion.ball else -math.inf,
+                )
+            )
         return res
 
-    def collisions_between(self, from_rest: list[Collision | None],
-                           cushions: list[CushionContact | None]) -> list[Collision | None]:
+    def collisions_between(
+        self, from_rest: list[Collision | None], cushions: list[CushionContact | None]
+    ) -> list[Collision | None]:
         """Pass 4: every close approach's contacts with their fits inside each ball's other
         contacts (``cushions``, and the other episodes' ``from_rest`` contacts); up to three per
         episode where the balls met again."""
         out: list[Collision | None] = []
         for k, ep in enumerate(self.episodes):
             others: dict[BallId, list[float]] = {}
-            for x in cushions:
-                if x is not None:
-                    others.setdefault(x.ball, []).append(x.t_s)
+            for hit in cushions:
+                if hit is not None:
+                    others.setdefault(hit.ball, []).append(hit.t_s)
             for j, y in enumerate(from_rest):
                 if y is not None and j != k:
                     for ball in y.balls:
@@ -181,8 +222,12 @@ class _Passes:
             hint0 = from_rest[k]
             for _ in range(3):
                 x = self._collide(ep, False, others, found, None if found or hint0 is None else hint0.t_s)
-                if x is None or (found and not _met_again(self.acts[ep.a], self.acts[ep.b], found, x.t_s,
-                                                         others.get(ep.a, []) + others.get(ep.b, []))):
+                if x is None or (
+                    found
+                    and not _met_again(
+                        self.acts[ep.a], self.acts[ep.b], found, x.t_s, others.get(ep.a, []) + others.get(ep.b, [])
+                    )
+                ):
                     break
                 out.append(x)
                 found.append(x.t_s)
@@ -197,8 +242,9 @@ class _Passes:
                 if striker not in self.moving:
                     continue
                 for x in nudges(self.acts[struck], self.acts[striker], self.t0, self.t1, self.D, self.c):
-                    if not any(set(y.balls) == {a, b} and abs(y.t_s - x.t_s) < self.c.nudge_window_s
-                               for y in collisions + out):
+                    if not any(
+                        set(y.balls) == {a, b} and abs(y.t_s - x.t_s) < self.c.nudge_window_s for y in collisions + out
+                    ):
                         out.append(x)
         return out
 
@@ -224,8 +270,10 @@ class _Passes:
             if dying is None:
                 continue
             t_last = float(self.acts[m.ball].samples.t_s[m.i_last])
-            if not any(x.ball is m.ball and x.cushion is dying.cushion and x.t_s >= t_last - self.c.max_fit_span_s
-                       for x in cushions + out):
+            if not any(
+                x.ball is m.ball and x.cushion is dying.cushion and x.t_s >= t_last - self.c.max_fit_span_s
+                for x in cushions + out
+            ):
                 out.append(dying)
         return out
 
@@ -275,8 +323,9 @@ def _dedupe_collisions(found: list[Collision], dt: float) -> list[Collision]:
     return out
 
 
-def _met_again(act_a: BallActivity, act_b: BallActivity, found: list[float], t_s: float,
-               others: Iterable[float]) -> bool:
+def _met_again(
+    act_a: BallActivity, act_b: BallActivity, found: list[float], t_s: float, others: Iterable[float]
+) -> bool:
     """Whether two balls that touched at the times ``found`` can have met again at ``t_s``.
     After a contact they draw apart; to meet once more something must turn one of them back:
     another contact of either ball in between (a cushion, a third ball), or else their sampled

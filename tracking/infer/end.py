@@ -30,8 +30,16 @@ from tracking.segment import BallActivity, Motion, ShotSpan
 from tracking.sides import make_side
 
 
-def shot_end(acts: Mapping[BallId, BallActivity], span: ShotSpan, exits: Exits, shot: int,
-             zones: tuple[PocketZone, ...], cfg: InferenceConfig, frame_at: FrameAt, final: bool) -> ShotEnd | None:
+def shot_end(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    exits: Exits,
+    shot: int,
+    zones: tuple[PocketZone, ...],
+    cfg: InferenceConfig,
+    frame_at: FrameAt,
+    final: bool,
+) -> ShotEnd | None:
     """The ``ShotEnd`` of the shot ``span`` (see the module docstring), or None while not over."""
     end_conf = 1.0 if not exits.lost else 0.4
     if exits.open_motions:

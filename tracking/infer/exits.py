@@ -62,8 +62,17 @@ def off_the_pockets(acts: Mapping[BallId, BallActivity], span: ShotSpan, zones: 
     return ShotSpan(tuple(keep), span.t_begin_s, span.t_end_s, span.ended)
 
 
-def find_exits(acts: Mapping[BallId, BallActivity], span: ShotSpan, t_start: float, shot: int, table: TableSpec,
-               zones: tuple[PocketZone, ...], cfg: InferenceConfig, frame_at: FrameAt, clip_end_s: float) -> Exits:
+def find_exits(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    t_start: float,
+    shot: int,
+    table: TableSpec,
+    zones: tuple[PocketZone, ...],
+    cfg: InferenceConfig,
+    frame_at: FrameAt,
+    clip_end_s: float,
+) -> Exits:
     """The exits of the shot's motions (none before the stroke at ``t_start``), in motion order.
     A motion whose last sample is followed by a gap of ``lost_after_s`` (or by the ball's next
     track piece) has ended: gone when :func:`ball_exit` finds the way out, else lost; one the

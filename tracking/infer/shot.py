@@ -40,7 +40,7 @@ from tracking.trajectory import Trajectory, as_trajectory_map
 def infer_events(
     trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory],
     table: TableSpec,
-    config: InferenceConfig = InferenceConfig(),
+    config: InferenceConfig = InferenceConfig(),  # noqa: B008 (frozen: one shared default is safe)
     first_shot: int = 1,
 ) -> list[Event]:
     """Every event of the trajectories, shot by shot (numbered from ``first_shot``), in time

@@ -71,8 +71,13 @@ class Opening:
     touching: tuple[tuple[BallId, BallId], ...]
 
 
-def shot_opening(acts: Mapping[BallId, BallActivity], span: ShotSpan, table: TableSpec,
-                 zones: tuple[PocketZone, ...], cfg: InferenceConfig) -> Opening:
+def shot_opening(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    table: TableSpec,
+    zones: tuple[PocketZone, ...],
+    cfg: InferenceConfig,
+) -> Opening:
     """The stroke of the shot ``span`` and the layout of the balls before it."""
     stroke = _stroke(acts, span, zones, cfg)
     positions = _positions(acts, span, stroke.t_s, zones, cfg)
@@ -98,12 +103,21 @@ def shot_opening(acts: Mapping[BallId, BallActivity], span: ShotSpan, table: Tab
 
 def start_event(opening: Opening, stroke: Stroke, shot: int, frame_at: FrameAt) -> ShotStart:
     """The ``ShotStart`` of ``stroke`` (the opening's, or its re-timed one) and the layout."""
-    return ShotStart(stroke.t_s, frame_at(stroke.t_s), shot, stroke.confidence, stroke.ball,
-                     opening.positions, opening.frozen, opening.touching)
+    return ShotStart(
+        stroke.t_s,
+        frame_at(stroke.t_s),
+        shot,
+        stroke.confidence,
+        stroke.ball,
+        opening.positions,
+        opening.frozen,
+        opening.touching,
+    )
 
 
-def retimed_stroke(acts: Mapping[BallId, BallActivity], stroke: Stroke, contacts: Contacts,
-                   cfg: InferenceConfig) -> Stroke:
+def retimed_stroke(
+    acts: Mapping[BallId, BallActivity], stroke: Stroke, contacts: Contacts, cfg: InferenceConfig
+) -> Stroke:
     """The stroke's start again, now that the shot's contacts are known: the cue ball's path
     after it kept short of its first contact; a cue ball first seen moving after that contact
     (hidden at the stroke) started by the way to it over its speed. Unchanged where the cue
@@ -128,8 +142,9 @@ def retimed_stroke(acts: Mapping[BallId, BallActivity], stroke: Stroke, contacts
     return Stroke(t_start, conf, cue_motion)
 
 
-def _stroke(acts: Mapping[BallId, BallActivity], span: ShotSpan, zones: tuple[PocketZone, ...],
-            cfg: InferenceConfig) -> Stroke:
+def _stroke(
+    acts: Mapping[BallId, BallActivity], span: ShotSpan, zones: tuple[PocketZone, ...], cfg: InferenceConfig
+) -> Stroke:
     """The first motion to start, timed by its onset from rest (0.3 confidence for a motion
     under way when the data open); on a table with pockets, the cue ball's first motion."""
     starts: list[tuple[float, float, Motion]] = []
@@ -151,8 +166,13 @@ def _stroke(acts: Mapping[BallId, BallActivity], span: ShotSpan, zones: tuple[Po
     return Stroke(t_start, start_conf, cue_motion)
 
 
-def _positions(acts: Mapping[BallId, BallActivity], span: ShotSpan, t_start: float,
-               zones: tuple[PocketZone, ...], cfg: InferenceConfig) -> dict[BallId, tuple[float, float]]:
+def _positions(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    t_start: float,
+    zones: tuple[PocketZone, ...],
+    cfg: InferenceConfig,
+) -> dict[BallId, tuple[float, float]]:
     """Each ball's rest position before the stroke (a ball that moves in the shot: before its own
     first move, should that come first), balls resting in a pocket left out."""
     positions: dict[BallId, tuple[float, float]] = {}
@@ -165,8 +185,9 @@ def _positions(acts: Mapping[BallId, BallActivity], span: ShotSpan, t_start: flo
     return positions
 
 
-def _first_mover(starts: list[tuple[float, float, Motion]],
-                 acts: Mapping[BallId, BallActivity]) -> tuple[float, float, Motion]:
+def _first_mover(
+    starts: list[tuple[float, float, Motion]], acts: Mapping[BallId, BallActivity]
+) -> tuple[float, float, Motion]:
     """The stroke: the motion that starts first. Motions that are already under way when the data
     open (no rest before) all start at the first sample; among them the struck ball is the one
     reported moving first (a ball it set moving is reported only once it has moved), the larger
@@ -188,8 +209,9 @@ def _first_mover(starts: list[tuple[float, float, Motion]],
     return min(tied, key=key)
 
 
-def _opened_by_stroke(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_motion: Motion,
-                      cfg: InferenceConfig) -> tuple[float, float] | None:
+def _opened_by_stroke(
+    acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_motion: Motion, cfg: InferenceConfig
+) -> tuple[float, float] | None:
     """Where the cue ball was struck when a sparse recorder opens with it moving (its first
     sample) and every other ball of the shot was at rest then; None otherwise."""
     if cfg.segment.sparse_spacing_s is None or cue_motion.rest_before is not None or cue_motion.i_first != 0:
@@ -204,8 +226,14 @@ def _opened_by_stroke(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_m
     return (float(s.xy_mm[0, 0]), float(s.xy_mm[0, 1]))
 
 
-def _stroke_before(acts: Mapping[BallId, BallActivity], cue_motion: Motion, hit: Collision | None,
-                   t_first: float, contacts: Contacts, cfg: InferenceConfig) -> tuple[float, float]:
+def _stroke_before(
+    acts: Mapping[BallId, BallActivity],
+    cue_motion: Motion,
+    hit: Collision | None,
+    t_first: float,
+    contacts: Contacts,
+    cfg: InferenceConfig,
+) -> tuple[float, float]:
     """The stroke of a cue ball first seen moving only after its first contact (at ``t_first``;
     ``hit`` when that is a ball): it left its rest position at ``t_first`` minus the way to the
     contact over its speed before it. Two equal masses share their momentum, so that speed is

@@ -44,8 +44,13 @@ class EventStream:
     its last rest run), so memory stays bounded by one shot. The events are those
     :func:`infer_events` finds on the whole data."""
 
-    def __init__(self, table: TableSpec, config: InferenceConfig = InferenceConfig(), first_shot: int = 1,
-                 poll_interval_s: float = 0.25) -> None:
+    def __init__(
+        self,
+        table: TableSpec,
+        config: InferenceConfig = InferenceConfig(),  # noqa: B008 (frozen: one shared default is safe)
+        first_shot: int = 1,
+        poll_interval_s: float = 0.25,
+    ) -> None:
         self.table = table
         # a stream is a video tracker's frames: no whole-data view to read a sparse source from
         self.config = replace(config, sampling=Sampling.FRAMES) if config.sampling is Sampling.AUTO else config
@@ -58,8 +63,16 @@ class EventStream:
         self.settle_s = max(seg.rest_min_s, seg.silent_rest_s) + seg.shot_gap_s
         self._finished = False
 
-    def add(self, ball: BallId, t_s: float, frame: int, x_mm: float, y_mm: float, observed: bool = True,
-            confidence: float = 1.0) -> None:
+    def add(
+        self,
+        ball: BallId,
+        t_s: float,
+        frame: int,
+        x_mm: float,
+        y_mm: float,
+        observed: bool = True,
+        confidence: float = 1.0,
+    ) -> None:
         if self._finished:
             raise ValueError("EventStream: add after finish; expected no more samples")
         rows = self._rows.setdefault(ball, [])
@@ -93,8 +106,9 @@ class EventStream:
         for ball, rows in self._rows.items():
             if rows:
                 a = np.array(rows, dtype=float)
-                out[ball] = Trajectory(ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3],
-                                       a[:, 4].astype(bool), a[:, 5])
+                out[ball] = Trajectory(
+                    ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool), a[:, 5]
+                )
         return out
 
     def _process(self, t_now: float, final: bool) -> list[Event]:

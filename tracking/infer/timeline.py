@@ -44,8 +44,7 @@ class Clock:
         return int(self._f[max(k, 0)])
 
 
-def activities(trajs: Mapping[BallId, Trajectory],
-               cfg: InferenceConfig) -> tuple[dict[BallId, BallActivity], float]:
+def activities(trajs: Mapping[BallId, Trajectory], cfg: InferenceConfig) -> tuple[dict[BallId, BallActivity], float]:
     """Each ball's rest runs and motions (balls with no samples left out), and the time the data
     end (the latest sample of any ball, 0 without samples)."""
     clip_end = max((float(tr.t_s[-1]) for tr in trajs.values() if len(tr)), default=0.0)

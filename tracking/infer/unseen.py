@@ -36,8 +36,14 @@ MOVING_STRIKER_REACH_D = 4.0
 MAX_BALL_SPEED_MM_S = 8000.0
 
 
-def unseen_contacts(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_motion: Motion, seen: Contacts,
-                    table: TableSpec, cfg: InferenceConfig) -> Contacts:
+def unseen_contacts(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    cue_motion: Motion,
+    seen: Contacts,
+    table: TableSpec,
+    cfg: InferenceConfig,
+) -> Contacts:
     """``seen`` with the ball-ball contacts inferred from their effects added (and, for a sparse
     recorder, those its reports rule out removed); cushion contacts unchanged."""
     pace_s = cfg.segment.sparse_spacing_s
@@ -51,8 +57,14 @@ def unseen_contacts(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_mot
     return Contacts(tuple(collisions), seen.cushions)
 
 
-def _unexplained_starts(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue_motion: Motion,
-                        collisions: list[Collision], table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+def _unexplained_starts(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    cue_motion: Motion,
+    collisions: list[Collision],
+    table: TableSpec,
+    cfg: InferenceConfig,
+) -> list[Collision]:
     """A ball that starts moving mid-shot with no contact found: the nearest ball struck it."""
     out: list[Collision] = []
     on_pocket_table = bool(table.pockets)
@@ -77,8 +89,10 @@ def _unexplained_starts(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue
             k = int(np.clip(np.searchsorted(os_.t_s, t_on) - 1, 0, max(len(os_) - 2, 0)))
             chord = float(np.linalg.norm(os_.xy_mm[min(k + 1, len(os_) - 1)] - os_.xy_mm[k]))
             t_hit = t_on
-            if float(np.linalg.norm(q - p)) > D + cfg.contact.ball_detect_mm + chord and \
-                    t_move - t_rest > cfg.segment.silent_min_s:
+            if (
+                float(np.linalg.norm(q - p)) > D + cfg.contact.ball_detect_mm + chord
+                and t_move - t_rest > cfg.segment.silent_min_s
+            ):
                 # a long silence before the ball moved (a sparse recorder, a ball hidden): the
                 # striker is the ball that came closest to it during that silence
                 t_hit, q, chord = _closest_approach(os_, p, t_rest, t_move)
@@ -90,15 +104,25 @@ def _unexplained_starts(acts: Mapping[BallId, BallActivity], span: ShotSpan, cue
         # (on video of a pocket table, where a ball blurred out of view by its speed strikes: not
         # for a sparse recorder, where a ball reported elsewhere with no ball near it is its own
         # re-measured report, nor on carom video, where a far ball's motion explains nothing)
-        mover = (_moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s, D)
-                 if cfg.segment.sparse_spacing_s is None and on_pocket_table else None)
+        mover = (
+            _moving_striker(acts, span, m, t_on, p, cfg.segment.lost_after_s, D)
+            if cfg.segment.sparse_spacing_s is None and on_pocket_table
+            else None
+        )
         if mover is not None:
             out.append(mover)
     return out
 
 
-def _moving_striker(acts: Mapping[BallId, BallActivity], span: ShotSpan, m: Motion, t_on: float,
-                    p: np.ndarray, lost_after_s: float, diameter_mm: float) -> Collision | None:
+def _moving_striker(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    m: Motion,
+    t_on: float,
+    p: np.ndarray,
+    lost_after_s: float,
+    diameter_mm: float,
+) -> Collision | None:
     """The striker of a ball set moving at ``t_on`` (from rest at ``p``) with no ball seen next to
     it: a ball at rest moves only when struck, so the striker is a ball in motion then (seen, or
     bridged through a gap, or vanished in motion up to ``lost_after_s`` before: too fast to be
@@ -133,8 +157,9 @@ def _moving_striker(acts: Mapping[BallId, BallActivity], span: ShotSpan, m: Moti
     return Collision((striker, m.ball), t_on, (float(p[0]), float(p[1])), conf)
 
 
-def _sparse_contacts(acts: Mapping[BallId, BallActivity], collisions: list[Collision],
-                     pace_s: float) -> list[Collision]:
+def _sparse_contacts(
+    acts: Mapping[BallId, BallActivity], collisions: list[Collision], pace_s: float
+) -> list[Collision]:
     """The contacts that fit a sparse recorder's reports of the balls they set moving from rest.
 
     Such a ball is reported once it has gone about a centimetre, so it started no earlier than
@@ -143,6 +168,7 @@ def _sparse_contacts(acts: Mapping[BallId, BallActivity], collisions: list[Colli
     (a fast ball's straight chord between two reports grazing a resting ball) set nothing moving.
     And a ball at rest is set moving once: of several contacts found on it in one silence, the
     last, nearest its first report, is the one."""
+
     def too_early(x: Collision, ball: BallId) -> bool:
         key = _rest_key(acts, ball, x.t_s)
         if key is None:
@@ -161,8 +187,7 @@ def _sparse_contacts(acts: Mapping[BallId, BallActivity], collisions: list[Colli
             key = _rest_key(acts, b, x.t_s)
             if key is not None:
                 latest[key] = max(latest.get(key, -math.inf), x.t_s)
-    return [x for x in keep
-            if all((key := _rest_key(acts, b, x.t_s)) is None or latest[key] <= x.t_s for b in x.balls)]
+    return [x for x in keep if all((key := _rest_key(acts, b, x.t_s)) is None or latest[key] <= x.t_s for b in x.balls)]
 
 
 def _rest_key(acts: Mapping[BallId, BallActivity], ball: BallId, t_s: float) -> tuple[BallId, int] | None:
@@ -178,8 +203,13 @@ def _rest_key(acts: Mapping[BallId, BallActivity], ball: BallId, t_s: float) -> 
     return (ball, k)
 
 
-def _pushed_in_silence(acts: Mapping[BallId, BallActivity], span: ShotSpan, collisions: list[Collision],
-                       table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+def _pushed_in_silence(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    collisions: list[Collision],
+    table: TableSpec,
+    cfg: InferenceConfig,
+) -> list[Collision]:
     """Contacts a sparse recorder shows only by a resting ball found, after a silence, a few
     centimetres from where it rested (a slow push: too slow for the recorder to report it moving):
     the ball that came closest to it during the silence, within the shot, struck it."""
@@ -194,16 +224,19 @@ def _pushed_in_silence(acts: Mapping[BallId, BallActivity], span: ShotSpan, coll
             if t1 <= t0 or any(ball in x.balls and a.t_last_s <= x.t_s <= b.t_first_s for x in collisions + out):
                 continue
             p = np.array(a.pos_mm)
-            near = [(other, *_closest_approach(acts[other].samples, p, t0, t1))
-                    for other in sorted(moving - {ball}, key=lambda b: b.value)]
+            near = [
+                (other, *_closest_approach(acts[other].samples, p, t0, t1))
+                for other in sorted(moving - {ball}, key=lambda b: b.value)
+            ]
             hit = _nearest_striker(near, ball, p, D + cfg.contact.ball_detect_mm)
             if hit is not None:
                 out.append(hit)
     return out
 
 
-def _nearest_striker(near: Sequence[tuple[BallId, float, np.ndarray, float]], struck: BallId, p: np.ndarray,
-                     reach_mm: float) -> Collision | None:
+def _nearest_striker(
+    near: Sequence[tuple[BallId, float, np.ndarray, float]], struck: BallId, p: np.ndarray, reach_mm: float
+) -> Collision | None:
     """Of candidate strikers (ball, time, its centre then, the chord of its sample step), the
     nearest to the struck ball resting at ``p`` within ``reach_mm`` plus that chord: a
     low-confidence contact midway between them, or None."""
@@ -218,8 +251,13 @@ def _nearest_striker(near: Sequence[tuple[BallId, float, np.ndarray, float]], st
     return Collision((best[1], struck), best[3], (float(mid[0]), float(mid[1])), 0.25)
 
 
-def _stopped_against(acts: Mapping[BallId, BallActivity], span: ShotSpan, collisions: list[Collision],
-                     table: TableSpec, cfg: InferenceConfig) -> list[Collision]:
+def _stopped_against(
+    acts: Mapping[BallId, BallActivity],
+    span: ShotSpan,
+    collisions: list[Collision],
+    table: TableSpec,
+    cfg: InferenceConfig,
+) -> list[Collision]:
     """A ball that rolls to rest touching a resting ball it was heading for touched it (a sparse
     recorder does not report the other ball moving less than its step): a low-confidence contact
     at its last moving report."""
