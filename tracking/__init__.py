@@ -37,6 +37,7 @@ _SOURCE: dict[str, str] = {
     "CAROM_BALLS": "ids",
     "Cushion": "ids",
     "Pocket": "ids",
+    "UnknownIdError": "ids",
     "BallBall": "events",
     "CushionHit": "events",
     "Event": "events",
@@ -96,6 +97,7 @@ __all__ = [
     "CAROM_BALLS",
     "Cushion",
     "Pocket",
+    "UnknownIdError",
     "BallBall",
     "CushionHit",
     "Event",
@@ -183,7 +185,7 @@ if TYPE_CHECKING:
         group_shots,
     )
     from tracking.identity import BallSetError, balls_for, detector_class
-    from tracking.ids import CAROM_BALLS, BallId, Cushion, Pocket
+    from tracking.ids import CAROM_BALLS, BallId, Cushion, Pocket, UnknownIdError
     from tracking.infer import EventStream, InferenceConfig, infer_events, shot_events
     from tracking.sampling import Sampling, SamplingReport, detect_sampling
     from tracking.shorthand import shorthand_events

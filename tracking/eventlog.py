@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from common.errors import TabletrackError
 from tracking.events import (
     BallBall,
     CushionHit,
@@ -28,7 +29,7 @@ from tracking.events import (
 from tracking.ids import BallId, Cushion, Pocket
 
 
-class EventLogError(ValueError):
+class EventLogError(TabletrackError):
     """A line of an event log is not what DESIGN.md specifies."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from common.errors import TabletrackError
 from tracking.ids import CAROM_BALLS, BallId
 
 POOL_BALLS: tuple[BallId, ...] = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 16))
@@ -28,7 +29,7 @@ SNOOKER_BALLS: tuple[BallId, ...] = (BallId.CUE,) + SNOOKER_REDS + SNOOKER_COLOU
 _SNOOKER_REDS = frozenset(SNOOKER_REDS)
 
 
-class BallSetError(ValueError):
+class BallSetError(TabletrackError):
     """A table kind with no known ball set."""
 
 

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from enum import Enum
 
+from common.errors import TabletrackError
+
+
+class UnknownIdError(TabletrackError):
+    """A ball, cushion or pocket name that is not one of the ids (DESIGN.md "Units and frames of reference")."""
+
 
 class BallId(Enum):
     """Every ball id of DESIGN.md: pool ``cue``, ``1``..``15``; carom ``white``, ``yellow``, ``red``;
@@ -59,7 +65,9 @@ class BallId(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
+            raise UnknownIdError(
+                f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
 
 
 CAROM_BALLS: tuple[BallId, ...] = (BallId.WHITE, BallId.YELLOW, BallId.RED)
@@ -78,7 +86,9 @@ class Cushion(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
+            raise UnknownIdError(
+                f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None
 
 
 class Pocket(Enum):
@@ -96,4 +106,6 @@ class Pocket(Enum):
         try:
             return cls(str(text))
         except ValueError:
-            raise ValueError(f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}") from None
+            raise UnknownIdError(
+                f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}"
+            ) from None

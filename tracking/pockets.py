@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from tracking.ids import Cushion, Pocket
 
 
@@ -62,7 +63,7 @@ class PocketZone:
         return math.hypot(float(p[0]) - self.centre_mm[0], float(p[1]) - self.centre_mm[1])
 
 
-class PocketSpecError(ValueError):
+class PocketSpecError(TabletrackError):
     """A table's pocket that the tracker cannot place."""
 
 

@@ -26,6 +26,7 @@ from typing import IO
 
 import numpy as np
 
+from common.errors import TabletrackError
 from tracking.ids import BallId
 from tracking.trajectory import Trajectory
 
@@ -33,7 +34,7 @@ REQUIRED = ("t", "ball", "x_mm", "y_mm")
 WRITE_COLUMNS = ("t", "frame", "ball", "x_mm", "y_mm", "observed", "confidence")
 
 
-class TracksCsvError(ValueError):
+class TracksCsvError(TabletrackError):
     """A tracks CSV that is not what the module docstring describes."""
 
 

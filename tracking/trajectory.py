@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from common.errors import TabletrackError
 from tracking.ids import BallId
 
 
-class TrajectoryError(ValueError):
+class TrajectoryError(TabletrackError):
     """Arrays that cannot form a trajectory (lengths differ, time not increasing, not finite)."""
 
 

@@ -15,8 +15,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from common.errors import TabletrackError
 
-class VideoSourceError(ValueError):
+
+class VideoSourceError(TabletrackError):
     """The input cannot be read as video."""
 
 

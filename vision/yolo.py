@@ -44,6 +44,7 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats4
+from common.errors import TabletrackError
 from tracking.detections import ball_label, ball_scores
 from vision.detect import BallDetection
 from vision.proposals import ball_proposals, playing_region
@@ -59,7 +60,7 @@ DEFAULT_CLASSIFIER = MODELS_DIR / "ball_classifier.onnx"
 NONE_CLASS = "none"
 
 
-class YoloModelError(ValueError):
+class YoloModelError(TabletrackError):
     """A model file that is missing or does not have the expected inputs, outputs or metadata."""
 
 

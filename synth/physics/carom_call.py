@@ -22,13 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from common.errors import TabletrackError
 from tracking.events import BallBall, CushionHit, Event, ShotStart
 from tracking.ids import BallId
 
 _PATTERN = {0: "2a", 1: "2c", 2: "2d"}
 
 
-class CaromCallError(ValueError):
+class CaromCallError(TabletrackError):
     """The events given are not one shot that begins with its ``ShotStart``."""
 
 

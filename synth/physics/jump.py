@@ -56,6 +56,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from synth.physics.trajectory import SimShot
 from tracking.events import BallBall, CushionHit, Event, OffTable, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
@@ -66,7 +67,7 @@ BALL_MASS_KG = 0.170097
 _REST, _SLIDE, _ROLL, _AIR, _OFF = range(5)
 
 
-class JumpModelError(ValueError):
+class JumpModelError(TabletrackError):
     """The shot leaves what this model can simulate (pockets, a ball at rest on a rail, too long)."""
 
 

@@ -30,6 +30,7 @@ Pure arithmetic, no pooltool import, so the renderer and the tracker can use it.
 
 from __future__ import annotations
 
+from common.errors import TabletrackError
 from tracking.ids import Cushion
 
 PT_SEGMENT_TO_CUSHION: dict[str, Cushion] = {
@@ -40,7 +41,7 @@ PT_SEGMENT_TO_CUSHION: dict[str, Cushion] = {
 }
 
 
-class PooltoolFrameError(ValueError):
+class PooltoolFrameError(TabletrackError):
     """A pooltool id or value has no meaning in our table frame."""
 
 

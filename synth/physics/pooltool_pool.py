@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from common.errors import TabletrackError
 from synth.physics.pooltool_frame import aim_deg_to_phi_deg, pt_to_table_mm, table_mm_to_pt
 from synth.physics.pooltool_pocket_frame import (
     NOSE_SEGMENTS,
@@ -49,7 +50,7 @@ PointMm = tuple[float, float]
 SAMPLE_HZ = 1000
 
 
-class PocketSimulationError(ValueError):
+class PocketSimulationError(TabletrackError):
     """A pocket-table layout or stroke cannot be simulated as asked."""
 
 

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from synth.physics.carom_call import three_cushion_call
 from synth.physics.pooltool_frame import (
     aim_deg_to_phi_deg,
@@ -66,7 +67,7 @@ DEFAULT_GAP_S = 1.2
 MIN_CLIP_S = 4.0
 
 
-class SimulationError(ValueError):
+class SimulationError(TabletrackError):
     """A layout or stroke cannot be simulated or assembled as asked."""
 
 

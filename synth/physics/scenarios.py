@@ -28,6 +28,7 @@ from typing import cast
 import numpy as np
 
 from calibration.table import TableSpec
+from common.errors import TabletrackError
 from synth.physics.carom_call import ThreeCushionCall
 from synth.physics.pooltool_shots import (
     DEFAULT_GAP_S,
@@ -58,7 +59,7 @@ def _start(stroke: Stroke) -> ShotStart:
 CAROM = (BallId.WHITE, BallId.YELLOW, BallId.RED)
 
 
-class ScenarioSearchError(ValueError):
+class ScenarioSearchError(TabletrackError):
     """No candidate met a scenario's requirement within its tries."""
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from common.errors import TabletrackError
 from synth.physics.trajectory import SimShot
 
 SHOTS_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "shots"
 
 
-class ShotNotFoundError(ValueError):
+class ShotNotFoundError(TabletrackError):
     """No committed shot has the name asked for."""
 
 

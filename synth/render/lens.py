@@ -19,9 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.camera import CameraModel
+from common.errors import TabletrackError
 
 
-class LensModelError(ValueError):
+class LensModelError(TabletrackError):
     """The radial model folds back (not invertible) inside the frame."""
 
 

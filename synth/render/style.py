@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from calibration._vec import floats3
+from common.errors import TabletrackError
 
 BGR = tuple[float, float, float]
 
 
-class RenderError(ValueError):
+class RenderError(TabletrackError):
     """A render request that cannot be honoured (bad parameter, overlay with no room, ...)."""
 
 

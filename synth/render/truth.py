@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from calibration.camera import CameraModel, CameraModelError
+from common.errors import TabletrackError
 from tracking.eventlog import EventLogError, event_from_dict, event_to_dict
 from tracking.events import Event
 from tracking.ids import BallId
@@ -37,7 +38,7 @@ from tracking.ids import BallId
 FORMAT = "tabletrack-clip-truth/1"
 
 
-class TruthFormatError(ValueError):
+class TruthFormatError(TabletrackError):
     """A truth file is missing, malformed, or of another format."""
 
 

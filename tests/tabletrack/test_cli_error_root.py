@@ -71,9 +71,40 @@ def test_every_project_error_class_is_a_tabletrack_error() -> None:
     from calibration.result import CalibrationError
     from models.classes import GameError
     from rules.core.errors import RulesError
+    from tracking.eventlog import EventLogError
+    from tracking.ids import UnknownIdError
+    from tracking.tracks_csv import TracksCsvError
+    from vision.source import VideoSourceError
+    from vision.yolo import YoloModelError
 
-    for cls in (CameraModelError, CalibrationError, TableSpecError, GameError, RulesError):
+    user_errors = (
+        CameraModelError,
+        CalibrationError,
+        TableSpecError,
+        GameError,
+        RulesError,
+        EventLogError,
+        UnknownIdError,
+        TracksCsvError,
+        VideoSourceError,
+        YoloModelError,
+    )
+    for cls in user_errors:
         assert issubclass(cls, TabletrackError) and issubclass(cls, ValueError), cls
+
+
+def test_an_unknown_ball_name_is_a_user_error() -> None:
+    from tracking.ids import BallId, UnknownIdError
+
+    with pytest.raises(UnknownIdError, match="unknown ball id 'purple'"):
+        BallId.parse("purple")
+
+
+def test_the_trackers_own_consistency_check_is_not_a_user_error() -> None:
+    """A detector handing the tracker a NaN is our bug, not the user's input."""
+    from tracking.tracker import TrackerError
+
+    assert not issubclass(TrackerError, TabletrackError)
 
 
 def test_shorten_escapes_control_characters_and_cuts() -> None:
