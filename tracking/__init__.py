@@ -28,8 +28,9 @@ no module of tracking loads OpenCV (tests/test_boundaries.py).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from common.lazy import lazy_exports
 
 # public name -> the module that defines it
 _SOURCE: dict[str, str] = {
@@ -199,15 +200,4 @@ if TYPE_CHECKING:
     )
     from tracking.trajectory import Trajectory, TrajectoryError, as_trajectory_map
 else:
-
-    def __getattr__(name: str) -> Any:
-        """Load a public name from its module on first use (PEP 562)."""
-        module = _SOURCE.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_exports(__name__, _SOURCE, globals())
