@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats3
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
 
 
 class CameraModelError(TabletrackError):
@@ -205,8 +205,8 @@ class CameraModel:
                 method=str(d.get("method", "unknown")),
                 extras=dict(d.get("extras", {})),
             )
-        except (KeyError, TypeError, ValueError) as e:
-            raise CameraModelError(f"{source}: malformed calibration file ({e})") from None
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+            raise CameraModelError(f"{source}: malformed calibration file ({shorten(e, 200)})") from None
 
     @staticmethod
     def load(path: str | Path) -> CameraModel:
@@ -215,6 +215,6 @@ class CameraModel:
             d = json.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CameraModelError(f"{p}: calibration file not found") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
             raise CameraModelError(f"{p}: not a readable calibration JSON file ({e})") from None
         return CameraModel.from_dict(d, str(p))

@@ -72,7 +72,7 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
             data = json.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CalibrationError(f"{s}: corners file not found") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
             raise CalibrationError(f"{s}: not a readable JSON corners file ({e})") from None
         return _as_points(data, s)
     parts = [x for x in re.split(r"[,;\s]+", s) if x]

@@ -417,7 +417,7 @@ def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
             drawn_spots=tuple(str(k) for k in d.get("drawn_spots", [])),
             sources=tuple(str(k) for k in d.get("sources", [])),
         )
-    except (TypeError, ValueError, KeyError) as e:
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as e:
         if isinstance(e, TableSpecError):
             raise
         raise TableSpecError(f"{source}: malformed table spec ({type(e).__name__}: {e})") from None
@@ -467,7 +467,7 @@ def load_table(name_or_path: str | Path) -> TableSpec:
         )
     try:
         d = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
         raise TableSpecError(f"{path}: not a readable table JSON file ({e})") from None
     if not isinstance(d, dict):
         raise TableSpecError(f"{path}: expected a JSON object describing a table")

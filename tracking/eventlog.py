@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
 from tracking.events import (
     BallBall,
     CushionHit,
@@ -80,9 +80,17 @@ def _need(d: Mapping[str, Any], key: str, where: str) -> Any:
     return d[key]
 
 
+def _finite(v: float) -> bool:
+    """``math.isfinite`` that says no, instead of raising, for an integer too large for a float."""
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
+
+
 def _number(d: Mapping[str, Any], key: str, where: str) -> float:
     v = _need(d, key, where)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
         raise EventLogError(f"{where}: field {key!r} must be a finite number, got {v!r}")
     return float(v)
 
@@ -98,7 +106,7 @@ def _parse_pos(v: Any, where: str) -> tuple[float, float]:
     if (
         not isinstance(v, (list, tuple))
         or len(v) != 2
-        or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) for c in v)
+        or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and _finite(c) for c in v)
     ):
         raise EventLogError(f"{where}: a position must be [x_mm, y_mm], got {v!r}")
     return (float(v[0]), float(v[1]))
@@ -194,8 +202,9 @@ def iter_events(lines: Iterable[str], name: str = "events") -> Iterator[Event]:
         where = f"{name}:{i}"
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise EventLogError(f"{where}: not valid JSON ({e.msg})") from None
+        except (ValueError, RecursionError) as e:  # JSONDecodeError, an integer past Python's digit limit, nesting
+            why = e.msg if isinstance(e, json.JSONDecodeError) else shorten(e, 120)
+            raise EventLogError(f"{where}: not valid JSON ({why})") from None
         yield event_from_dict(obj, where)
 
 

@@ -22,15 +22,18 @@ import csv
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
 from tracking.ids import BallId
 from tracking.trajectory import Trajectory
 
 REQUIRED = ("t", "ball", "x_mm", "y_mm")
+#: a frame number no video reaches (a 1000 fps camera running for 30 years); beyond it a value is a
+#: corrupt field, not a frame
+MAX_FRAME = 10**12
 WRITE_COLUMNS = ("t", "frame", "ball", "x_mm", "y_mm", "observed", "confidence")
 
 
@@ -67,6 +70,14 @@ def read_tracks_csv(path: str | Path) -> dict[BallId, Trajectory]:
 def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> dict[BallId, Trajectory]:
     """:func:`read_tracks_csv` on an open text stream or lines (``name`` for messages)."""
     reader = csv.reader(stream)
+    try:
+        return _parse_rows(reader, name)
+    except csv.Error as e:  # a field past the csv module's size limit, a NUL byte, an unclosed quote
+        raise TracksCsvError(f"{name}:{reader.line_num}: not a CSV row the reader can parse ({e})") from None
+
+
+def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
+    """The rows of :func:`parse_tracks_csv` after its reader is made."""
     header: list[str] | None = None
     line = 0
     for row in reader:
@@ -104,8 +115,10 @@ def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> d
         frame = data_index
         if i_frame is not None and row[i_frame].strip():
             fv = _number(row[i_frame].strip(), "frame", where)
-            if fv != int(fv):
-                raise TracksCsvError(f"{where}: column 'frame' must be an integer, got {row[i_frame].strip()!r}")
+            if fv != int(fv) or abs(fv) > MAX_FRAME:
+                raise TracksCsvError(
+                    f"{where}: column 'frame' must be an integer 0..{MAX_FRAME}, got {shorten(row[i_frame].strip(), 40)!r}"
+                )
             frame = int(fv)
         observed = True
         if i_obs is not None and row[i_obs].strip():

@@ -12,6 +12,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from common.errors import shorten
 from rules.core.errors import RefereeInputError
 
 __all__ = [
@@ -127,6 +128,8 @@ def read_input_json(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except (ValueError, RecursionError) as e:  # an integer past Python's digit limit, nesting too deep
+        raise RefereeInputError(f"{p.name}: not valid JSON ({shorten(e, 120)})") from None
 
 
 def one_or_many(

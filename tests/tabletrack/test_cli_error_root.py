@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,64 @@ def test_shorten_escapes_control_characters_and_cuts() -> None:
     assert shorten("a\x1b[31mb") == "a\\x1b[31mb"
     assert shorten("x" * 1000, 50) == "x" * 49 + "…"
     assert "\n" not in shorten("line one\nline two")
+
+
+def _hostile_files(tmp: Path) -> list[tuple[list[str], str]]:
+    """Files a careless or hostile user may hand each reader: each must be bad input, never a bug."""
+    deep = "[" * 10_000 + "]" * 10_000
+    huge_int = "1" * 5000
+    cases: list[tuple[str, str, list[str], str]] = [
+        ("log_deep.jsonl", deep + "\n", ["judge", "{f}", "--game", "three-cushion"], "not valid JSON"),
+        ("log_digits.jsonl", huge_int + "\n", ["judge", "{f}", "--game", "three-cushion"], "not valid JSON"),
+        (
+            "log_big.jsonl",
+            '{"kind": "shot_start", "t": 1' + "0" * 400 + ', "frame": 0, "shot": 1, "confidence": 1}\n',
+            ["judge", "{f}", "--game", "three-cushion"],
+            "finite number",
+        ),
+        (
+            "table_pockets.json",
+            json.dumps(
+                {
+                    "name": "t",
+                    "kind": "pool",
+                    "length_mm": 2540,
+                    "width_mm": 1270,
+                    "ball_diameter_mm": 57.15,
+                    "pockets": [1],
+                }
+            ),
+            ["judge", "LOG", "--game", "nine-ball", "--table", "{f}"],
+            "malformed table spec",
+        ),
+        ("table_deep.json", deep, ["judge", "LOG", "--game", "nine-ball", "--table", "{f}"], "table JSON"),
+        ("ref_deep.json", deep, ["judge", "LOG", "--game", "three-cushion", "--input", "{f}"], "not valid JSON"),
+        (
+            "tracks_field.csv",
+            "t,ball,x_mm,y_mm\n0," + "w" * 200_000 + ",1,1\n",
+            ["events", "{f}", "--table", "carom"],
+            "not a CSV row",
+        ),
+        (
+            "tracks_frame.csv",
+            "t,ball,x_mm,y_mm,frame\n0,white,1,1,1e300\n",
+            ["events", "{f}", "--table", "carom"],
+            "column 'frame'",
+        ),
+    ]
+    log = tmp / "ok.jsonl"
+    log.write_text("")
+    out = []
+    for name, text, args, expect in cases:
+        f = tmp / name
+        f.write_text(text)
+        out.append(([a.replace("{f}", str(f)).replace("LOG", str(log)) for a in args], expect))
+    return out
+
+
+def test_hostile_files_are_bad_input_not_bugs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for args, expect in _hostile_files(tmp_path):
+        code = cli.main([*args, "-o", str(tmp_path / "out")] if args[0] == "events" else args)
+        err = capsys.readouterr().err
+        assert code == cli.EXIT_USER_ERROR, (args[:2], err[-400:])
+        assert err.count("\n") == 1 and expect in err and len(err) < 700, (args[:2], err[:300])
