@@ -233,10 +233,10 @@ def _judge_shot_events(events: Sequence[Event], referee: Mapping[str, Any] | Non
     in the break position (rules/core/opening.py)."""
     from calibration.table import load_table
     from rules import judge_events
-    from tabletrack.judge_cmd import opening_table
+    from tabletrack.tables import table_spots
     from tracking.events import ShotStart
 
-    calls, _ = judge_events(events, "three-cushion", referee, table=opening_table(load_table("carom")))
+    calls, _ = judge_events(events, "three-cushion", referee, table=table_spots(load_table("carom")))
     starts = [e for e in events if isinstance(e, ShotStart)]
     return {"events": events, "calls": calls, "starts": starts}
 

@@ -33,7 +33,7 @@ import numpy as np
 from models.dataset import MIN_VISIBLE_CLS, MIN_VISIBLE_DET
 
 if TYPE_CHECKING:
-    from vision.detect import BallDetection
+    from tracking.detections import BallDetection
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

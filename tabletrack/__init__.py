@@ -7,8 +7,9 @@ The public entry points are named here and loaded on first use: ``import tabletr
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from common.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from tabletrack.cli import main
@@ -18,19 +19,13 @@ __version__ = "0.1.0"
 
 __all__ = ["AnalyzeOptions", "AnalyzeResult", "__version__", "analyze_video", "main"]
 
-# public name -> the module that defines it (imported when the name is first used)
+# public name -> the module that defines it (imported when the name is first used); any other name
+# is an AttributeError, so ``from tabletrack import cli`` still imports the submodule
 _LAZY = {
-    "main": "tabletrack.cli",
-    "AnalyzeOptions": "tabletrack.pipeline",
-    "AnalyzeResult": "tabletrack.pipeline",
-    "analyze_video": "tabletrack.pipeline",
+    "main": "cli",
+    "AnalyzeOptions": "pipeline",
+    "AnalyzeResult": "pipeline",
+    "analyze_video": "pipeline",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """PEP 562: the entry points of ``__all__`` from their modules on first use; any other name is
-    an AttributeError (so ``from tabletrack import cli`` still imports the submodule)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tabletrack' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -8,7 +8,7 @@ from pathlib import Path
 from calibration.table import TableSpec
 from common.errors import TabletrackError
 from rules import format_calls_table, judge_events, load_game_input, parse_game
-from tabletrack.judge_cmd import opening_table
+from tabletrack.tables import table_spots
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, ShotStart
 from tracking.infer import InferenceConfig, infer_events
@@ -50,6 +50,6 @@ def run_events(
         + (f", written to {output}" if output else ""),
     ]
     if g is not None:
-        calls, _ = judge_events(events, g, referee_path or None, table=opening_table(table))
+        calls, _ = judge_events(events, g, referee_path or None, table=table_spots(table))
         lines += ["", format_calls_table(calls)]
     return "\n".join(lines)

@@ -8,14 +8,8 @@ from pathlib import Path
 from calibration.table import TableSpec
 from common.errors import TabletrackError
 from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
-from rules.core.table import TableSpots
+from tabletrack.tables import table_spots
 from tracking.eventlog import read_events
-
-
-def opening_table(table: TableSpec) -> TableSpots:
-    """The spots of ``table`` as the rules need them (:class:`rules.core.table.TableSpots`): the break
-    spots of the opening check (:mod:`rules.core.opening`) and snooker's colour spots."""
-    return TableSpots(table.length_mm, table.width_mm, table.ball_diameter_mm, dict(table.spots_mm))
 
 
 def run_judge(
@@ -35,7 +29,7 @@ def run_judge(
     if referee_path:
         load_game_input(referee_path, g)  # a bad file fails before the log is read
     ref = referee_path or None
-    ot = opening_table(table) if table is not None else None
+    ot = table_spots(table) if table is not None else None
     if not events_path.exists():
         raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
     events = read_events(events_path)

@@ -35,9 +35,9 @@ from rules.core.judge import with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
-from tabletrack.judge_cmd import opening_table
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
+from tabletrack.tables import table_spots
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
 from tracking.events import Event, Shot, group_shots
@@ -209,7 +209,7 @@ class _Judge:
         self.raw_ref = read_input_json(referee_path) if referee_path else None
         self.ref_name = Path(referee_path).name if referee_path else "referee input"
         self.ref = load_game_input(referee_path, g) if referee_path else None
-        self.opening = opening_table(table) if table is not None else None
+        self.opening = table_spots(table) if table is not None else None
         self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
         self.state: Any = None
         self.sight: OpeningSight | None = None

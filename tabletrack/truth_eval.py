@@ -52,9 +52,9 @@ class ClipTruth:
     def calls(self) -> list[Call]:
         """The calls of the true events, judged as the clip's game with its referee input."""
         from calibration.table import load_table
-        from tabletrack.judge_cmd import opening_table
+        from tabletrack.tables import table_spots
 
-        calls, _ = judge_events(self.events, self.game, self.referee or {}, table=opening_table(load_table(self.table)))
+        calls, _ = judge_events(self.events, self.game, self.referee or {}, table=table_spots(load_table(self.table)))
         return calls
 
 

@@ -29,8 +29,6 @@ from common.lazy import lazy_exports
 
 # public name -> the module that defines it
 _SOURCE: dict[str, str] = {
-    "BallDetection": "detect",
-    "Detections": "detect",
     "Detector": "detect",
     "RectifiedDetector": "detect",
     "ViewDetector": "detect",
@@ -70,8 +68,6 @@ _SOURCE: dict[str, str] = {
 }
 
 __all__ = [
-    "BallDetection",
-    "Detections",
     "Detector",
     "RectifiedDetector",
     "ViewDetector",
@@ -112,7 +108,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from vision.classical import CAROM_HUES_DEG, ClassicalConfig, ClassicalDetector
-    from vision.detect import BallDetection, Detections, Detector, RectifiedDetector, ViewDetector
+    from vision.detect import Detector, RectifiedDetector, ViewDetector
     from vision.frame_yolo import OBLIQUE_DEG, FrameYoloDetector, oblique, view_angle_deg
     from vision.guided import GuidedConfig, GuidedDetector, GuidedStats
     from vision.proposals import ProposalConfig, ball_proposals, cloth_difference, playing_region

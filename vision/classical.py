@@ -25,8 +25,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from tracking.detections import MotionState, ball_label, ball_scores
-from vision.detect import BallDetection, Detections
+from tracking.detections import BallDetection, Detections, MotionState, ball_label, ball_scores
 from vision.rectify import RectifiedGeometry, Rectifier
 from vision.source import Frame
 

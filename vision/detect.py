@@ -40,7 +40,7 @@ from vision.rectify import RectifiedGeometry, Rectifier
 if TYPE_CHECKING:
     from vision.source import Frame
 
-__all__ = ["BallDetection", "Detections", "Detector", "RectifiedDetector", "ViewDetector"]
+__all__ = ["Detector", "RectifiedDetector", "ViewDetector"]
 
 
 class Detector(Protocol):

@@ -31,8 +31,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
-from tracking.detections import MotionState, ball_label, ball_scores
-from vision.detect import BallDetection, Detections
+from tracking.detections import BallDetection, Detections, MotionState, ball_label, ball_scores
 from vision.source import Frame
 
 if TYPE_CHECKING:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.detect import BallDetection
+from tracking.detections import BallDetection
 
 if TYPE_CHECKING:
     from vision.yolo import YoloDetector

@@ -45,8 +45,7 @@ import numpy as np
 
 from calibration._vec import floats4
 from common.errors import TabletrackError
-from tracking.detections import ball_label, ball_scores
-from vision.detect import BallDetection
+from tracking.detections import BallDetection, ball_label, ball_scores
 from vision.proposals import ball_proposals, playing_region
 from vision.rectify import RectifiedGeometry
 from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox

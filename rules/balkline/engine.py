@@ -43,7 +43,7 @@ from rules.core.call import Call
 from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.games import Game
-from rules.core.table import TableSpots
+from rules.core.table import PointMm, TableSpots
 from tracking.events import CushionHit, Event, Shot, ShotStart
 from tracking.ids import CAROM_BALLS, BallId
 
@@ -61,7 +61,6 @@ __all__ = [
     "make_engine",
 ]
 
-PointMm = tuple[float, float]
 
 #: A deciding object ball this close to a zone line puts the call in doubt (ART 20.3).
 REVIEW_NEAR_LINE_MM = 3.0

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.core.games import Game
+from rules.core.table import PointMm
 
 __all__ = [
     "PointMm",
@@ -39,7 +40,6 @@ __all__ = [
     "astride",
 ]
 
-PointMm = tuple[float, float]
 
 #: A centre this close to a zone's boundary is on the line (ART 20.3: counted against the player).
 LINE_TOLERANCE_MM = 1.0

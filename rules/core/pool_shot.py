@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules.core.table import PointMm
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Pocket
 
@@ -38,7 +39,6 @@ __all__ = [
     "placement_call",
 ]
 
-PointMm = tuple[float, float]
 _SAME_INSTANT_S = 1e-4
 
 

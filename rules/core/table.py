@@ -2,7 +2,7 @@
 
 ``rules`` may not import :mod:`calibration` (DESIGN.md "Stages and what each may know"), so the
 application builds this small frozen value from calibration's table spec
-(``tabletrack.judge_cmd.opening_table``: ``length_mm``, ``width_mm``, ``ball_diameter_mm`` and
+(``tabletrack.tables.table_spots``: ``length_mm``, ``width_mm``, ``ball_diameter_mm`` and
 ``spots_mm``, the spec's named spots in the DESIGN.md table frame) and hands it to
 :func:`rules.core.judge.judge_events` / :func:`rules.core.engine.engine_for`. Two rules read it:
 the opening check (:mod:`rules.core.opening`: carom ``foot``, ``head_centre``, ``head_left``,

@@ -25,7 +25,7 @@ The outer shape is the one every game shares (``players``, ``match``, ``start``,
     }
 
 ``match``: ``target`` the points that win (004 art. 1; 150 by default, null: play on);
-``head_string_mm`` the head string's x in the event log's frame (:mod:`rules.straight_pool.table`);
+``head_string_mm`` the head string's x in the event log's frame (:mod:`rules.straight_pool.head_string`);
 ``calls``: "assume" (default: a shot with no call takes the first ball pocketed as called in its
 pocket, and the reason says so) or "required" (a shot with no call scores nothing).
 
@@ -58,9 +58,10 @@ from rules.core.parsing import (
     player_pair,
     shot_entries,
 )
+from rules.core.table import PointMm
 from rules.straight_pool.fouls import StraightPoolFoul, parse_foul
+from rules.straight_pool.head_string import HEAD_STRING_X_MM, StringGeometry
 from rules.straight_pool.state import OBJECT_BALLS, CallsMode, Choice, Option
-from rules.straight_pool.table import HEAD_STRING_X_MM, PointMm, StringGeometry
 from tracking.ids import BallId, Pocket
 
 __all__ = [

@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from rules.core.table import PointMm
 from rules.straight_pool.decide import Decision, Kind
+from rules.straight_pool.head_string import moved
 from rules.straight_pool.state import (
     OBJECT_BALLS,
     Choice,
@@ -33,7 +35,6 @@ from rules.straight_pool.state import (
     RackPending,
     StraightPoolState,
 )
-from rules.straight_pool.table import PointMm, moved
 from tracking.events import ShotStart
 from tracking.ids import BallId
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from rules.core.games import Game
-from rules.straight_pool.table import PointMm, StringGeometry
+from rules.core.table import PointMm
+from rules.straight_pool.head_string import StringGeometry
 from tracking.ids import BallId
 
 __all__ = [

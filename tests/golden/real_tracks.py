@@ -21,7 +21,7 @@ def shot_rows(data: Path = DATA) -> list[dict]:
     sys.path.insert(0, str(REPO))
     from calibration.table import load_table
     from rules import judge_events
-    from tabletrack.judge_cmd import opening_table
+    from tabletrack.tables import table_spots
     from tracking.events import CushionHit, ShotStart
     from tracking.infer import infer_events
     from tracking.tracks_csv import read_tracks_csv
@@ -30,7 +30,7 @@ def shot_rows(data: Path = DATA) -> list[dict]:
     rows = []
     for lab in json.loads((data / "labels.json").read_text(encoding="utf-8")):
         events = infer_events(read_tracks_csv(data / lab["file"]), table)
-        calls, _ = judge_events(events, "three-cushion", None, table=opening_table(table))
+        calls, _ = judge_events(events, "three-cushion", None, table=table_spots(table))
         start = next(e for e in events if isinstance(e, ShotStart))
         c = calls[0]
         rows.append(

@@ -12,13 +12,13 @@ from calibration.table import load_table
 from rules import Game, judge_events
 from rules.core.opening import break_left_to_default, opening_input, sight_opening
 from rules.core.table import TableSpots
-from tabletrack.judge_cmd import opening_table
+from tabletrack.tables import table_spots
 from tracking.events import BallBall, CushionHit, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 
-CAROM = opening_table(load_table("carom"))
-POOL = opening_table(load_table("pool"))
-SNOOKER = opening_table(load_table("snooker"))
+CAROM = table_spots(load_table("carom"))
+POOL = table_spots(load_table("pool"))
+SNOOKER = table_spots(load_table("snooker"))
 W, Y, R = BallId.WHITE, BallId.YELLOW, BallId.RED
 
 

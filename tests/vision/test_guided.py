@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tracking.detections import ball_label
-from vision.detect import BallDetection
+from tracking.detections import BallDetection, ball_label
 from vision.guided import GuidedConfig, GuidedDetector
 from vision.rectify import RectifiedGeometry
 from vision.yolo import YoloDetector

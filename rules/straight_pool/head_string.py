@@ -1,6 +1,7 @@
 """Where the head string and the spots are, in the event log's table frame, for 14.1.
 
-``rules/`` has no table spec (DESIGN.md: rules see events only), yet 14.1 needs the head string
+The table's spots reach the rules as :class:`rules.core.table.TableSpots` (the opening check and
+snooker's respots read them), but 14.1 reads its geometry from the match instead: the head string
 (ball in hand behind it after a scratch, 004 art. 10) and, to read a re-rack, the spots. So the
 match gives one length: ``head_string_mm``, the head string's distance from the head cushion nose
 (x = 0) in the frame of the shot_start positions; the default 635 mm is a quarter of the 9-ft
@@ -19,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.core.errors import RefereeInputError
+from rules.core.table import PointMm
 from tracking.ids import BallId
 
-__all__ = ["PointMm", "HEAD_STRING_X_MM", "MOVED_MM", "ON_SPOT_MM", "StringGeometry", "distance_mm", "moved"]
+__all__ = ["HEAD_STRING_X_MM", "MOVED_MM", "ON_SPOT_MM", "StringGeometry", "distance_mm", "moved"]
 
-PointMm = tuple[float, float]
 
 #: 9-ft table: the head string a quarter of the 2540 mm playing length from the head cushion.
 HEAD_STRING_X_MM: float = 635.0
