@@ -13,6 +13,7 @@ the traceback of a user error too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from common.errors import TabletrackError, shorten
+from tabletrack.outputs import ANALYZE_OUTPUTS, check_outputs, output_lock
 
 if TYPE_CHECKING:  # for the annotations only: the commands import the heavy stages when they run
     from calibration.table import TableSpec
@@ -230,7 +232,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         detector=args.detector,
         yolo_key_every=args.key_every,
     )
-    result = analyze_video(video, opts)
+    out = Path(args.out)
+    corners_file = args.corners if args.corners and Path(args.corners).is_file() else None
+    check_outputs(
+        {"the video": video, "--calibration": args.calibration, "--input": args.input, "--corners": corners_file},
+        {f"--out's {name}": out / name for name in ANALYZE_OUTPUTS},
+    )
+    with output_lock(out, folder=True):
+        result = analyze_video(video, opts)
     print(result.summary)
     return 0
 
@@ -238,26 +247,54 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from tabletrack.calibrate_cmd import run_calibrate
 
-    print(
-        run_calibrate(
-            Path(args.source), Path(args.output), table_from_args(args), args.corners, args.flip, args.camera_height
-        )
+    output = Path(args.output)
+    corners_file = args.corners if args.corners and Path(args.corners).is_file() else None
+    check_outputs(
+        {"the image or video": args.source, "--corners": corners_file},
+        {"-o": output, "-o's check image": output.with_suffix(".png")},
     )
+    with output_lock(output, folder=False):
+        report = run_calibrate(
+            Path(args.source), output, table_from_args(args), args.corners, args.flip, args.camera_height
+        )
+    print(report)
     return 0
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
     from tabletrack.judge_cmd import run_judge
 
-    print(run_judge(Path(args.events), args.game, args.input, args.output, args.sheet, table_from_args(args)))
+    check_outputs(
+        {"the event log": args.events, "--input": args.input, "--table": _table_file(args)},
+        {"-o": args.output, "--sheet": args.sheet},
+    )
+    with contextlib.ExitStack() as locks:
+        for out in (args.output, args.sheet):
+            if out:
+                locks.enter_context(output_lock(out, folder=False))
+        report = run_judge(Path(args.events), args.game, args.input, args.output, args.sheet, table_from_args(args))
+    print(report)
     return 0
 
 
 def _cmd_events(args: argparse.Namespace) -> int:
     from tabletrack.events_cmd import run_events
 
-    print(run_events(Path(args.tracks), table_from_args(args), args.output, args.game, args.input))
+    check_outputs(
+        {"the tracks file": args.tracks, "--input": args.input, "--table": _table_file(args)}, {"-o": args.output}
+    )
+    with contextlib.ExitStack() as locks:
+        if args.output:
+            locks.enter_context(output_lock(args.output, folder=False))
+        report = run_events(Path(args.tracks), table_from_args(args), args.output, args.game, args.input)
+    print(report)
     return 0
+
+
+def _table_file(args: argparse.Namespace) -> str | None:
+    """--table when it names a JSON file (not a bundled spec), for the inputs an output may not replace."""
+    t = getattr(args, "table", None)
+    return t if t and Path(t).is_file() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
