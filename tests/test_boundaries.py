@@ -30,7 +30,7 @@ ALLOWED = {
     "vision": ("vision", "calibration", "tracking.ids", "tracking.detections"),
     "tracking": ("tracking", "calibration.table"),
     "rules": ("rules", "tracking.ids", "tracking.events", "tracking.eventlog"),
-    "models": ("models", "vision", "calibration", "tracking.ids", "synth"),
+    "models": ("models", "vision", "calibration", "tracking.ids", "tracking.detections", "synth"),
     "tabletrack": tuple(s for s in STAGES if s != "synth"),
     # The synthetic world writes truth in event-log form (the event types) and samples it as
     # trajectories (tracking.trajectory); it renders with the cameras and tables of calibration.
