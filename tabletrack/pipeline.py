@@ -34,6 +34,7 @@ from rules.core.call import Call
 from rules.core.judge import with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
+from rules.nine_ball.variants import VARIANTS
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
@@ -110,9 +111,6 @@ class AnalyzeResult:
 
 
 #: The object balls of the rotation games with a short rack (the rest use all fifteen).
-_RACK_SIZE = {Game.NINE_BALL: 9, Game.TEN_BALL: 10, Game.SEVEN_BALL: 7, Game.SIX_BALL: 6}
-
-
 def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
@@ -121,11 +119,8 @@ def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
             f"{game.value} is played on a {game.family.value} table, but the table is "
             f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game"
         )
-    balls = balls_for(table.kind)
-    n = _RACK_SIZE.get(game)
-    if n is not None:
-        balls = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, n + 1))
-    return balls
+    variant = VARIANTS.get(game)  # the nine-ball family's racks (rules/nine_ball/variants.py)
+    return (BallId.CUE, *variant.balls) if variant is not None else balls_for(table.kind)
 
 
 def make_detector(
