@@ -18,9 +18,12 @@ from dataclasses import fields
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["CallExtras", "OMIT_NONE", "json_key"]
+__all__ = ["CallExtras", "OMIT_NONE", "PocketedJson", "json_key"]
 
 #: ``field(metadata=OMIT_NONE)``: the key is not written while the value is None.
+#: A pocketed ball as written in a pocket game's extras: {"ball": "9", "pocket": "foot_left"}.
+PocketedJson = Mapping[str, str]
+
 OMIT_NONE: Mapping[str, bool] = MappingProxyType({"omit_none": True})
 
 

@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core.extras import CallExtras
+from rules.core.extras import CallExtras, PocketedJson
 
 __all__ = ["EightBallExtras"]
-
-#: A pocketed ball as written: {"ball": "9", "pocket": "foot_left"}.
-PocketedJson = Mapping[str, str]
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core.extras import OMIT_NONE, CallExtras
+from rules.core.extras import OMIT_NONE, CallExtras, PocketedJson
 
 __all__ = ["NineBallExtras"]
-
-#: A pocketed ball as written: {"ball": "9", "pocket": "foot_left"}.
-PocketedJson = Mapping[str, str]
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core.extras import CallExtras, json_key
+from rules.core.extras import CallExtras, PocketedJson, json_key
 
 __all__ = ["SnookerExtras"]
-
-#: A pocketed ball as written: {"ball": "9", "pocket": "foot_left"}.
-PocketedJson = Mapping[str, str]
 
 
 @dataclass(frozen=True)
