@@ -12,16 +12,15 @@ The order of work, and why:
 4. Each time the table has settled after a shot (:class:`tracking.infer.EventStream`), that
    shot's events are written to ``events.jsonl``, judged, and the call written to ``calls.jsonl``
    — so an interrupted run keeps every finished shot (``tracks.csv`` is written as frames go).
+   Steps 3-4 are :class:`tabletrack.session.FrameAnalysis`, which ``live`` runs on a camera.
 5. Last, the annotated MP4 is drawn in a second pass from the final tracks and events.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -29,24 +28,15 @@ from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
 from common.errors import TabletrackError
-from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
+from rules import Game, format_calls_table, load_game_input, parse_game
 from rules.core.call import Call
-from rules.core.judge import with_opening
-from rules.core.opening import OpeningSight, opening_input
-from rules.core.parsing import read_input_json
 from rules.nine_ball.variants import VARIANTS
-from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
+from tabletrack.annotate import BallTrack, write_annotated_video
 from tabletrack.progress import Progress
-from tabletrack.still import StillGate
-from tabletrack.tables import table_spots
-from tracking.detections import in_play
-from tracking.eventlog import EventLogWriter
-from tracking.events import Event, Shot, group_shots
-from tracking.identity import balls_for, detector_class
+from tabletrack.session import FrameAnalysis
+from tracking.events import Event
+from tracking.identity import balls_for
 from tracking.ids import BallId
-from tracking.infer import EventStream
-from tracking.tracker import BallState, Tracker
-from tracking.tracks_csv import TracksCsvWriter
 from vision.classical import ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
@@ -193,70 +183,6 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
     )
 
 
-class _Judge:
-    """Judges each finished shot as it comes and writes its call."""
-
-    def __init__(
-        self, game: str, referee_path: str | None, fps: float, calls_path: Path, table: TableSpec | None = None
-    ) -> None:
-        g = parse_game(game)
-        self.game = g
-        self.raw_ref = read_input_json(referee_path) if referee_path else None
-        self.ref_name = Path(referee_path).name if referee_path else "referee input"
-        self.ref = load_game_input(referee_path, g) if referee_path else None
-        self.opening = table_spots(table) if table is not None else None
-        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
-        self.state: Any = None
-        self.sight: OpeningSight | None = None
-        self.writer = CallWriter(calls_path)
-        self.sheet_path = calls_path.with_name("score_sheet.json")
-        self.calls: list[Call] = []
-        self._call_frames: dict[int, int] = {}
-
-    def _begin(self, shot: Shot) -> None:
-        """The state the first shot starts from: the referee's, or a new game whose first shot is
-        a break only where its start shows the break position (:mod:`rules.core.opening`)."""
-        raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
-        if self.sight is not None:
-            self.ref = self.engine.parse_input(raw, self.ref_name)
-        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
-
-    def judge(self, shot: Shot) -> Call:
-        first = self.state is None
-        if first:
-            self._begin(shot)
-        shot_input = self.ref.for_shot(shot.number) if self.ref else None
-        call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
-        if first and self.sight is not None:
-            call = with_opening(call, self.sight)
-        self.writer.write(call)
-        self.calls.append(call)
-        self.sheet_path.write_text(
-            json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
-        end = shot.end
-        self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
-        return call
-
-    def overlays(self) -> list[CallOverlay]:
-        return [CallOverlay(c.shot, self._call_frames.get(c.shot, 0), _call_text(c), c.points > 0) for c in self.calls]
-
-    def close(self) -> None:
-        self.writer.close()
-
-
-def _call_text(c: Call) -> str:
-    if c.summary:
-        text = c.summary
-    elif c.foul:
-        text = f"FOUL ({c.foul.value.replace('_', ' ')})"
-    elif c.points > 0:
-        text = f"POINT {c.carom_case}" if c.carom_case else "POINT"
-    else:
-        text = "MISS"
-    return text + ("  - needs review" if c.needs_review else "")
-
-
 def referee_input_for(video: Path, given: str | None) -> str | None:
     """The referee input to use: the one given, else ``<video>.referee.json`` beside the video
     (a clip that starts mid-game carries its starting state there), else none."""
@@ -288,104 +214,53 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     fps = src.info.fps
     rect = Rectifier(camera, table, opts.px_per_mm)
     detector = make_detector(table, rect, opts.detector, src.first_frame(), opts.yolo_key_every)
-    tracker = Tracker(balls, table)
-    classes = frozenset(detector_class(b) for b in balls)
-    stream = EventStream(table)
-    gate = StillGate()
-    judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl", table)
-    all_events: list[Event] = []
-    samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
+    session = FrameAnalysis(
+        table=table,
+        game=opts.game,
+        balls=balls,
+        detector=detector,
+        fps=fps,
+        out_dir=out,
+        referee_path=referee_path,
+        skip_still=opts.skip_still,
+    )
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
-    analysed = 0
-    # per kind of frame ("rest", "moving"): frames counted and seconds spent
-    timing_frames: dict[str, int] = {"rest": 0, "moving": 0}
-    timing_s: dict[str, float] = {"rest": 0.0, "moving": 0.0}
     t1 = time.perf_counter()
-    with EventLogWriter(out / "events.jsonl") as ev_writer, TracksCsvWriter(out / "tracks.csv") as tracks:
-
-        def emit(evs: list[Event]) -> None:
-            for e in evs:
-                ev_writer.write(e)
-            all_events.extend(evs)
-            for shot in group_shots(evs):
-                judge.judge(shot)
-
-        try:
-            frame_states: list[BallState] = []
-            clock = time.perf_counter()
-            kind_prev = None
-            # While every ball rests, frames at high frame rates are decoded only every other one
-            # (grab without the colour conversion is ~2.5x cheaper); a stroke is then seen at most
-            # one frame late, and its start is fitted from the motion anyway.
-            rest_stride = 2 if fps >= 50 else 1
-            # whether every ball rests is the tracker's to say (Tracker.motion): still within
-            # 1.5 mm between a ball's last two samples; a ball unseen for a second of frames has
-            # left the table and does not count
-            still_mm, gone_frames = 1.5, max(2, int(fps))
-            motion = tracker.motion(still_mm=still_mm, gone_frames=gone_frames)
-
-            def want(i: int) -> bool:  # read by the source before it decodes frame i
-                return not (opts.skip_still and motion.resting and i % rest_stride)
-
-            for fr in src.frames(decode=want):
-                motion = tracker.motion(fr.t_s, still_mm=still_mm, gone_frames=gone_frames)
-                at_rest = motion.resting
-                now = time.perf_counter()
-                if kind_prev is not None:  # this frame's decode is counted with the previous frame
-                    timing_frames[kind_prev] += 1
-                    timing_s[kind_prev] += now - clock
-                clock, kind_prev = now, ("rest" if at_rest else "moving")
-                if fr.image is None:
-                    progress.update(fr.index + 1)
-                    continue
-                if opts.skip_still and not gate.analyse(fr.image, fr.t_s, at_rest):
-                    progress.update(fr.index + 1)
-                    continue
-                analysed += 1
-                dets = detector.detect_frame(fr, motion)
-                frame_states = tracker.update(fr.index, fr.t_s, [in_play(d, classes) for d in dets])
-                for st in frame_states:
-                    samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
-                tracks.write_states(frame_states)
-                emit(stream.add_states(frame_states))
-                progress.update(fr.index + 1, f"{len(judge.calls)} shots judged")
-            emit(stream.finish())
-        finally:
-            progress.close()
-            judge.close()
+    try:
+        for fr in src.frames(decode=session.wants):
+            session.feed(fr)
+            progress.update(fr.index + 1, f"{len(session.calls)} shots judged")
+        session.finish()
+    finally:
+        progress.close()
+        session.close()
     t_an = time.perf_counter() - t1
     frames = src.frames_read
     src.close()
-    track_list = tuple(
-        BallTrack(
-            b,
-            np.array([s[0] for s in v], np.int64),
-            np.array([s[1] for s in v]),
-            np.array([s[2] for s in v]),
-            np.array([s[3] for s in v], bool),
-        )
-        for b, v in samples.items()
-    )
+    track_list = session.tracks()
+    all_events = session.events
+    calls = session.calls
     t_ann = 0.0
     if opts.annotated_video:
         t2 = time.perf_counter()
         write_annotated_video(
-            Path(video), out / "annotated.mp4", camera, table, track_list, all_events, judge.overlays()
+            Path(video), out / "annotated.mp4", camera, table, track_list, all_events, session.judge.overlays()
         )
         t_ann = time.perf_counter() - t2
+    timing = session.timing()
     stats = AnalyzeStats(
         frames,
-        analysed,
+        session.analysed,
         t_an,
         t_cal,
         t_ann,
         fps,
-        timing_frames["moving"],
-        timing_s["moving"],
-        timing_frames["rest"],
-        timing_s["rest"],
+        timing.moving_frames,
+        timing.moving_s,
+        timing.resting_frames,
+        timing.resting_s,
     )
-    summary = _summary(judge.calls, out, stats, camera)
+    summary = _summary(calls, out, stats, camera)
     claimed = src.info.frame_count
     if frames < claimed - 1:
         summary += (
@@ -394,7 +269,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         )
     if referee_path and not opts.referee_input:
         summary += f"\nreferee input: {referee_path} (found beside the video)"
-    return AnalyzeResult(out, tuple(all_events), tuple(judge.calls), camera, stats, summary, track_list)
+    return AnalyzeResult(out, tuple(all_events), tuple(calls), camera, stats, summary, track_list)
 
 
 def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraModel) -> str:

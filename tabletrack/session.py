@@ -1,0 +1,170 @@
+"""One analysis of a stream of frames: frames in, in order; tracks, events and calls out as they
+are found.
+
+:class:`FrameAnalysis` is what ``analyze`` runs over a video file and what ``live`` runs over a
+camera: the same detector, tracker, event stream and judge, fed one :class:`vision.source.Frame`
+at a time, so both make the same events and calls from the same frames. It owns what the frame
+loop needs to remember (the tracker's motion state, the still-frame gate, the per-ball samples
+for the annotated video, the time spent per kind of frame) and writes ``tracks.csv``,
+``events.jsonl`` and ``calls.jsonl`` as it goes: every finished shot is on disk before the next
+frame is read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from calibration.table import TableSpec
+from rules.core.call import Call
+from tabletrack.annotate import BallTrack
+from tabletrack.shot_judge import ShotJudge
+from tabletrack.still import StillGate
+from tracking.detections import in_play
+from tracking.eventlog import EventLogWriter
+from tracking.events import Event, group_shots
+from tracking.identity import detector_class
+from tracking.ids import BallId
+from tracking.infer import EventStream
+from tracking.tracker import Tracker
+from tracking.tracks_csv import TracksCsvWriter
+from vision.detect import Detector
+from vision.source import Frame
+
+__all__ = ["FrameAnalysis", "FrameTiming"]
+
+#: a ball still within this many mm between its last two samples rests (Tracker.motion)
+STILL_MM = 1.5
+
+
+@dataclass(frozen=True)
+class FrameTiming:
+    """Frames counted and seconds spent (decode included) per kind of frame."""
+
+    moving_frames: int
+    moving_s: float
+    resting_frames: int
+    resting_s: float
+
+
+class FrameAnalysis:
+    """See the module docstring. ``skip_still``: frames are skipped while every ball rests and the
+    image does not change (:mod:`tabletrack.still`); ``on_events`` / ``on_call`` are told of each
+    event batch and each call as soon as they are written (the live server's hook)."""
+
+    def __init__(
+        self,
+        *,
+        table: TableSpec,
+        game: str,
+        balls: tuple[BallId, ...],
+        detector: Detector,
+        fps: float,
+        out_dir: Path,
+        referee_path: str | None = None,
+        skip_still: bool = True,
+        on_events: Callable[[list[Event]], None] | None = None,
+        on_call: Callable[[Call], None] | None = None,
+    ) -> None:
+        self.fps = fps
+        self.skip_still = skip_still
+        self.detector = detector
+        self.tracker = Tracker(balls, table)
+        self.classes = frozenset(detector_class(b) for b in balls)
+        self.stream = EventStream(table)
+        self.gate = StillGate()
+        self.judge = ShotJudge(game, referee_path, fps, out_dir / "calls.jsonl", table)
+        self.events: list[Event] = []
+        self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
+        self.analysed = 0
+        self._on_events = on_events
+        self._on_call = on_call
+        # While every ball rests, frames at high frame rates are decoded only every other one
+        # (grab without the colour conversion is ~2.5x cheaper); a stroke is then seen at most
+        # one frame late, and its start is fitted from the motion anyway.
+        self.rest_stride = 2 if fps >= 50 else 1
+        # a ball unseen for a second of frames has left the table and does not count for rest
+        self.gone_frames = max(2, int(fps))
+        self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames)
+        self._frames = {"rest": 0, "moving": 0}
+        self._secs = {"rest": 0.0, "moving": 0.0}
+        self._clock = time.perf_counter()
+        self._kind_prev: str | None = None
+        self._events_writer = EventLogWriter(out_dir / "events.jsonl")
+        self._tracks_writer = TracksCsvWriter(out_dir / "tracks.csv")
+        self._closed = False
+
+    def wants(self, index: int) -> bool:
+        """Whether frame ``index`` needs decoding to colour (asked by the source before it decodes)."""
+        return not (self.skip_still and self.motion.resting and index % self.rest_stride)
+
+    def feed(self, fr: Frame) -> bool:
+        """Analyse one frame (in order); True when it was analysed, False when skipped as still."""
+        self.motion = self.tracker.motion(fr.t_s, still_mm=STILL_MM, gone_frames=self.gone_frames)
+        now = time.perf_counter()
+        if self._kind_prev is not None:  # this frame's decode is counted with the previous frame
+            self._frames[self._kind_prev] += 1
+            self._secs[self._kind_prev] += now - self._clock
+        self._clock, self._kind_prev = now, ("rest" if self.motion.resting else "moving")
+        if fr.image is None:
+            return False
+        if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting):
+            return False
+        self.analysed += 1
+        dets = self.detector.detect_frame(fr, self.motion)
+        states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
+        for st in states:
+            self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+        self._tracks_writer.write_states(states)
+        self._emit(self.stream.add_states(states))
+        return True
+
+    def finish(self) -> None:
+        """The end of the frames: the shot in progress is closed and judged."""
+        self._emit(self.stream.finish())
+
+    def close(self) -> None:
+        """Close the output files (idempotent); what was written stays."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.judge.close()
+        finally:
+            self._events_writer.close()
+            self._tracks_writer.close()
+
+    def _emit(self, evs: list[Event]) -> None:
+        for e in evs:
+            self._events_writer.write(e)
+        self.events.extend(evs)
+        if evs and self._on_events is not None:
+            self._on_events(evs)
+        for shot in group_shots(evs):
+            call = self.judge.judge(shot)
+            if self._on_call is not None:
+                self._on_call(call)
+
+    @property
+    def calls(self) -> list[Call]:
+        return self.judge.calls
+
+    def timing(self) -> FrameTiming:
+        return FrameTiming(self._frames["moving"], self._secs["moving"], self._frames["rest"], self._secs["rest"])
+
+    def tracks(self) -> tuple[BallTrack, ...]:
+        """Every ball's samples so far, for the annotated video."""
+        return tuple(
+            BallTrack(
+                b,
+                np.array([s[0] for s in v], np.int64),
+                np.array([s[1] for s in v]),
+                np.array([s[2] for s in v]),
+                np.array([s[3] for s in v], bool),
+            )
+            for b, v in self.samples.items()
+        )

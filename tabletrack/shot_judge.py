@@ -1,0 +1,95 @@
+"""Judging shots as they finish: the one place the app turns a :class:`tracking.events.Shot` into
+a :class:`rules.core.call.Call`, writes it to ``calls.jsonl`` and keeps the score sheet current.
+
+``analyze`` and ``live`` both judge through :class:`ShotJudge`, so a live session and the
+analysis of its recording make the same calls from the same events.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from calibration.table import TableSpec
+from rules import CallWriter, JudgeConfig, engine_for, load_game_input, parse_game
+from rules.core.call import Call
+from rules.core.judge import with_opening
+from rules.core.opening import OpeningSight, opening_input
+from rules.core.parsing import read_input_json
+from tabletrack.annotate import CallOverlay
+from tabletrack.tables import table_spots
+from tracking.events import Shot
+
+__all__ = ["ShotJudge", "call_text"]
+
+
+class ShotJudge:
+    """Judges each finished shot as it comes, writes its call (one JSON line, flushed) and rewrites
+    ``score_sheet.json`` beside ``calls_path`` after each call."""
+
+    def __init__(
+        self, game: str, referee_path: str | None, fps: float, calls_path: Path, table: TableSpec | None = None
+    ) -> None:
+        g = parse_game(game)
+        self.game = g
+        self.raw_ref = read_input_json(referee_path) if referee_path else None
+        self.ref_name = Path(referee_path).name if referee_path else "referee input"
+        self.ref = load_game_input(referee_path, g) if referee_path else None
+        self.opening = table_spots(table) if table is not None else None
+        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
+        self.state: Any = None
+        self.sight: OpeningSight | None = None
+        self.writer = CallWriter(calls_path)
+        self.sheet_path = calls_path.with_name("score_sheet.json")
+        self.calls: list[Call] = []
+        self._call_frames: dict[int, int] = {}
+
+    def _begin(self, shot: Shot) -> None:
+        """The state the first shot starts from: the referee's, or a new game whose first shot is
+        a break only where its start shows the break position (:mod:`rules.core.opening`)."""
+        raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
+        if self.sight is not None:
+            self.ref = self.engine.parse_input(raw, self.ref_name)
+        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
+
+    def judge(self, shot: Shot) -> Call:
+        """The call of ``shot`` (the next one in order), written before it is returned."""
+        first = self.state is None
+        if first:
+            self._begin(shot)
+        shot_input = self.ref.for_shot(shot.number) if self.ref else None
+        call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
+        if first and self.sight is not None:
+            call = with_opening(call, self.sight)
+        self.writer.write(call)
+        self.calls.append(call)
+        self.sheet_path.write_text(
+            json.dumps(self.score_sheet(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+        end = shot.end
+        self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
+        return call
+
+    def score_sheet(self) -> dict[str, Any]:
+        """The game's score sheet after the last call (empty before the first)."""
+        return self.engine.score_sheet(self.state) if self.state is not None else {}
+
+    def overlays(self) -> list[CallOverlay]:
+        return [CallOverlay(c.shot, self._call_frames.get(c.shot, 0), call_text(c), c.points > 0) for c in self.calls]
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def call_text(c: Call) -> str:
+    """The call in a few words, as the annotated video and the live pages show it."""
+    if c.summary:
+        text = c.summary
+    elif c.foul:
+        text = f"FOUL ({c.foul.value.replace('_', ' ')})"
+    elif c.points > 0:
+        text = f"POINT {c.carom_case}" if c.carom_case else "POINT"
+    else:
+        text = "MISS"
+    return text + ("  - needs review" if c.needs_review else "")
