@@ -308,11 +308,27 @@ class Tracker:
         speed = math.hypot(tr.vx, tr.vy)
         return speed >= self.config.rest_speed_mm_s and (dx * tr.vx + dy * tr.vy) > 0.0
 
+    def _dropping(self, tr: _Track) -> PocketZone | None:
+        """The pocket a ball is falling into: last seen (last frame) with its centre over the hole
+        (the drop circle, where the bed no longer holds it) and moving toward the hole's centre.
+        Such a ball cannot be back on the cloth a frame later, so it keeps only a detection in
+        that pocket (:meth:`_assign_all`), else it is gone; a detection that seems to carry it
+        out again, against its motion, is another ball (real broadcast: a ball racing into a
+        corner was taken over by a neighbour's detection and its id carried away)."""
+        if not self._zones or not tr.seen_last_frame or not tr.velocity_known:
+            return None
+        z = pocket_holding(self._zones, (tr.x_seen, tr.y_seen))
+        if z is None or math.hypot(tr.vx, tr.vy) < self.config.rest_speed_mm_s:
+            return None
+        dx, dy = z.centre_mm[0] - tr.x_seen, z.centre_mm[1] - tr.y_seen
+        return z if dx * tr.vx + dy * tr.vy > 0.0 else None
+
     def _second_stage(self, ball: BallId, t_s: float) -> bool:
-        """Balls considered only for the detections left over by the others: gone into a pocket,
-        or lost while sharing their class with other balls."""
+        """Balls considered only for the detections left over by the others: gone into a pocket
+        or falling into one (:meth:`_dropping`), or lost while sharing their class with other
+        balls."""
         tr = self._tracks[ball]
-        if tr.gone:
+        if tr.gone or self._dropping(tr) is not None:
             return True
         return ball in self._shared and tr.started and (t_s - tr.t_seen) > self.config.max_hidden_s
 
@@ -339,10 +355,14 @@ class Tracker:
         ranks = self._detection_ranks(dets)
         for r, i in enumerate(second):
             ball = self.balls[i]
+            falling = self._dropping(self._tracks[ball])
+            reach_mm = falling.drop_mm + self.table.ball_diameter_mm if falling is not None and self.table else 0.0
             for c, j in enumerate(left):
                 score = label_score(dets[j], ball)
                 if score is None or score < 0.5:
                     continue
+                if falling is not None and falling.distance_mm((dets[j].x_mm, dets[j].y_mm)) > reach_mm:
+                    continue  # a falling ball is seen, if at all, in its pocket
                 c2[r, c] = cfg.colour_weight * (1.0 - score) + 4.5 + 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
         a2 = self._assign(c2)
         for r, c in a2.items():
