@@ -11,6 +11,7 @@ from finished tracks and events. Both draw through :class:`Overlay`. Output is M
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -286,6 +287,7 @@ class AnnotatedVideo:
         self.written = 0
         #: the thread's seconds per step: shrink (resize into the spool), draw, encode
         self.seconds = {"shrink": 0.0, "draw": 0.0, "encode": 0.0}
+        self._stop = threading.Event()
         self._worker: Worker[tuple] = Worker(self._handle, maxsize=queue_frames, name="annotated-video")
         self._closed = False
 
@@ -325,8 +327,9 @@ class AnnotatedVideo:
         if self._closed:
             return
         self._closed = True
-        self._worker.abandon()
-        self._release()
+        self._stop.set()  # the thread leaves a long run of frames between two of them
+        if self._worker.abandon():  # never release the encoder under a thread still inside it
+            self._release()
 
     def _release(self) -> None:
         self._writer.release()
@@ -348,6 +351,8 @@ class AnnotatedVideo:
         elif kind == "final":
             upto = msg[1]
             while len(self.spool) and (upto is None or (self.spool.head_index() or 0) <= upto):
+                if self._stop.is_set():
+                    return
                 idx, img = self.spool.pop()
                 t1 = time.perf_counter()
                 self.overlay.draw(img, idx)

@@ -239,10 +239,11 @@ class Worker(Generic[M]):
         self._thread.join(timeout_s)
         self._raise_if_failed()
 
-    def abandon(self, timeout_s: float = 5.0) -> None:
+    def abandon(self, timeout_s: float = 5.0) -> bool:
         """Stop after the message in hand, dropping those queued (interrupts, errors elsewhere);
-        waits for the thread at most ``timeout_s`` and raises nothing."""
+        waits for the thread at most ``timeout_s`` and raises nothing. True when it has ended."""
         _drain(self._q)
         with contextlib.suppress(queue.Full):
             self._q.put_nowait(_END)
         self._thread.join(timeout_s)
+        return not self._thread.is_alive()
