@@ -9,9 +9,10 @@ the absolute rates, are what to compare.
 
     python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md] [--no-real]
 
-Then the "Real footage" section (bench/real.py, on ../shared/data/real-dev and billiard-pool-coco)
-is run and written between its markers; ``--no-real`` skips it and keeps the section already in the
-file.
+Then the "Speed" section (bench/speed.py: the whole command as a user runs it, with and without the
+annotated video, against decode-only of the same file) and the "Real footage" section
+(bench/real.py, on ../shared/data/real-dev and billiard-pool-coco) are run and written between
+their markers; ``--no-speed`` and ``--no-real`` skip them and keep the sections already in the file.
 """
 
 from __future__ import annotations
@@ -159,6 +160,12 @@ def main() -> int:
         default=True,
         help="run bench/real.py (real footage) too (default); --no-real keeps the section already written",
     )
+    ap.add_argument(
+        "--speed",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run bench/speed.py (the whole command's speed) too (default); --no-speed keeps the section already written",
+    )
     args = ap.parse_args()
     out_path = Path(args.out)
     old_text = out_path.read_text(encoding="utf-8") if out_path.is_file() else ""
@@ -223,8 +230,16 @@ def main() -> int:
             "",
         ]
     import real  # bench/real.py (this script's folder is on sys.path)
+    import speed  # bench/speed.py
 
     new_text = "\n".join(md) + "\n"
+    if args.speed:
+        body, _ = speed.run(args.clips)
+        new_text = speed.replace_section(new_text, body)
+    else:
+        i, j = old_text.find(speed.BEGIN), old_text.find(speed.END)
+        if i >= 0 and j > i:  # keep the speed section of the last run
+            new_text = speed.replace_section(new_text, old_text[i + len(speed.BEGIN) : j].strip("\n"))
     if args.real:
         body, _ = real.run()
         new_text = real.replace_section(new_text, body)

@@ -1,13 +1,18 @@
 """The annotated video: each frame with ball ids, trails, the cue ball's cushion count in the
 current shot, and the call once the shot is over.
 
-Written in a second pass over the video, from the finished tracks and events, so that every overlay
-is the final answer (a live overlay would have to show guesses and retract them). Output is MP4
-(OpenCV's ``mp4v``), scaled to at most ``max_width_px`` wide to keep it quick and small.
+Every overlay is the final answer (a live overlay would have to show guesses and retract them):
+``analyze`` draws each frame from the frames it decoded once the analysis can no longer change
+what that frame shows (:class:`AnnotatedVideo`, in a thread beside the analysis, each frame
+waiting at most about a shot); :func:`write_annotated_video` draws a second pass over a video
+from finished tracks and events. Both draw through :class:`Overlay`. Output is MP4 (OpenCV's
+``mp4v``), scaled to at most ``max_width_px`` wide to keep it quick and small.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +81,127 @@ def _shot_timeline(
     return spans, hits
 
 
+class _Path:
+    """One ball's projected samples, grown in place (capacity doubling)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.frames = np.zeros(64, np.int64)
+        self.px = np.zeros((64, 2))
+        self.observed = np.zeros(64, bool)
+
+    def add(self, frames: np.ndarray, px: np.ndarray, observed: np.ndarray) -> None:
+        k = len(frames)
+        if self.n + k > len(self.frames):
+            cap = max(2 * len(self.frames), self.n + k)
+            self.frames = np.resize(self.frames, cap)
+            self.px = np.resize(self.px, (cap, 2))
+            self.observed = np.resize(self.observed, cap)
+        self.frames[self.n : self.n + k] = frames
+        self.px[self.n : self.n + k] = px
+        self.observed[self.n : self.n + k] = observed
+        self.n += k
+
+    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.frames[: self.n], self.px[: self.n], self.observed[: self.n]
+
+
+class Overlay:
+    """What the annotated video draws on each frame, known so far: the balls' samples (projected
+    into the output image once, as they come), the events and the calls. :meth:`draw` on frame
+    ``idx`` shows the same as the second pass from the final tracks and events did, provided
+    every sample, event and call of frames up to ``idx`` has been added (the caller's watermark,
+    :class:`AnnotatedVideo`)."""
+
+    def __init__(
+        self, camera: CameraModel, table: TableSpec, scale: float, balls: Sequence[BallId], trail_frames: int = 90
+    ) -> None:
+        self.camera = camera
+        self.z_mm = table.ball_radius_mm
+        self.scale = scale
+        self.trail_frames = trail_frames
+        self.paths: dict[BallId, _Path] = {b: _Path() for b in balls}
+        self.spans: list[tuple[int, int, BallId]] = []
+        self.hits: list[tuple[int, int, BallId]] = []
+        self.contacts: list[tuple[int, int, tuple[BallId, BallId]]] = []
+        self.ends: dict[int, int] = {}
+        self.gone: dict[BallId, list[int]] = {}
+        self.calls: list[CallOverlay] = []
+        self.r_px = max(4, int(round(table.ball_radius_mm * camera.fx / max(camera.centre_mm[2], 1.0) * scale)) + 3)
+
+    def add_samples(
+        self, ball: BallId, frames: np.ndarray, x_mm: np.ndarray, y_mm: np.ndarray, observed: np.ndarray
+    ) -> None:
+        """Samples of one ball, in frame order after those already added."""
+        pts = np.column_stack([x_mm, y_mm, np.full(len(x_mm), self.z_mm)])
+        px = self.camera.project(pts) * self.scale if len(pts) else np.zeros((0, 2))
+        self.paths.setdefault(ball, _Path()).add(np.asarray(frames, np.int64), px, np.asarray(observed, bool))
+
+    def add_frame_states(self, states: Sequence[tuple[BallId, int, float, float, bool]]) -> None:
+        """The samples of one analysed frame (ball, frame, x_mm, y_mm, observed), one projection."""
+        if not states:
+            return
+        pts = np.array([[s[2], s[3], self.z_mm] for s in states], np.float64)
+        px = self.camera.project(pts) * self.scale
+        for (ball, frame, _, _, obs), p in zip(states, px):
+            self.paths.setdefault(ball, _Path()).add(np.array([frame], np.int64), p.reshape(1, 2), np.array([obs]))
+
+    def add_events(self, events: Sequence[Event]) -> None:
+        for e in events:
+            if isinstance(e, ShotStart):
+                self.spans.append((e.frame, e.shot, e.cue_ball))
+            elif isinstance(e, CushionHit):
+                self.hits.append((e.frame, e.shot, e.ball))
+            elif isinstance(e, BallBall):
+                self.contacts.append((e.frame, e.shot, e.balls))
+            elif isinstance(e, ShotEnd):
+                self.ends[e.shot] = e.frame
+            if isinstance(e, (Pocketed, OffTable)):
+                # a pocketed (or jumped) ball is not drawn from its event until it is seen again
+                self.gone.setdefault(e.ball, []).append(e.frame)
+
+    def set_calls(self, calls: Sequence[CallOverlay]) -> None:
+        self.calls = list(calls)
+
+    def draw(self, img: np.ndarray, idx: int) -> None:
+        proj = {b: p.view() for b, p in self.paths.items()}
+        _draw_frame(
+            img,
+            idx,
+            proj,
+            self.spans,
+            self.hits,
+            self.contacts,
+            self.ends,
+            self.calls,
+            self.r_px,
+            self.trail_frames,
+            self.gone,
+        )
+
+
+def output_size(width_px: int, height_px: int, max_width_px: int = 1280) -> tuple[float, tuple[int, int]]:
+    """The annotated video's scale and (width, height): at most ``max_width_px`` wide, even sizes."""
+    scale = min(1.0, max_width_px / width_px)
+    return scale, (int(round(width_px * scale)) // 2 * 2, int(round(height_px * scale)) // 2 * 2)
+
+
+def open_writer(out_path: Path, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
+    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise OSError(f"{out_path}: cannot write an MP4 here")
+    return writer
+
+
+def shrink(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The frame at the output size (bilinear: ~6x cheaper than area averaging at 1080p -> 720p,
+    and the same to the eye at a 2/3 downscale); a copy when the size is the frame's own, since
+    the overlay is drawn into it."""
+    if (frame.shape[1], frame.shape[0]) == size:
+        return frame.copy()
+    return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+
+
 def write_annotated_video(
     video_path: Path,
     out_path: Path,
@@ -87,6 +213,8 @@ def write_annotated_video(
     max_width_px: int = 1280,
     trail_frames: int = 90,
 ) -> Path:
+    """The annotated video in a second pass over ``video_path`` from finished tracks, events and
+    calls (``analyze`` draws it from its own decoded frames instead: :class:`AnnotatedVideo`)."""
     cap = cv2.VideoCapture(str(video_path))
     fps = float(cap.get(cv2.CAP_PROP_FPS) or 30.0)
     ok, frame = cap.read()
@@ -94,36 +222,145 @@ def write_annotated_video(
         cap.release()
         raise TabletrackError(f"{video_path}: cannot be read again for the annotated video")
     h0, w0 = frame.shape[:2]
-    scale = min(1.0, max_width_px / w0)
-    size = (int(round(w0 * scale)) // 2 * 2, int(round(h0 * scale)) // 2 * 2)
-    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    if not writer.isOpened():
+    scale, size = output_size(w0, h0, max_width_px)
+    try:
+        writer = open_writer(out_path, fps, size)
+    except OSError:
         cap.release()
-        raise OSError(f"{out_path}: cannot write an MP4 here")
-    # pre-project every track sample once
-    proj: dict[BallId, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        raise
+    overlay = Overlay(camera, table, scale, [tr.ball for tr in tracks], trail_frames)
     for tr in tracks:
-        pts = np.column_stack([tr.x_mm, tr.y_mm, np.full(len(tr.x_mm), table.ball_radius_mm)])
-        px = camera.project(pts) * scale if len(pts) else np.zeros((0, 2))
-        proj[tr.ball] = (tr.frames, px, tr.observed)
-    spans, hits = _shot_timeline(events)
-    contacts = [(e.frame, e.shot, e.balls) for e in events if isinstance(e, BallBall)]
-    ends = {e.shot: e.frame for e in events if isinstance(e, ShotEnd)}
-    gone: dict[BallId, list[int]] = {}
-    for e in events:  # a pocketed (or jumped) ball is not drawn from its event until it is seen again
-        if isinstance(e, (Pocketed, OffTable)):
-            gone.setdefault(e.ball, []).append(e.frame)
-    r_px = max(4, int(round(table.ball_radius_mm * camera.fx / max(camera.centre_mm[2], 1.0) * scale)) + 3)
+        overlay.add_samples(tr.ball, tr.frames, tr.x_mm, tr.y_mm, tr.observed)
+    overlay.add_events(events)
+    overlay.set_calls(calls)
     idx = 0
     while ok:
-        img = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
-        _draw_frame(img, idx, proj, spans, hits, contacts, ends, calls, r_px, trail_frames, gone)
+        img = shrink(frame, size)
+        overlay.draw(img, idx)
         writer.write(img)
         ok, frame = cap.read()
         idx += 1
     cap.release()
     writer.release()
     return out_path
+
+
+class AnnotatedVideo:
+    """The annotated video written beside the analysis, from the frames it decoded (no second
+    decode), in a thread (:class:`tabletrack.overlap.Worker`): resize, overlay and encode run on
+    the second core while the main thread analyses.
+
+    The overlay of a frame may depend on what is found later (a shot's events come when the shot
+    has settled, its call after that), so a frame is drawn only once the caller says, with
+    :meth:`final`, that nothing found later can change the frames up to it (the event stream's
+    watermark, :attr:`tracking.infer.EventStream.final_until_s`): until then it waits, already
+    shrunk to the output size, in a :class:`tabletrack.overlap.FrameSpool`. Memory bound: the
+    message queue (``queue_frames`` full-size frames in flight) plus ``ram_frames`` output-size
+    frames (1280x720: 2.8 MB each); frames pending beyond that go to an anonymous temporary file,
+    at most the frames of the longest wait (about a shot plus two seconds: 60 fps x 10 s is
+    1.6 GB of disk at 720p, freed as they are drawn).
+
+    Calls in order: :meth:`frame` (every frame, in order), :meth:`samples`, :meth:`events`,
+    :meth:`calls` as they are known, :meth:`final`; then :meth:`close` (draws what is left) or
+    :meth:`abandon` (interrupted: keeps the frames written so far, a playable file). A failure in
+    the thread (a full disk) is raised in the caller's thread at its next call."""
+
+    def __init__(
+        self,
+        out_path: Path,
+        camera: CameraModel,
+        table: TableSpec,
+        fps: float,
+        frame_wh: tuple[int, int],
+        balls: Sequence[BallId],
+        max_width_px: int = 1280,
+        trail_frames: int = 90,
+        ram_frames: int = 32,
+        queue_frames: int = 6,
+    ) -> None:
+        from tabletrack.overlap import FrameSpool, Worker
+
+        scale, self.size = output_size(frame_wh[0], frame_wh[1], max_width_px)
+        self._writer = open_writer(out_path, fps, self.size)
+        self.overlay = Overlay(camera, table, scale, balls, trail_frames)
+        self.spool = FrameSpool((self.size[1], self.size[0], 3), ram_frames)
+        self.written = 0
+        #: the thread's seconds per step: shrink (resize into the spool), draw, encode
+        self.seconds = {"shrink": 0.0, "draw": 0.0, "encode": 0.0}
+        self._stop = threading.Event()
+        self._worker: Worker[tuple] = Worker(self._handle, maxsize=queue_frames, name="annotated-video")
+        self._closed = False
+
+    # -- the caller's side ---------------------------------------------------------------------
+    def frame(self, index: int, image: np.ndarray) -> None:
+        self._worker.put(("frame", index, image))
+
+    def samples(self, states: Sequence[tuple[BallId, int, float, float, bool]]) -> None:
+        if states:
+            self._worker.put(("samples", list(states)))
+
+    def events(self, events: Sequence[Event]) -> None:
+        if events:
+            self._worker.put(("events", list(events)))
+
+    def calls(self, calls: Sequence[CallOverlay]) -> None:
+        self._worker.put(("calls", list(calls)))
+
+    def final(self, frame: int) -> None:
+        """Every frame up to ``frame`` shows its final overlay now: draw and encode them."""
+        self._worker.put(("final", frame))
+
+    def close(self) -> None:
+        """Draw every frame still waiting, finish the file; raises the thread's failure."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._worker.put(("final", None))
+            self._worker.close()
+        finally:
+            self._release()
+
+    def abandon(self) -> None:
+        """Stop now (interrupted, or the analysis failed): the frames already drawn stay in a
+        playable file, those waiting are dropped; raises nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop.set()  # the thread leaves a long run of frames between two of them
+        if self._worker.abandon():  # never release the encoder under a thread still inside it
+            self._release()
+
+    def _release(self) -> None:
+        self._writer.release()
+        self.spool.close()
+
+    # -- the thread's side -------------------------------------------------------------------
+    def _handle(self, msg: tuple) -> None:
+        kind = msg[0]
+        t0 = time.perf_counter()
+        if kind == "frame":
+            self.spool.push(msg[1], shrink(msg[2], self.size))
+            self.seconds["shrink"] += time.perf_counter() - t0
+        elif kind == "samples":
+            self.overlay.add_frame_states(msg[1])
+        elif kind == "events":
+            self.overlay.add_events(msg[1])
+        elif kind == "calls":
+            self.overlay.set_calls(msg[1])
+        elif kind == "final":
+            upto = msg[1]
+            while len(self.spool) and (upto is None or (self.spool.head_index() or 0) <= upto):
+                if self._stop.is_set():
+                    return
+                idx, img = self.spool.pop()
+                t1 = time.perf_counter()
+                self.overlay.draw(img, idx)
+                t2 = time.perf_counter()
+                self._writer.write(img)
+                self.seconds["draw"] += t2 - t1
+                self.seconds["encode"] += time.perf_counter() - t2
+                self.written += 1
 
 
 def _draw_frame(

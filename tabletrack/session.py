@@ -81,6 +81,8 @@ class FrameAnalysis:
         self.events: list[Event] = []
         self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
         self.analysed = 0
+        #: the samples of the last frame fed, (ball, frame, x_mm, y_mm, observed); empty if skipped
+        self.last_states: list[tuple[BallId, int, float, float, bool]] = []
         self._on_events = on_events
         self._on_call = on_call
         # While every ball rests, frames at high frame rates are decoded only every other one
@@ -110,6 +112,7 @@ class FrameAnalysis:
             self._frames[self._kind_prev] += 1
             self._secs[self._kind_prev] += now - self._clock
         self._clock, self._kind_prev = now, ("rest" if self.motion.resting else "moving")
+        self.last_states = []
         if fr.image is None:
             return False
         if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting):
@@ -119,6 +122,7 @@ class FrameAnalysis:
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
         for st in states:
             self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+            self.last_states.append((st.ball, st.frame, st.x_mm, st.y_mm, st.observed))
         self._tracks_writer.write_states(states)
         self._emit(self.stream.add_states(states))
         return True
@@ -152,6 +156,16 @@ class FrameAnalysis:
     @property
     def calls(self) -> list[Call]:
         return self.judge.calls
+
+    @property
+    def final_frame(self) -> int:
+        """Frames up to this one have every event, call and sample they will ever have (the event
+        stream's watermark, :attr:`tracking.infer.EventStream.final_until_s`, in frames); -1 when
+        none yet, a very large number once :meth:`finish` ran."""
+        t = self.stream.final_until_s
+        if not np.isfinite(t):
+            return 2**62 if t > 0 else -1
+        return max(-1, int(np.floor(t * self.fps)) - 1)
 
     def timing(self) -> FrameTiming:
         return FrameTiming(self._frames["moving"], self._secs["moving"], self._frames["rest"], self._secs["rest"])

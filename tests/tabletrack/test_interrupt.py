@@ -38,3 +38,39 @@ def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
     assert lines[0] == "t,frame,ball,x_mm,y_mm,observed,confidence"
     assert len(lines) > 60 and all(len(ln.split(",")) == 7 for ln in lines)
     assert (out / "events.jsonl").exists() and (out / "calls.jsonl").exists()
+
+
+def test_ctrl_c_with_the_annotated_video_keeps_whole_shots_and_a_playable_video(tmp_path: Path) -> None:
+    """With the annotated video written beside the analysis (a thread): the interrupt still ends
+    the run at once with one line, every line written is whole, and the video file is closed
+    (it holds the frames already drawn: none yet when the first shot is still open)."""
+    import json
+
+    out = tmp_path / "out"
+    video = REPO / "sample_videos" / "kiss_720p60.mp4"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tracks = out / "tracks.csv"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and p.poll() is None:
+        if tracks.exists() and tracks.read_text().count("\n") > 200:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "the analysis ended before it could be interrupted"
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=60)
+    assert time.monotonic() - t0 < 20
+    assert p.returncode == 130, (stdout, stderr)
+    assert [ln for ln in stderr.splitlines() if ln.strip()] == [
+        "tabletrack: interrupted; what was found so far is in the output files"
+    ]
+    for name in ("events.jsonl", "calls.jsonl"):
+        for ln in (out / name).read_text().splitlines():
+            json.loads(ln)
+    assert (out / "annotated.mp4").exists()

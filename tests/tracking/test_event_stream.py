@@ -70,3 +70,27 @@ def test_first_shot_is_handed_back_while_the_second_is_played() -> None:
     assert when[end1] is not None and when[end1] - events[end1].t_s <= stream.settle_s + 0.3
     assert when[end1] < offset + 2.5  # before the second stroke even started
     assert all(e.shot == 1 for e in events[: end1 + 1]) and all(e.shot == 2 for e in events[end1 + 1 :])
+
+
+def test_watermark_never_passes_an_event_handed_back_later() -> None:
+    """``final_until_s`` (what the annotated video may draw as final): it only grows, and every
+    event handed back after a poll has a time at or after the watermark of that poll."""
+    first = simulate(TABLE, {W_: (700.0, 500.0), Y_: (2000.0, 1100.0), R_: (2300.0, 300.0)}, W_, (-1400.0, 350.0))
+    second = simulate(TABLE, final_positions(first), Y_, (-900.0, -700.0), start_s=2.5)
+    a, b = sample_video(first, 60, 1.0, seed=1), sample_video(second, 60, 1.0, seed=2)
+    trajs = concatenate([a, b], [0.0, float(a[W_].t_s[-1]) + 1.0 / 60.0])
+    stream = EventStream(TABLE)
+    rows = sorted((float(t), bl.value, bl, k) for bl, tr in trajs.items() for k, t in enumerate(tr.t_s))
+    marks: list[float] = []
+    handed: list[tuple[float, float]] = []  # (event time, watermark when it was handed back)
+    for t, _, bl, k in rows:
+        tr = trajs[bl]
+        stream.add(bl, t, int(tr.frame[k]), float(tr.x_mm[k]), float(tr.y_mm[k]), bool(tr.observed[k]))
+        before = stream.final_until_s
+        handed += [(e.t_s, before) for e in stream.poll()]
+        marks.append(stream.final_until_s)
+    before = stream.final_until_s
+    handed += [(e.t_s, before) for e in stream.finish()]
+    assert marks == sorted(marks) and marks[-1] > 0
+    assert stream.final_until_s == float("inf")
+    assert len(handed) > 4 and all(t >= mark for t, mark in handed)

@@ -42,7 +42,16 @@ class EventStream:
     ``poll_interval_s`` of data time) and returns newly completed shots' events; :meth:`finish`
     closes the data and returns the rest. Samples of finished shots are dropped (each ball keeps
     its last rest run), so memory stays bounded by one shot. The events are those
-    :func:`infer_events` finds on the whole data."""
+    :func:`infer_events` finds on the whole data.
+
+    :attr:`final_until_s` is the stream's watermark: no event handed back later has a time before
+    it (so whatever is drawn or shown for times before it is final: the annotated video). It
+    trails the start of the first shot not yet handed back, or the latest sample when no shot is
+    open, by ``watermark_margin_s`` (a stroke is timed at most a frame or two before its first
+    moving sample; the margin also covers a motion not yet long enough to be seen as one)."""
+
+    #: see the class docstring
+    watermark_margin_s = 1.0
 
     def __init__(
         self,
@@ -62,6 +71,12 @@ class EventStream:
         seg = config.segment
         self.settle_s = max(seg.rest_min_s, seg.silent_rest_s) + seg.shot_gap_s
         self._finished = False
+        self._final_until_s = -math.inf
+
+    @property
+    def final_until_s(self) -> float:
+        """See the class docstring: +inf once the stream is finished."""
+        return self._final_until_s
 
     def add(
         self,
@@ -99,6 +114,7 @@ class EventStream:
         """The data are complete: the events of every shot not yet handed back."""
         out = self._process(self._t_now, final=True)
         self._finished = True
+        self._final_until_s = math.inf
         return out
 
     def _trajectories(self) -> dict[BallId, Trajectory]:
@@ -114,6 +130,7 @@ class EventStream:
     def _process(self, t_now: float, final: bool) -> list[Event]:
         trajs = self._trajectories()
         if not trajs:
+            self._advance_watermark(t_now)
             return []
         cfg = self.config
         acts, clip_end = activities(trajs, cfg)
@@ -123,8 +140,10 @@ class EventStream:
         clock = Clock(trajs.values())
         out: list[Event] = []
         done_until: float | None = None
+        open_from = t_now
         for span in group_shots(acts, cfg.segment):
             if not final and not self._settled(acts, span, t_now):
+                open_from = span.t_begin_s
                 break
             evs = shot_events(acts, span, self._next_shot, self.table, cfg, clock.frame_at, clip_end, final=final)
             if evs:
@@ -133,7 +152,12 @@ class EventStream:
             done_until = span.t_end_s
         if done_until is not None and not final:
             self._trim(acts, done_until)
+        if not final:
+            self._advance_watermark(open_from)
         return out
+
+    def _advance_watermark(self, open_from_s: float) -> None:
+        self._final_until_s = max(self._final_until_s, min(open_from_s, self._t_now) - self.watermark_margin_s)
 
     def _settled(self, acts: dict[BallId, BallActivity], span: ShotSpan, t_now: float) -> bool:
         seg = self.config.segment

@@ -1,0 +1,194 @@
+"""Benchmark: what a user waits for. ``tabletrack analyze`` run whole, as a user runs it, on every
+sample clip, with and without the annotated video; writes the "Speed" section of BENCHMARKS.md.
+
+For each clip, in one run of this script: decode-only of the same file first (every frame read to
+BGR with OpenCV, and grab-only without the colour conversion), then the command in a subprocess
+(``python -m tabletrack analyze CLIP --quiet [--no-video]``, the game and table of a pool or snooker
+clip from its truth file), timed from outside: wall time, CPU used ((user + sys) / wall: 2.0 is
+both cores busy) and the maximum resident memory of the process, from ``os.wait4``. From the
+command's own summary: the analysis stage alone (its ``speed`` line) and the frame rate while the
+balls rest (its ``frames`` line). The table gives
+
+- the whole command against the clip's length (x real time) and the analysis stage's own figure;
+- analysis ÷ decode-only while the balls rest (the analysis's resting frame rate over the BGR
+  decode-only rate of the same file, measured minutes apart in this run);
+- the load average when each clip started (the machine has two cores; other work moves the
+  absolute figures, the ratios less).
+
+    python bench/speed.py [--quick] [--clips NAME ...] [--out BENCHMARKS.md] [--no-write]
+
+``--quick``: four clips (two carom 1080p60, the nine-ball 1080p60 and a snooker clip). The section
+sits between ``<!-- speed:begin -->`` and ``<!-- speed:end -->``; bench/run.py calls :func:`run`
+and :func:`replace_section` the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+REPO = Path(__file__).resolve().parents[1]
+BEGIN = "<!-- speed:begin -->"
+END = "<!-- speed:end -->"
+QUICK = ("miss_two_cushions_1080p60", "point_2a_1080p60", "combination_1080p60", "snooker_pot_720p30")
+
+
+def clips() -> list[Path]:
+    return sorted((REPO / "sample_videos").glob("*.mp4")) + sorted((REPO / "sample_videos" / "pool").glob("*.mp4"))
+
+
+def decode_only(video: Path, convert: bool) -> tuple[int, float]:
+    """(frames, frames per second) reading every frame, to BGR or grab-only."""
+    cap = cv2.VideoCapture(str(video))
+    n = 0
+    t0 = time.perf_counter()
+    while cap.read()[0] if convert else cap.grab():
+        n += 1
+    dt = time.perf_counter() - t0
+    cap.release()
+    return n, n / dt
+
+
+def game_args(video: Path) -> list[str]:
+    if video.parent.name != "pool":
+        return []
+    truth = json.loads(video.with_name(video.stem + ".truth.json").read_text(encoding="utf-8"))
+    table = {"pool_9ft": "pool"}.get(truth["table"], truth["table"])
+    return ["--game", truth["game"], "--table", table]
+
+
+def run_command(video: Path, out: Path, with_video: bool) -> dict:
+    cmd = [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet", *game_args(video)]
+    if not with_video:
+        cmd.append("--no-video")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    stdout, stderr = p.stdout.read() if p.stdout else "", p.stderr.read() if p.stderr else ""
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{stderr[-2000:]}")
+    speed = re.search(r"analysis alone ([\d.]+) s = ([\d.]+)x", stdout)
+    rest = re.search(r"frames/s while balls move, (\d+|nan) while they rest", stdout)
+    return {
+        "wall_s": wall,
+        "cpu": (usage.ru_utime + usage.ru_stime) / wall,
+        "rss_mb": usage.ru_maxrss / 1024.0,
+        "analysis_s": float(speed.group(1)) if speed else float("nan"),
+        "analysis_x": float(speed.group(2)) if speed else float("nan"),
+        "resting_fps": float(rest.group(1)) if rest else float("nan"),
+    }
+
+
+def bench_clip(video: Path, work: Path, with_video: bool) -> dict:
+    load = os.getloadavg()[0]
+    n, dec = decode_only(video, convert=True)
+    _, grab = decode_only(video, convert=False)
+    fps = cv2.VideoCapture(str(video)).get(cv2.CAP_PROP_FPS)
+    r = run_command(video, work / f"{video.stem}-{'video' if with_video else 'novideo'}", with_video)
+    clip_s = n / fps
+    return {
+        "clip": video.stem,
+        "video": with_video,
+        "clip_s": clip_s,
+        "decode_fps": dec,
+        "grab_fps": grab,
+        "whole_x": clip_s / r["wall_s"],
+        "rest_ratio": r["resting_fps"] / dec,
+        "load": load,
+        **r,
+    }
+
+
+def table(rows: list[dict]) -> str:
+    lines = [
+        "| clip | length s | annotated video | wall s | ×real time, whole command | ×real time, analysis alone (printed) "
+        "| decode-only fps: BGR / grab | analysis ÷ decode-only (BGR) while resting | CPU used (2 = both cores) "
+        "| max RSS MB | load at start |",
+        "|" + "---|" * 11,
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['clip']} | {r['clip_s']:.1f} | {'yes' if r['video'] else 'no'} | {r['wall_s']:.1f} | {r['whole_x']:.2f} "
+            f"| {r['analysis_x']:.2f} | {r['decode_fps']:.0f} / {r['grab_fps']:.0f} | {r['rest_ratio']:.2f} "
+            f"| {r['cpu']:.2f} | {r['rss_mb']:.0f} | {r['load']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def run(names: list[str] | None = None, quick: bool = False, both: bool = True) -> tuple[str, list[dict]]:
+    """The section's body (markdown) and its rows."""
+    videos = clips()
+    wanted = set(names or (QUICK if quick else ()))
+    if wanted:
+        videos = [v for v in videos if v.stem in wanted]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for v in videos:
+            for with_video in (True, False) if both else (True,):
+                r = bench_clip(v, Path(tmp), with_video)
+                rows.append(r)
+                print(
+                    f"{r['clip']} {'video' if with_video else 'no video'}: wall {r['wall_s']:.1f} s = "
+                    f"{r['whole_x']:.2f}x real time (analysis {r['analysis_x']:.2f}x), CPU {r['cpu']:.2f}, "
+                    f"RSS {r['rss_mb']:.0f} MB, load {r['load']:.1f}",
+                    flush=True,
+                )
+    body = [
+        "## Speed: what a user waits for",
+        "",
+        f"Generated by `python bench/speed.py{' --quick' if quick else ''}` on {time.strftime('%Y-%m-%d')} "
+        f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, OpenCV {cv2.__version__}). "
+        "Each row is `tabletrack analyze CLIP` run whole in a subprocess, as a user runs it (start-up, calibration, "
+        "analysis, the annotated video), timed from outside; decode-only is of the same file in the same run. "
+        "Absolute times move with the load (the last column); compare ratios.",
+        "",
+        table(rows),
+        "",
+    ]
+    return "\n".join(body), rows
+
+
+def replace_section(text: str, body: str) -> str:
+    block = f"{BEGIN}\n{body.rstrip()}\n{END}"
+    i, j = text.find(BEGIN), text.find(END)
+    if i >= 0 and j > i:
+        return text[:i] + block + text[j + len(END) :]
+    k = text.find("<!-- real:begin -->")
+    if k >= 0:
+        return text[:k] + block + "\n\n" + text[k:]
+    return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clips", nargs="*", help="clip names (default: every sample clip)")
+    ap.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
+    ap.add_argument("--video-only", action="store_true", help="only with the annotated video (half the runs)")
+    ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
+    ap.add_argument("--no-write", action="store_true", help="print the table, leave BENCHMARKS.md alone")
+    args = ap.parse_args()
+    body, _ = run(args.clips, args.quick, both=not args.video_only)
+    print(body)
+    if not args.no_write:
+        out = Path(args.out)
+        text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n"
+        out.write_text(replace_section(text, body), encoding="utf-8")
+        print(f"written {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
