@@ -53,7 +53,8 @@ class FrameTiming:
 
 class FrameAnalysis:
     """See the module docstring. ``skip_still``: frames are skipped while every ball rests and the
-    image does not change (:mod:`tabletrack.still`); ``on_events`` / ``on_call`` are told of each
+    image does not change (:mod:`tabletrack.still`); ``first_shot``: the number of the first shot
+    (live: a resumed match continues its numbering); ``on_events`` / ``on_call`` are told of each
     event batch and each call as soon as they are written (the live server's hook)."""
 
     def __init__(
@@ -67,6 +68,7 @@ class FrameAnalysis:
         out_dir: Path,
         referee_path: str | None = None,
         skip_still: bool = True,
+        first_shot: int = 1,
         on_events: Callable[[list[Event]], None] | None = None,
         on_call: Callable[[Call], None] | None = None,
     ) -> None:
@@ -75,7 +77,7 @@ class FrameAnalysis:
         self.detector = detector
         self.tracker = Tracker(balls, table)
         self.classes = frozenset(detector_class(b) for b in balls)
-        self.stream = EventStream(table)
+        self.stream = EventStream(table, first_shot=first_shot)
         self.gate = StillGate()
         self.judge = ShotJudge(game, referee_path, fps, out_dir / "calls.jsonl", table)
         self.events: list[Event] = []
