@@ -232,6 +232,9 @@ def _add_live(sub: argparse._SubParsersAction) -> None:
         help="play a video file at its own frame rate, dropping frames when analysis falls behind (default); "
         "--no-realtime reads it as fast as the analysis goes, every frame analysed",
     )
+    p.add_argument(
+        "--loop", action="store_true", help="play a video file again and again (a long stream for benchmarks)"
+    )
     p.add_argument("--queue", type=int, default=24, metavar="N", help="frames queued between capture and analysis")
     p.add_argument(
         "--check-every",
@@ -388,6 +391,7 @@ def _cmd_live(args: argparse.Namespace) -> int:
         realtime=args.realtime,
         queue_frames=args.queue,
         check_every_s=args.check_every,
+        loop=args.loop,
     )
     return run_live(
         args.source,

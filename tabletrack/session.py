@@ -54,7 +54,9 @@ class FrameTiming:
 class FrameAnalysis:
     """See the module docstring. ``skip_still``: frames are skipped while every ball rests and the
     image does not change (:mod:`tabletrack.still`); ``first_shot``: the number of the first shot
-    (live: a resumed match continues its numbering); ``on_events`` / ``on_call`` are told of each
+    (live: a resumed match continues its numbering); ``bounded`` (live, for hours): memory stays
+    bounded, no per-ball samples are kept for the annotated video (:meth:`tracks` is empty) and the
+    tracker forgets all but its last samples; ``on_events`` / ``on_call`` are told of each
     event batch and each call as soon as they are written (the live server's hook)."""
 
     def __init__(
@@ -69,6 +71,7 @@ class FrameAnalysis:
         referee_path: str | None = None,
         skip_still: bool = True,
         first_shot: int = 1,
+        bounded: bool = False,
         on_events: Callable[[list[Event]], None] | None = None,
         on_call: Callable[[Call], None] | None = None,
     ) -> None:
@@ -83,6 +86,7 @@ class FrameAnalysis:
         self.events: list[Event] = []
         self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
         self.analysed = 0
+        self.bounded = bounded
         self._on_events = on_events
         self._on_call = on_call
         # While every ball rests, frames at high frame rates are decoded only every other one
@@ -119,8 +123,12 @@ class FrameAnalysis:
         self.analysed += 1
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
-        for st in states:
-            self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+        if self.bounded:
+            if self.analysed % 256 == 0:
+                self.tracker.forget()
+        else:
+            for st in states:
+                self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
         self._tracks_writer.write_states(states)
         self._emit(self.stream.add_states(states))
         return True

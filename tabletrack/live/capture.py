@@ -10,7 +10,8 @@ still-frame gate skips most of those anyway). Only when every queued frame is pr
 a drop is the oldest dropped regardless.
 
 A file is played at its own frame rate when ``realtime`` (live mode's default for files: this is
-how the tests feed a camera); without it, the capture waits for room in the queue (every frame is
+how the tests feed a camera); ``loop`` plays a file again and again, its frame times going on (a
+long stream for the memory benchmark); without ``realtime``, the capture waits for room in the queue (every frame is
 analysed, as ``analyze`` does). Frame times are ``index / fps`` for a file (the same times
 ``analyze`` gives, so the same events come out) and seconds since the first frame for a camera or
 a stream. Every frame carries its capture time on the wall clock (``captured_wall_s``): the
@@ -105,19 +106,17 @@ class FrameQueue:
         return len(self._q)
 
     def _victim(self) -> int:
+        """The queued frame to drop: the oldest that is neither protected nor next to a frame
+        already dropped; else the oldest not protected; else the oldest."""
         lo, hi = self.protected_s
-        last_drop = self._dropped_idx[-1] if self._dropped_idx else -10
         dropped = set(self._dropped_idx)
         q = self._q
-        # the newest frame stays (it is the freshest news); look for the oldest droppable one
-        for k in range(len(q) - 1):
-            fr = q[k].frame
-            if lo <= fr.t_s <= hi:
-                continue
-            if fr.index - 1 in dropped or fr.index + 1 in dropped or fr.index == last_drop + 1:
-                continue
-            return k
-        return 0
+        free = [k for k in range(len(q)) if not lo <= q[k].frame.t_s <= hi]
+        for k in free:
+            i = q[k].frame.index
+            if i - 1 not in dropped and i + 1 not in dropped:
+                return k
+        return free[0] if free else 0
 
     def put(self, item: CapturedFrame, wait: bool = False) -> CapturedFrame | None:
         """Queue ``item``; when full, drop one (returned) or, with ``wait``, wait for room."""
@@ -168,8 +167,11 @@ class Capture:
         realtime: bool = True,
         wants: Callable[[int], bool] = lambda i: True,
         max_frames: int | None = None,
+        loop: bool = False,
     ) -> None:
         self.spec = spec
+        self.loop = loop and spec.kind == "file"
+        self.loops = 0
         self.queue = queue
         self.realtime = realtime or spec.kind != "file"
         self.wants = wants
@@ -249,6 +251,12 @@ class Capture:
                     ok = ok and img is not None
                 else:
                     ok, img = self._cap.grab(), None
+                if not ok and self.loop and i > 1:  # play the file again, its times going on
+                    self._cap.release()
+                    self._cap = cv2.VideoCapture(self.spec.target)
+                    self.loops += 1
+                    ok, img = self._cap.read()
+                    ok = ok and img is not None
                 if not ok:
                     self.ended = self._why_ended(i)
                     return

@@ -78,6 +78,7 @@ class LiveOptions:
     px_per_mm: float = 0.5
     stats_every_s: float = 0.5
     balls_every_s: float = 0.1
+    loop: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ class LiveRunner:
         self.lock = threading.RLock()
         self.queue = FrameQueue(opts.queue_frames)
         self.session: FrameAnalysis | None = None
-        self.capture = Capture(spec, self.queue, realtime=opts.realtime, wants=self._wants)
+        self.capture = Capture(spec, self.queue, realtime=opts.realtime, wants=self._wants, loop=opts.loop)
         self.fps = self.capture.fps
         w, h = self.capture.width_px, self.capture.height_px
         aopts = AnalyzeOptions(
@@ -159,6 +160,7 @@ class LiveRunner:
             fps=self.fps,
             out_dir=self.out_dir,
             first_shot=first_shot,
+            bounded=True,
             on_events=self._on_events,
             on_call=self._on_call,
         )

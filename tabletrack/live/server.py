@@ -61,7 +61,13 @@ def run_live(
 
         app = create_app(runner, hub, tok, on_start=on_start)
         config = uvicorn.Config(
-            app, host=host, port=port, log_level="warning", access_log=False, ws="websockets-sansio"
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            ws="websockets-sansio",
+            timeout_graceful_shutdown=2,  # open WebSockets never end on their own
         )
         server = uvicorn.Server(config)
         url = f"http://{host}:{port}"
