@@ -150,3 +150,22 @@ def test_the_camera_check_sees_the_table_move_and_not_a_still_camera() -> None:
     results = [check.check(moved) for _ in range(2)]
     assert not results[0].moved and results[1].moved  # confirmed by a second check
     assert results[1].agreement < 0.5 * results[1].reference
+
+
+def test_the_shot_judge_holds_calls_while_the_camera_moved_and_rejudges_with_a_referee_action(tmp_path: Path) -> None:
+    from tabletrack.shot_judge import ShotJudge
+    from tracking.events import group_shots
+
+    events = _some_events()
+    shots = group_shots(events)
+    judge = ShotJudge("three-cushion", None, 30.0, tmp_path / "calls.jsonl", load_table("carom"))
+    judge.hold_reason = "the camera moved"
+    held = judge.judge(shots[0])
+    assert held.needs_review and "the camera moved" in (held.review_reason or "")
+    judge.hold_reason = None
+    assert not judge.judge(shots[1]).needs_review
+    calls = judge.rejudge(events, {"shots": {"1": {"verdict": "point"}, "3": {"foul": "touched_ball"}}})
+    assert [c.points for c in calls][0] == 1 and calls[0].needs_review  # still held: it was made while moved
+    assert not calls[1].needs_review
+    assert len((tmp_path / "calls.jsonl").read_text().splitlines()) == 2  # rewritten, not appended
+    assert judge.ref is not None and judge.ref.for_shot(3) is not None  # the next shot's input waits for it
