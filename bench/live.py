@@ -156,7 +156,7 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
         "`analyze` give the same events): that wait is inside these figures.",
         "",
         "| clip | fps | calls | latency rest → call on the page, ms | frames read | dropped | analysed "
-        "| analysis fps ÷ source fps (median of the 0.5 s windows) |",
+        "| frames analysed (detector run) per s ÷ source fps, median of 0.5 s windows |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -187,7 +187,12 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
             f"after warm-up, {mem['rss_end_mb']:.0f} MB at the end (max {mem['rss_max_mb']:.0f}); {mem['frames']} frames, "
             f"{mem['dropped']} dropped, {mem['calls']} calls | {'yes' if abs(grow) < 0.1 * mem['rss_start_mb'] else 'no'} |"
         )
-    lines += ["", "Wall-clock on this 2-core machine, shared: the figures move with whatever else runs."]
+    load = os.getloadavg()
+    lines += [
+        "",
+        "Wall-clock on this 2-core machine, shared: the figures move with whatever else runs (load average at the "
+        f"end of this run: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} over 1 / 5 / 15 minutes).",
+    ]
     return "\n".join(lines)
 
 
