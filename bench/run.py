@@ -13,6 +13,8 @@ Then the "Speed" section (bench/speed.py: the whole command as a user runs it, w
 annotated video, against decode-only of the same file) and the "Real footage" section
 (bench/real.py, on ../shared/data/real-dev and billiard-pool-coco) are run and written between
 their markers; ``--no-speed`` and ``--no-real`` skip them and keep the sections already in the file.
+The "Live mode" section (bench/live.py) is kept as the last run wrote it; ``--live`` runs it
+again (an hour: its memory run loops a clip for 60 minutes).
 """
 
 from __future__ import annotations
@@ -155,6 +157,12 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
     ap.add_argument("--no-pool", action="store_true", help="skip the pool and snooker clips")
     ap.add_argument(
+        "--live",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="run bench/live.py (live mode: latency, drops, an hour's memory) too; default: keep its section",
+    )
+    ap.add_argument(
         "--real",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -247,6 +255,14 @@ def main() -> int:
         i, j = old_text.find(real.BEGIN), old_text.find(real.END)
         if i >= 0 and j > i:  # keep the real-footage section of the last run
             new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN) : j].strip("\n"))
+    import live  # bench/live.py (this script's folder is on sys.path)
+
+    if args.live:
+        new_text = live.replace_section(new_text, live.run())
+    else:
+        i, j = old_text.find(live.BEGIN), old_text.find(live.END)
+        if i >= 0 and j > i:  # keep the live section of the last bench/live.py run
+            new_text = live.replace_section(new_text, old_text[i + len(live.BEGIN) : j].strip("\n"))
     out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
     return 0

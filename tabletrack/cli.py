@@ -1,4 +1,4 @@
-"""The ``tabletrack`` command line: analyze, calibrate, judge, events.
+"""The ``tabletrack`` command line: analyze, calibrate, judge, events, live.
 
 Every user mistake (a missing or undecodable video, a frame with no table, an unknown game or
 table, a malformed event log, tracks file, calibration or referee input) is reported as one line
@@ -195,6 +195,67 @@ def _add_events(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_events)
 
 
+def _add_live(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "live",
+        help="officiate live: a camera in, calls out as the balls stop, a scoreboard, an overlay, referee controls",
+        description="Officiate from a camera, a stream or a video file played at its own rate: the stages of "
+        "analyze on every frame, each call published as the balls come to rest, served on a local web "
+        "server (scoreboard /, overlay /overlay, referee /referee behind a token printed at start). The "
+        "match is kept in an SQLite database: start again with the same --match to resume it.",
+    )
+    p.add_argument(
+        "--source", required=True, metavar="SRC", help="camera index (0), stream URL (rtsp://…, http://…) or video file"
+    )
+    p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
+    p.add_argument(
+        "--input", metavar="REFEREE.json", help="referee input the match starts from (players, match, start)"
+    )
+    p.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="calibration JSON from `tabletrack calibrate` (default: calibrate at start)",
+    )
+    _add_camera_options(p)
+    p.add_argument(
+        "--match",
+        default="match",
+        metavar="DIR|FILE.sqlite",
+        help="the match: a folder (its match.sqlite, events.jsonl, referee.json, calls.jsonl) or the database "
+        "file; an existing one is resumed (default: ./match)",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument(
+        "--realtime",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play a video file at its own frame rate, dropping frames when analysis falls behind (default); "
+        "--no-realtime reads it as fast as the analysis goes, every frame analysed",
+    )
+    p.add_argument(
+        "--loop", action="store_true", help="play a video file again and again (a long stream for benchmarks)"
+    )
+    p.add_argument("--queue", type=int, default=24, metavar="N", help="frames queued between capture and analysis")
+    p.add_argument(
+        "--check-every",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds between checks that the camera has not moved",
+    )
+    p.add_argument(
+        "--detector", default="auto", choices=("auto", "yolo", "classical"), help="ball detector (as for analyze)"
+    )
+    p.add_argument("--key-every", type=int, default=6, metavar="N", help="as for analyze")
+    p.add_argument("--token", help=argparse.SUPPRESS)  # tests: a known token instead of a random one
+    p.add_argument(
+        "--exit-when-done", action="store_true", help="exit when the source ends (default: keep serving the match)"
+    )
+    p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests: where to write the URL and token once serving
+    p.set_defaults(func=_cmd_live)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletrack",
@@ -209,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_calibrate(sub)
     _add_judge(sub)
     _add_events(sub)
+    _add_live(sub)
     return parser
 
 
@@ -306,6 +368,58 @@ def _cmd_events(args: argparse.Namespace) -> int:
         report = run_events(Path(args.tracks), table_from_args(args), args.output, args.game, args.input)
     print(report)
     return 0
+
+
+def _cmd_live(args: argparse.Namespace) -> int:
+    from rules import load_game_input, parse_game
+    from tabletrack.live.runner import LiveOptions
+    from tabletrack.live.server import run_live
+
+    parse_game(args.game)
+    if args.input:
+        load_game_input(args.input, args.game)  # a bad file fails before the camera is opened
+    if args.queue < 2:
+        raise TabletrackError(f"--queue: expected at least 2 frames, got {args.queue}")
+    if not args.check_every > 0:
+        raise TabletrackError(f"--check-every: expected a positive number of seconds, got {args.check_every}")
+    if not 0 <= args.port <= 65535:
+        raise TabletrackError(f"--port: expected 0-65535, got {args.port}")
+    if args.key_every < 1:
+        raise TabletrackError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
+    match = Path(args.match)
+    check_outputs(
+        {
+            "--source": args.source if Path(args.source).is_file() else None,
+            "--input": args.input,
+            "--calibration": args.calibration,
+        },
+        {"--match": match if match.suffix == ".sqlite" else match / "match.sqlite"},
+    )
+    opts = LiveOptions(
+        game=args.game,
+        table=table_from_args(args),
+        referee_input=args.input,
+        calibration=args.calibration,
+        corners=args.corners,
+        flip=args.flip,
+        camera_height_mm=args.camera_height,
+        detector=args.detector,
+        key_every=args.key_every,
+        realtime=args.realtime,
+        queue_frames=args.queue,
+        check_every_s=args.check_every,
+        loop=args.loop,
+    )
+    return run_live(
+        args.source,
+        opts,
+        match,
+        host=args.host,
+        port=args.port,
+        token=args.token,
+        exit_when_done=args.exit_when_done,
+        ready_file=Path(args.ready_file) if args.ready_file else None,
+    )
 
 
 def _table_file(args: argparse.Namespace) -> str | None:

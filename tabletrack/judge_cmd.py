@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from calibration.table import TableSpec
 from common.errors import TabletrackError
@@ -20,7 +21,8 @@ def run_judge(
     sheet_path: str | None = None,
     table: TableSpec | None = None,
 ) -> str:
-    """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line) or return
+    """Judge ``events_path`` (an event log, or a live match's database: its events and, unless
+    ``referee_path`` is given, its referee input) as ``game``; write calls to ``output`` (JSONL, line by line) or return
     them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
     table played on, whose break spots tell whether the first shot is a break where the referee
@@ -28,11 +30,21 @@ def run_judge(
     g = parse_game(game)  # an unknown game fails before the log is read
     if referee_path:
         load_game_input(referee_path, g)  # a bad file fails before the log is read
-    ref = referee_path or None
+    ref: str | dict[str, Any] | None = referee_path or None
     ot = table_spots(table) if table is not None else None
     if not events_path.exists():
         raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
-    events = read_events(events_path)
+    from tabletrack.live.store import is_match_db
+
+    if is_match_db(events_path):  # a live match's database: its events, and its referee input unless one is given
+        from tabletrack.live.store import read_match
+
+        events, match_ref, match_game = read_match(events_path)
+        if match_game is not None and parse_game(match_game) is not g:
+            raise TabletrackError(f"{events_path}: this match is {match_game}; give --game {match_game}")
+        ref = ref or match_ref
+    else:
+        events = read_events(events_path)
     engine = engine_for(g)
     if output:
         with CallWriter(output) as w:

@@ -34,6 +34,7 @@ cost).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,8 +135,7 @@ class AnalyzeResult:
     tracks: tuple[BallTrack, ...] = field(default=())
 
 
-#: The object balls of the rotation games with a short rack (the rest use all fifteen).
-def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
+def balls_for_game(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
     if table.kind != game.family.value:
@@ -185,7 +185,18 @@ def make_detector(
 
 def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
     """The camera from a file, from corners, or solved from one of the first frames."""
-    w, h = src.info.width_px, src.info.height_px
+    step = max(1, int(src.info.fps))  # one try a second over the first seconds
+    images = (fr.image for fr in src.frames(decode=lambda i: i % step == 0) if fr.image is not None)
+    return camera_from_images(images, src.info.width_px, src.info.height_px, src.info.path, table, opts)
+
+
+def camera_from_images(
+    images: Iterable[np.ndarray], w: int, h: int, name: str, table: TableSpec, opts: AnalyzeOptions
+) -> CameraModel:
+    """The camera from ``opts.calibration`` (checked against the table and the ``w`` × ``h``
+    image size), from ``opts.corners``, or solved from the first of ``images`` (at most
+    ``opts.calibration_tries``) where the table is found; ``name`` names the source in errors.
+    ``analyze`` hands it a video's frames, ``live`` its source's first frames."""
     from calibration.result import CalibrationHints
 
     hints = CalibrationHints(flip=opts.flip, camera_height_mm=opts.camera_height_mm)
@@ -200,21 +211,14 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
     from calibration.auto import calibrate_frame
 
     first_error: CalibrationError | None = None
-    tries = 0
-    step = max(1, int(src.info.fps))  # one try a second over the first seconds
-    for fr in src.frames(decode=lambda i: i % step == 0):
-        if fr.image is None:
-            continue
+    for tries, image in enumerate(images, start=1):
         try:
-            return calibrate_frame(fr.image, table, hints=hints).camera
+            return calibrate_frame(image, table, hints=hints).camera
         except CalibrationError as e:
             first_error = first_error or e
-        tries += 1
         if tries >= opts.calibration_tries:
             break
-    raise CalibrationError(
-        f"{src.info.path}: {first_error}" if first_error else f"{src.info.path}: no frame to calibrate from"
-    )
+    raise CalibrationError(f"{name}: {first_error}" if first_error else f"{name}: no frame to calibrate from")
 
 
 def referee_input_for(video: Path, given: str | None) -> str | None:
@@ -229,7 +233,7 @@ def referee_input_for(video: Path, given: str | None) -> str | None:
 def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     table = opts.table if isinstance(opts.table, TableSpec) else load_table(opts.table)
     game = parse_game(opts.game)
-    balls = _balls_for(table, game)
+    balls = balls_for_game(table, game)
     referee_path = referee_input_for(video, opts.referee_input)
     if referee_path:
         load_game_input(referee_path, game)

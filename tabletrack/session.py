@@ -53,7 +53,10 @@ class FrameTiming:
 
 class FrameAnalysis:
     """See the module docstring. ``skip_still``: frames are skipped while every ball rests and the
-    image does not change (:mod:`tabletrack.still`); ``on_events`` / ``on_call`` are told of each
+    image does not change (:mod:`tabletrack.still`); ``first_shot``: the number of the first shot
+    (live: a resumed match continues its numbering); ``bounded`` (live, for hours): memory stays
+    bounded, no per-ball samples are kept for the annotated video (:meth:`tracks` is empty) and the
+    tracker forgets all but its last samples; ``on_events`` / ``on_call`` are told of each
     event batch and each call as soon as they are written (the live server's hook)."""
 
     def __init__(
@@ -67,6 +70,8 @@ class FrameAnalysis:
         out_dir: Path,
         referee_path: str | None = None,
         skip_still: bool = True,
+        first_shot: int = 1,
+        bounded: bool = False,
         on_events: Callable[[list[Event]], None] | None = None,
         on_call: Callable[[Call], None] | None = None,
     ) -> None:
@@ -75,7 +80,7 @@ class FrameAnalysis:
         self.detector = detector
         self.tracker = Tracker(balls, table)
         self.classes = frozenset(detector_class(b) for b in balls)
-        self.stream = EventStream(table)
+        self.stream = EventStream(table, first_shot=first_shot)
         self.gate = StillGate()
         self.judge = ShotJudge(game, referee_path, fps, out_dir / "calls.jsonl", table)
         self.events: list[Event] = []
@@ -83,6 +88,7 @@ class FrameAnalysis:
         self.analysed = 0
         #: the samples of the last frame fed, (ball, frame, x_mm, y_mm, observed); empty if skipped
         self.last_states: list[tuple[BallId, int, float, float, bool]] = []
+        self.bounded = bounded
         self._on_events = on_events
         self._on_call = on_call
         # While every ball rests, frames at high frame rates are decoded only every other one
@@ -120,9 +126,13 @@ class FrameAnalysis:
         self.analysed += 1
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
-        for st in states:
-            self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
-            self.last_states.append((st.ball, st.frame, st.x_mm, st.y_mm, st.observed))
+        self.last_states = [(st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states]
+        if self.bounded:
+            if self.analysed % 256 == 0:
+                self.tracker.forget()
+        else:
+            for st in states:
+                self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
         self._tracks_writer.write_states(states)
         self._emit(self.stream.add_states(states))
         return True

@@ -8,18 +8,20 @@ analysis of its recording make the same calls from the same events.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from calibration.table import TableSpec
-from rules import CallWriter, JudgeConfig, engine_for, load_game_input, parse_game
+from rules import CallWriter, JudgeConfig, engine_for, judge_events, load_game_input, parse_game
 from rules.core.call import Call
 from rules.core.judge import with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
 from tabletrack.annotate import CallOverlay
 from tabletrack.tables import table_spots
-from tracking.events import Shot
+from tracking.events import Event, Shot, group_shots
 
 __all__ = ["ShotJudge", "call_text"]
 
@@ -37,13 +39,18 @@ class ShotJudge:
         self.ref_name = Path(referee_path).name if referee_path else "referee input"
         self.ref = load_game_input(referee_path, g) if referee_path else None
         self.opening = table_spots(table) if table is not None else None
-        self.engine = engine_for(g, JudgeConfig(frame_period_s=1.0 / fps), self.opening)
+        self.config = JudgeConfig(frame_period_s=1.0 / fps)
+        self.engine = engine_for(g, self.config, self.opening)
         self.state: Any = None
         self.sight: OpeningSight | None = None
+        self.calls_path = calls_path
         self.writer = CallWriter(calls_path)
         self.sheet_path = calls_path.with_name("score_sheet.json")
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
+        #: while set, every call made is held: ``needs_review`` with this reason (live: the camera moved)
+        self.hold_reason: str | None = None
+        self.held: dict[int, str] = {}
 
     def _begin(self, shot: Shot) -> None:
         """The state the first shot starts from: the referee's, or a new game whose first shot is
@@ -62,6 +69,9 @@ class ShotJudge:
         call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
         if first and self.sight is not None:
             call = with_opening(call, self.sight)
+        if self.hold_reason is not None:
+            self.held[shot.number] = self.hold_reason
+        call = self._held(call)
         self.writer.write(call)
         self.calls.append(call)
         self.sheet_path.write_text(
@@ -70,6 +80,47 @@ class ShotJudge:
         end = shot.end
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
+
+    def _held(self, call: Call) -> Call:
+        reason = self.held.get(call.shot)
+        if reason is None:
+            return call
+        why = f"{call.review_reason}; {reason}" if call.review_reason else reason
+        return replace(call, needs_review=True, review_reason=why)
+
+    def set_input(self, raw: Mapping[str, Any] | None) -> None:
+        """Replace the referee input for the shots still to come (live: a referee action). The
+        input is checked by the game's engine first: a bad one raises and changes nothing."""
+        parsed = self.engine.parse_input(dict(raw), self.ref_name) if raw is not None else None
+        self.raw_ref, self.ref = (dict(raw) if raw is not None else None), parsed
+
+    def rejudge(self, events: Sequence[Event], raw: Mapping[str, Any] | None) -> list[Call]:
+        """Judge every shot of ``events`` again from the start with the referee input ``raw``,
+        through :func:`rules.core.judge.judge_events`, the path ``tabletrack judge`` takes, so a
+        referee action and a later ``judge`` of the exported log agree. The per-shot input of shots
+        the log does not have yet stays for them. Rewrites ``calls.jsonl`` and the score sheet and
+        continues from the final state; raises (and changes nothing) where the input does not fit
+        the shots (a push-out where none is allowed ...)."""
+        shots = group_shots(list(events))
+        have = {str(s.number) for s in shots}
+        now = dict(raw or {})
+        if isinstance(now.get("shots"), Mapping):
+            now["shots"] = {k: v for k, v in now["shots"].items() if k in have}
+        calls, state = judge_events(events, self.game, now, self.config, table=self.opening)
+        self.set_input(raw)
+        self.state = state if shots else None
+        self.calls = [self._held(c) for c in calls]
+        for shot in shots:
+            end = shot.end
+            self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
+        self.writer.close()
+        self.writer = CallWriter(self.calls_path)
+        for c in self.calls:
+            self.writer.write(c)
+        self.sheet_path.write_text(
+            json.dumps(self.score_sheet(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+        return list(self.calls)
 
     def score_sheet(self) -> dict[str, Any]:
         """The game's score sheet after the last call (empty before the first)."""

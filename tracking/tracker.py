@@ -569,6 +569,15 @@ class Tracker:
                 return False
         return seen
 
+    def forget(self, keep: int = 64) -> None:
+        """Keep only each ball's last ``keep`` samples (at least 2: rest is judged from the last
+        two), so a tracker that runs for hours (live) holds bounded memory; :meth:`trajectories`
+        then gives those only."""
+        keep = max(2, keep)
+        for ball, rows in self._rows.items():
+            if len(rows) > keep:
+                self._rows[ball] = rows[-keep:]
+
     # -- results -------------------------------------------------------------------------------
 
     def trajectories(self) -> dict[BallId, Trajectory]:

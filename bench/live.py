@@ -1,0 +1,251 @@
+"""Benchmark: live mode on the sample clips, each played in real time as the camera.
+
+For each clip, ``tabletrack live --source CLIP --exit-when-done`` runs in a subprocess while a
+WebSocket client (the page's stand-in) records every message: the latency from the capture of the
+rest frame (the shot's ``shot_end`` frame) to the call received on the client, frames dropped,
+the analysis rate ÷ the source's. Then one clip is looped (``--loop``) for ``--loop-minutes``
+with its resident memory sampled from the live process's stats: RSS at the start (after the first
+minute's warm-up) and at the end.
+
+    python bench/live.py [--clips NAME ...] [--loop-minutes 60] [--quick] [--out BENCHMARKS.md]
+
+``--quick``: two clips and a two-minute loop (a check that it works, not figures to commit).
+The section is written into BENCHMARKS.md between ``<!-- live:begin -->`` and ``<!-- live:end -->``
+(``bench/run.py --live`` runs it as part of the whole file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+BEGIN, END = "<!-- live:begin -->", "<!-- live:end -->"
+QUICK_CLIPS = ("miss_one_ball_720p30", "point_2a_1080p60")
+LOOP_CLIP = "point_2a_1080p60"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_live(clip: Path, extra: tuple[str, ...] = (), timeout_s: float = 600) -> list[tuple[float, dict[str, Any]]]:
+    """Run ``tabletrack live`` on ``clip`` until it exits; every WebSocket message with its arrival time."""
+    from websockets.sync.client import connect
+
+    port = _port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cmd = [sys.executable, "-m", "tabletrack", "live", "--source", str(clip), "--match", tmp + "/m"]
+        cmd += ["--port", str(port), "--exit-when-done", *extra]
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        msgs: list[tuple[float, dict[str, Any]]] = []
+
+        def listen() -> None:
+            end = time.time() + 120
+            while time.time() < end and proc.poll() is None:
+                try:
+                    with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
+                        for text in ws:
+                            msgs.append((time.time(), json.loads(text)))
+                    return
+                except OSError:
+                    time.sleep(0.1)
+                except Exception:
+                    return
+
+        th = threading.Thread(target=listen, daemon=True)
+        th.start()
+        try:
+            out, _ = proc.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        th.join(5)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{clip.name}: live exited {proc.returncode}: {out[-2000:]}")
+    return msgs
+
+
+def bench_clip(clip: Path) -> dict[str, Any]:
+    msgs = run_live(clip)
+    calls = [(t, m) for t, m in msgs if m["type"] == "call"]
+    stats = [m["stats"] for _, m in msgs if m["type"] == "stats"]
+    last = stats[-1]
+    lat_page = [(t - m["rest_wall_s"]) * 1000 for t, m in calls if m.get("rest_wall_s")]
+    return {
+        "clip": clip.stem,
+        "calls": len(calls),
+        "latency_ms": lat_page,
+        "read": last["frames_read"],
+        "dropped": last["frames_dropped"],
+        "analysed": last["frames_analysed"],
+        "fps": last["source_fps"],
+        "rate": max((s["analysis_fps"] for s in stats), default=0.0),
+        "rates": [s["analysis_fps"] for s in stats if s["analysis_fps"] > 0],
+    }
+
+
+def _memory_run(clip: Path, minutes: float) -> dict[str, Any]:
+    """Loop ``clip`` for ``minutes``: RSS over time from the stats messages."""
+    from websockets.sync.client import connect
+
+    port = _port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cmd = [sys.executable, "-m", "tabletrack", "live", "--source", str(clip), "--match", tmp + "/m"]
+        cmd += ["--port", str(port), "--loop"]
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        samples: list[tuple[float, float, int, int, int]] = []
+        calls = 0
+        t0 = time.time()
+        try:
+            while time.time() - t0 < 60 and not samples:
+                try:
+                    with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
+                        for text in ws:
+                            m = json.loads(text)
+                            if m["type"] == "stats":
+                                s = m["stats"]
+                                samples.append(
+                                    (time.time() - t0, s["rss_mb"], s["frames_read"], s["frames_dropped"], 0)
+                                )
+                            elif m["type"] == "call":
+                                calls += 1
+                            if time.time() - t0 > minutes * 60:
+                                break
+                except OSError:
+                    time.sleep(0.2)
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    warm = [s for s in samples if s[0] >= min(60.0, minutes * 60 / 4)]
+    return {
+        "clip": clip.stem,
+        "minutes": minutes,
+        "rss_start_mb": warm[0][1] if warm else float("nan"),
+        "rss_end_mb": samples[-1][1] if samples else float("nan"),
+        "rss_max_mb": max((s[1] for s in samples), default=float("nan")),
+        "frames": samples[-1][2] if samples else 0,
+        "dropped": samples[-1][3] if samples else 0,
+        "calls": calls,
+    }
+
+
+def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) -> str:
+    lines = [
+        "## Live mode",
+        "",
+        f"Generated by `{cmd}` on {time.strftime('%Y-%m-%d')}: each clip played in real time as the camera "
+        "(`tabletrack live --source CLIP`), a WebSocket client standing in for the page. Latency: from the capture "
+        "of the shot's rest frame (its `shot_end`) to the call received by the client. The event stream hands a "
+        "shot over only once every ball has rested 1.5 s (`tracking/infer/stream.py` `settle_s`, so that live and "
+        "`analyze` give the same events): that wait is inside these figures.",
+        "",
+        "| clip | fps | calls | latency rest → call on the page, ms | frames read | dropped | analysed "
+        "| frames analysed (detector run) per s ÷ source fps, median of 0.5 s windows |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lat = ", ".join(f"{v:.0f}" for v in r["latency_ms"]) or "–"
+        rate = float(np.median(r["rates"])) / r["fps"] if r["rates"] else float("nan")
+        lines.append(
+            f"| {r['clip']} | {r['fps']:.0f} | {r['calls']} | {lat} | {r['read']} | {r['dropped']} | {r['analysed']} "
+            f"| {rate:.2f} |"
+        )
+    lat_all = [v for r in rows for v in r["latency_ms"]]
+    carom_drops = sum(r["dropped"] for r in rows)
+    lines += ["", "| target | measured | met |", "|---|---|---|"]
+    lines.append(
+        f"| no frame dropped on the carom samples | {carom_drops} dropped over {len(rows)} clips "
+        f"({sum(r['dropped'] > 0 for r in rows)} clips with drops) | {'yes' if carom_drops == 0 else 'no'} |"
+    )
+    if lat_all:
+        med, p90 = float(np.median(lat_all)), float(np.percentile(lat_all, 90))
+        lines.append(
+            f"| call on the page < 300 ms after the balls rest (median) | median {med:.0f} ms, p90 {p90:.0f} ms "
+            f"over {len(lat_all)} calls (of which 1500 ms is the stream's settle wait: {med - 1500:.0f} ms beyond it) "
+            f"| {'yes' if med < 300 else 'no'} |"
+        )
+    if mem:
+        grow = mem["rss_end_mb"] - mem["rss_start_mb"]
+        lines.append(
+            f"| memory flat over a {mem['minutes']:.0f}-minute stream ({mem['clip']} looped) | RSS {mem['rss_start_mb']:.0f} MB "
+            f"after warm-up, {mem['rss_end_mb']:.0f} MB at the end (max {mem['rss_max_mb']:.0f}); {mem['frames']} frames, "
+            f"{mem['dropped']} dropped, {mem['calls']} calls | {'yes' if abs(grow) < 0.1 * mem['rss_start_mb'] else 'no'} |"
+        )
+    load = os.getloadavg()
+    lines += [
+        "",
+        "Wall-clock on this 2-core machine, shared: the figures move with whatever else runs (load average at the "
+        f"end of this run: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} over 1 / 5 / 15 minutes).",
+    ]
+    return "\n".join(lines)
+
+
+def replace_section(text: str, body: str) -> str:
+    block = f"{BEGIN}\n{body}\n{END}"
+    i, j = text.find(BEGIN), text.find(END)
+    if i >= 0 and j > i:
+        return text[:i] + block + text[j + len(END) :]
+    return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def run(clips: list[str] | None = None, loop_minutes: float = 60.0, quick: bool = False) -> str:
+    """Measure and return the section's body (also printed as it goes)."""
+    names = list(QUICK_CLIPS) if quick and not clips else clips
+    videos = sorted((REPO / "sample_videos").glob("*.mp4"))
+    if names:
+        videos = [v for v in videos if v.stem in set(names)]
+    rows = []
+    for v in videos:
+        r = bench_clip(v)
+        rows.append(r)
+        print(
+            f"{r['clip']}: calls {r['calls']}, latency {r['latency_ms']}, dropped {r['dropped']}/{r['read']}",
+            flush=True,
+        )
+    mem = None
+    minutes = 2.0 if quick else loop_minutes
+    if minutes > 0:
+        mem = _memory_run(REPO / "sample_videos" / f"{LOOP_CLIP}.mp4", minutes)
+        print(f"memory: {mem}", flush=True)
+    cmd = (
+        "python bench/live.py"
+        + (" --quick" if quick else "")
+        + (f" --loop-minutes {loop_minutes:g}" if not quick else "")
+    )
+    return section(rows, mem, cmd)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clips", nargs="*", help="clip names (default: every carom sample clip)")
+    ap.add_argument("--loop-minutes", type=float, default=60.0, help="minutes of the looped memory run (0: none)")
+    ap.add_argument("--quick", action="store_true", help="two clips and a two-minute loop")
+    ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"), help="write the section here ('-': only print)")
+    args = ap.parse_args()
+    body = run(args.clips, args.loop_minutes, args.quick)
+    print(body)
+    if args.out != "-":
+        p = Path(args.out)
+        p.write_text(replace_section(p.read_text(encoding="utf-8") if p.is_file() else "", body), encoding="utf-8")
+        print(f"written {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
