@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -136,6 +137,24 @@ class FrameAnalysis:
         self._tracks_writer.write_states(states)
         self._emit(self.stream.add_states(states))
         return True
+
+    def provisional(self) -> tuple[Call, dict[str, Any], int] | None:
+        """The open shot's call as if the balls stay where they are: (call, score sheet after it,
+        the shot's rest frame), or None when a ball still moves or no shot is open. Nothing is
+        written or changed (:meth:`tracking.infer.EventStream.peek`, :meth:`ShotJudge.preview`);
+        the shot's final call still comes through ``on_call`` once it is settled."""
+        if not self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames).resting:
+            return None
+        shots = group_shots(self.stream.peek())
+        if not shots:
+            return None
+        shot = shots[0]
+        start, end = shot.start, shot.end
+        if start is None or end is None or end.t_s - start.t_s < self.stream.config.segment.rest_min_s:
+            return None  # no stroke seen yet: balls that merely settled after the first frames
+        call, sheet = self.judge.preview(shot)
+        end = shot.end
+        return call, sheet, (end.frame if end else shot.events[-1].frame)
 
     def finish(self) -> None:
         """The end of the frames: the shot in progress is closed and judged."""

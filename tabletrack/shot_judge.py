@@ -81,6 +81,26 @@ class ShotJudge:
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
 
+    def preview(self, shot: Shot) -> tuple[Call, dict[str, Any]]:
+        """The call ``shot`` would get and the score sheet after it, changing nothing (no state,
+        no file): live mode shows it the moment the balls stop, before the shot is settled and
+        :meth:`judge` makes it final. The engines' states are frozen, so judging from the current
+        state without keeping the result is free of side effects."""
+        state, ref, sight = self.state, self.ref, None
+        if state is None:
+            raw, sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
+            if sight is not None:
+                ref = self.engine.parse_input(raw, self.ref_name)
+            state = self.engine.initial_state(ref.setup if ref else None)
+        shot_input = ref.for_shot(shot.number) if ref else None
+        call, after = self.engine.judge_shot(state, shot, shot_input)
+        if sight is not None:
+            call = with_opening(call, sight)
+        if self.hold_reason is not None:
+            why = f"{call.review_reason}; {self.hold_reason}" if call.review_reason else self.hold_reason
+            call = replace(call, needs_review=True, review_reason=why)
+        return call, self.engine.score_sheet(after)
+
     def _held(self, call: Call) -> Call:
         reason = self.held.get(call.shot)
         if reason is None:

@@ -56,6 +56,9 @@ __all__ = ["LiveOptions", "LiveRunner", "LiveStats", "RefereeActionError"]
 
 Publish = Callable[[dict[str, Any]], None]
 
+#: how often (source seconds) the open shot's call is tried while the balls rest and it is not shown
+PEEK_EVERY_S = 0.1
+
 
 class RefereeActionError(TabletrackError):
     """A referee action the game's rules or the match do not accept (one line)."""
@@ -95,6 +98,8 @@ class LiveStats:
     analysis_fps: float
     latency_last_ms: float | None
     latency_median_ms: float | None
+    #: from the rest to the settled (final) call, which follows the first shown by ``settle_s``
+    latency_final_median_ms: float | None
     rss_mb: float
     source: str
     source_alive: bool
@@ -172,7 +177,12 @@ class LiveRunner:
             self.session.judge.set_input(raw)
         store.export()
         self._rest_frames: dict[int, int] = {}
+        #: rest -> the first call shown for each shot (the provisional one, else the final)
         self._latencies: deque[float] = deque(maxlen=1000)
+        self._final_latencies: deque[float] = deque(maxlen=1000)
+        self._shown: set[int] = set()  # shots whose call is on the page (provisional or final)
+        self._moved = False  # a ball moved since the last call shown: a provisional call may come
+        self._next_peek_s = -math.inf
         self._analysed_times: deque[float] = deque(maxlen=240)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tabletrack-analysis", daemon=True)
@@ -218,6 +228,7 @@ class LiveRunner:
                     analysed = session.feed(fr)
                     if analysed:
                         self._analysed_times.append(time.monotonic())
+                        self._maybe_provisional(fr.t_s)
                         self._protect_contacts()
                         self._maybe_balls()
                     if fr.image is not None and fr.t_s >= self._next_check_s:
@@ -316,6 +327,36 @@ class LiveRunner:
                 self._rest_frames[e.shot] = e.frame
         self.publish({"type": "events", "events": [event_to_dict(e) for e in evs]})
 
+    def _maybe_provisional(self, t_s: float) -> None:
+        """Show the open shot's call the moment every ball rests (:meth:`FrameAnalysis.provisional`),
+        marked ``provisional``; the settled call follows ``settle_s`` later through ``on_call``
+        and replaces it on the page (the same call unless a ball moved again). Tried at most every
+        :data:`PEEK_EVERY_S` of source time, and only after a ball has moved."""
+        assert self.session is not None
+        if not self.session.motion.resting:
+            self._moved = True
+            return
+        if not self._moved or t_s < self._next_peek_s:
+            return
+        self._next_peek_s = t_s + PEEK_EVERY_S
+        got = self.session.provisional()
+        if got is None:
+            return
+        call, sheet, rest_frame = got
+        self._moved = False
+        if call.shot in self._shown:
+            return
+        self._shown.add(call.shot)
+        t_rest = self.capture.captured_at(rest_frame)
+        latency = (time.time() - t_rest) * 1000.0 if t_rest is not None else None
+        if latency is not None:
+            self._latencies.append(latency)
+        d = self._call_dict(call, latency)
+        d["provisional"] = True
+        self.publish(
+            {"type": "call", "call": d, "rest_wall_s": t_rest, "published_wall_s": time.time(), "sheet": sheet}
+        )
+
     def _on_call(self, call: Call) -> None:
         assert self.session is not None
         rest = self._rest_frames.get(call.shot)
@@ -323,7 +364,11 @@ class LiveRunner:
         now = time.time()
         latency = (now - t_rest) * 1000.0 if t_rest is not None else None
         if latency is not None:
-            self._latencies.append(latency)
+            self._final_latencies.append(latency)
+            if call.shot not in self._shown:
+                self._latencies.append(latency)
+        self._shown.add(call.shot)
+        self._moved = False
         self.store.put_calls([call], self.session.judge.score_sheet(), latency)
         self.publish(
             {
@@ -381,6 +426,9 @@ class LiveRunner:
             analysis_fps=round(rate, 1),
             latency_last_ms=round(lat[-1], 1) if lat else None,
             latency_median_ms=round(float(np.median(lat)), 1) if lat else None,
+            latency_final_median_ms=(
+                round(float(np.median(self._final_latencies)), 1) if self._final_latencies else None
+            ),
             rss_mb=round(rss_mb(), 1),
             source=self.spec.label,
             source_alive=c.alive,

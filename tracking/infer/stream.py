@@ -117,6 +117,19 @@ class EventStream:
         self._final_until_s = math.inf
         return out
 
+    def peek(self) -> list[Event]:
+        """The events of the shots not yet handed back, as :meth:`finish` would give them were the
+        data to end now, without changing the stream (nothing is trimmed, numbered or marked
+        final). What a live page shows the moment the balls stop: the same as the settled events
+        unless a ball moves again before ``settle_s`` has passed."""
+        if self._finished:
+            return []
+        next_shot = self._next_shot
+        try:
+            return self._process(self._t_now, final=True)
+        finally:
+            self._next_shot = next_shot
+
     def _trajectories(self) -> dict[BallId, Trajectory]:
         out = {}
         for ball, rows in self._rows.items():

@@ -13,7 +13,8 @@ const Live = (() => {
 
   function callText(c) {
     if (!c) return "";
-    return c.text || c.summary || (c.foul ? "FOUL (" + c.foul.replace(/_/g, " ") + ")" : c.points > 0 ? "POINT" : "MISS");
+    const text = c.text || c.summary || (c.foul ? "FOUL (" + c.foul.replace(/_/g, " ") + ")" : c.points > 0 ? "POINT" : "MISS");
+    return c.provisional ? text + " …" : text;  // shown as the balls stop; the settled call follows
   }
   function article(reason) { const m = /(00[0-4])[^.;]*?(ART\.?|art\.?|article)\s*(\d+(?:\.\d+)*(?:\([a-z]\))?)/.exec(reason || ""); return m ? m[1] + " " + m[2] + " " + m[3] : ""; }
 

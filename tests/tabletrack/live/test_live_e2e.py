@@ -103,12 +103,23 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Any:
         lv.proc.wait(10)
 
 
-def test_the_call_comes_over_the_websocket_after_its_events_with_its_latency(live: Live) -> None:
-    call_msg = live.wait_for(lambda m: m["type"] == "call", 60)
-    types = [m["type"] for _, m in live.messages]
-    assert types[0] == "state"
-    assert types.index("events") < types.index("call")  # the shot's events, then its call
+def test_the_call_is_shown_as_the_balls_stop_then_settled_after_its_events(live: Live) -> None:
+    call_msg = live.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
+    types = [(m["type"], bool(m.get("call", {}).get("provisional"))) for _, m in live.messages]
+    assert types[0] == ("state", False)
+    # the call shown the moment the balls stop, then the shot's events once settled, then its call
+    assert types.index(("call", True)) < types.index(("events", False)) < types.index(("call", False))
+    first = next(m for _, m in live.messages if m["type"] == "call")
     call = call_msg["call"]
+    assert (first["call"]["shot"], first["call"]["points"], first["call"]["foul"]) == (
+        call["shot"],
+        call["points"],
+        call["foul"],
+    )
+    assert first["call"]["latency_ms"] < call["latency_ms"]
+    print(
+        f"latency rest -> provisional call {first['call']['latency_ms']:.0f} ms, -> settled {call['latency_ms']:.0f} ms"
+    )
     assert (call["shot"], call["points"], call["foul"]) == (1, 0, None)
     assert "002 ART 7.2" in call["reason"]
     assert call["latency_ms"] is not None and 0 < call["latency_ms"] < 10_000
