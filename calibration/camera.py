@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats3
+from common.atomic import write_text_atomic
 from common.errors import TabletrackError, shorten
 from common.jsonio import load_json_file
 
@@ -230,7 +231,8 @@ class CameraModel:
         return d
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        """Write the camera's JSON to ``path`` atomically (:func:`common.atomic.write_text_atomic`)."""
+        write_text_atomic(path, json.dumps(self.to_dict(), indent=2) + "\n")
 
     @staticmethod
     def from_dict(d: Any, source: str = "calibration") -> CameraModel:

@@ -17,6 +17,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
+from common.atomic import atomic_path
 from common.errors import TabletrackError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
@@ -87,6 +88,25 @@ def write_annotated_video(
     max_width_px: int = 1280,
     trail_frames: int = 90,
 ) -> Path:
+    """Draw the video with its tracks, events and calls into ``out_path`` (MP4), through a
+    temporary file renamed into place at the end (:func:`common.atomic.atomic_path`): a run that
+    fails while drawing leaves no half video."""
+    with atomic_path(out_path, suffix=".mp4") as tmp:
+        _write_annotated(video_path, tmp, camera, table, tracks, events, calls, max_width_px, trail_frames)
+    return out_path
+
+
+def _write_annotated(
+    video_path: Path,
+    out_path: Path,
+    camera: CameraModel,
+    table: TableSpec,
+    tracks: Sequence[BallTrack],
+    events: Sequence[Event],
+    calls: Sequence[CallOverlay],
+    max_width_px: int,
+    trail_frames: int,
+) -> None:
     cap = cv2.VideoCapture(str(video_path))
     fps = float(cap.get(cv2.CAP_PROP_FPS) or 30.0)
     ok, frame = cap.read()
@@ -123,7 +143,6 @@ def write_annotated_video(
         idx += 1
     cap.release()
     writer.release()
-    return out_path
 
 
 def _draw_frame(

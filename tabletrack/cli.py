@@ -314,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except KeyboardInterrupt:
-        print("tabletrack: interrupted; what was found so far is in the output files", file=sys.stderr)
+        print("tabletrack: interrupted; what was found so far is in the output files named *.partial", file=sys.stderr)
         return EXIT_INTERRUPTED
     except user_errors as e:
         if os.environ.get("TABLETRACK_DEBUG"):

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from calibration.table import TableSpec
+from common.atomic import streamed_path
 from common.errors import TabletrackError
 from rules import format_calls_table, judge_events, load_game_input, parse_game
-from tabletrack.tables import table_spots
+from tabletrack.tables import check_table_for_game, table_spots
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, ShotStart
 from tracking.infer import InferenceConfig, infer_events
@@ -23,6 +24,8 @@ def run_events(
     sampling assumed (video frames, or a sparse recorder whose silences are rests), a per-shot
     cushion count of each shot's cue ball, and the calls when ``game`` is given."""
     g = parse_game(game) if game else None
+    if g is not None:
+        check_table_for_game(table, g)
     if referee_path and g is not None:
         load_game_input(referee_path, g)  # a bad file fails before the tracks are read
     if not tracks_path.exists():
@@ -32,7 +35,8 @@ def run_events(
     events = infer_events(trajectories, table, InferenceConfig(sampling=sampling.kind))
     lines: list[str] = []
     if output:
-        with EventLogWriter(output) as w:
+        # streamed: written as OUTPUT.partial, renamed to OUTPUT when every event is written
+        with streamed_path(output) as partial, EventLogWriter(partial) as w:
             for e in events:
                 w.write(e)
     else:

@@ -6,10 +6,19 @@ import json
 from pathlib import Path
 
 from calibration.table import TableSpec
+from common.atomic import streamed_path, write_text_atomic
 from common.errors import TabletrackError
-from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
-from tabletrack.tables import table_spots
-from tracking.eventlog import read_events
+from rules import CallWriter, call_to_dict, engine_for, format_calls_table, load_game_input, parse_game
+from rules.core.call import Call
+from rules.core.judge import judge_shots
+from tabletrack.tables import check_table_for_game, table_spots
+from tracking.eventlog import stream_events
+from tracking.events import iter_shots
+
+
+def _print_call(call: Call) -> None:
+    """One call's JSON line on standard output, flushed: a reader of the pipe sees each shot as it ends."""
+    print(json.dumps(call_to_dict(call), ensure_ascii=False), flush=True)
 
 
 def run_judge(
@@ -20,8 +29,9 @@ def run_judge(
     sheet_path: str | None = None,
     table: TableSpec | None = None,
 ) -> str:
-    """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line) or return
-    them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
+    """Judge ``events_path`` as ``game``; write calls to ``output`` (JSONL, line by line, as
+    ``OUTPUT.partial`` until the last) or print them as each shot ends; return the summary table
+    and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
     table played on, whose break spots tell whether the first shot is a break where the referee
     input does not say (:mod:`rules.core.opening`)."""
@@ -29,22 +39,25 @@ def run_judge(
     if referee_path:
         load_game_input(referee_path, g)  # a bad file fails before the log is read
     ref = referee_path or None
+    if table is not None:
+        check_table_for_game(table, g)
     ot = table_spots(table) if table is not None else None
     if not events_path.exists():
         raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
-    events = read_events(events_path)
+    # the log is read, judged and written shot by shot: memory holds one shot's events (and the
+    # calls, for the summary table), and each call is on disk as soon as its shot has ended
+    shots = iter_shots(stream_events(events_path))
     engine = engine_for(g)
     if output:
-        with CallWriter(output) as w:
-            calls, state = judge_events(events, g, ref, on_call=w.write, table=ot)
+        # streamed: written as OUTPUT.partial, renamed to OUTPUT when every shot is judged
+        with streamed_path(output) as partial, CallWriter(partial) as w:
+            calls, state = judge_shots(shots, g, ref, on_call=w.write, table=ot)
         lines = [format_calls_table(calls), f"{len(calls)} calls written to {output}"]
     else:
-        calls, state = judge_events(events, g, ref, table=ot)
-        lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls] + ["", format_calls_table(calls)]
+        calls, state = judge_shots(shots, g, ref, on_call=_print_call, table=ot)
+        lines = ["", format_calls_table(calls)]
     lines += ["", engine.format_score_sheet(state)]
     if sheet_path:
-        Path(sheet_path).write_text(
-            json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
+        write_text_atomic(sheet_path, json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n")
         lines.append(f"score sheet written to {sheet_path}")
     return "\n".join(lines)

@@ -13,6 +13,11 @@ The order of work, and why:
    shot's events are written to ``events.jsonl``, judged, and the call written to ``calls.jsonl``
    — so an interrupted run keeps every finished shot (``tracks.csv`` is written as frames go).
 5. Last, the annotated MP4 is drawn in a second pass from the final tracks and events.
+
+Every output is written as ``NAME.partial`` while the run goes (streamed files line by line, whole
+files through a temporary name) and all are renamed to their names when it has ended well
+(:class:`tabletrack.outputs.RunOutputs`): a run that fails or is interrupted leaves the previous
+run's outputs untouched and its own findings in the ``*.partial`` files.
 """
 
 from __future__ import annotations
@@ -28,17 +33,19 @@ import numpy as np
 from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
+from common.atomic import write_text_atomic
 from common.errors import TabletrackError
 from rules import CallWriter, Game, JudgeConfig, engine_for, format_calls_table, load_game_input, parse_game
 from rules.core.call import Call
-from rules.core.judge import with_opening
+from rules.core.judge import check_referee_shots, with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
 from rules.nine_ball.variants import VARIANTS
 from tabletrack.annotate import BallTrack, CallOverlay, write_annotated_video
+from tabletrack.outputs import RunOutputs
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
-from tabletrack.tables import table_spots
+from tabletrack.tables import check_table_for_game, table_spots
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
 from tracking.events import Event, Shot, group_shots
@@ -114,11 +121,7 @@ class AnalyzeResult:
 def _balls_for(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
-    if table.kind != game.family.value:
-        raise TabletrackError(
-            f"{game.value} is played on a {game.family.value} table, but the table is "
-            f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game"
-        )
+    check_table_for_game(table, game)
     variant = VARIANTS.get(game)  # the nine-ball family's racks (rules/nine_ball/variants.py)
     return (BallId.CUE, *variant.balls) if variant is not None else balls_for(table.kind)
 
@@ -197,7 +200,13 @@ class _Judge:
     """Judges each finished shot as it comes and writes its call."""
 
     def __init__(
-        self, game: str, referee_path: str | None, fps: float, calls_path: Path, table: TableSpec | None = None
+        self,
+        game: str,
+        referee_path: str | None,
+        fps: float,
+        calls_path: Path,
+        table: TableSpec | None = None,
+        sheet_path: Path | None = None,
     ) -> None:
         g = parse_game(game)
         self.game = g
@@ -209,7 +218,7 @@ class _Judge:
         self.state: Any = None
         self.sight: OpeningSight | None = None
         self.writer = CallWriter(calls_path)
-        self.sheet_path = calls_path.with_name("score_sheet.json")
+        self.sheet_path = sheet_path or calls_path.with_name("score_sheet.json")
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
 
@@ -231,12 +240,18 @@ class _Judge:
             call = with_opening(call, self.sight)
         self.writer.write(call)
         self.calls.append(call)
-        self.sheet_path.write_text(
-            json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        write_text_atomic(
+            self.sheet_path, json.dumps(self.engine.score_sheet(self.state), ensure_ascii=False, indent=1) + "\n"
         )
         end = shot.end
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
+
+    def check_shots(self) -> None:
+        """Refuse, as ``judge`` does, referee input for a shot the video never had (a numbering
+        mistake must not be silently dropped); the run's outputs then stay ``*.partial``."""
+        if self.ref is not None:
+            check_referee_shots(self.ref, [c.shot for c in self.calls], "the video (its outputs are left as *.partial)")
 
     def overlays(self) -> list[CallOverlay]:
         return [CallOverlay(c.shot, self._call_frames.get(c.shot, 0), _call_text(c), c.points > 0) for c in self.calls]
@@ -282,7 +297,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     t_cal = time.perf_counter() - t0
     out = Path(opts.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    camera.save(out / "calibration.json")
+    outputs = RunOutputs(out)
+    camera.save(outputs.path("calibration.json"))
 
     src = VideoFile(video)
     fps = src.info.fps
@@ -292,7 +308,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     classes = frozenset(detector_class(b) for b in balls)
     stream = EventStream(table)
     gate = StillGate()
-    judge = _Judge(opts.game, referee_path, fps, out / "calls.jsonl", table)
+    judge = _Judge(opts.game, referee_path, fps, outputs.path("calls.jsonl"), table, outputs.path("score_sheet.json"))
     all_events: list[Event] = []
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
@@ -301,7 +317,10 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     timing_frames: dict[str, int] = {"rest": 0, "moving": 0}
     timing_s: dict[str, float] = {"rest": 0.0, "moving": 0.0}
     t1 = time.perf_counter()
-    with EventLogWriter(out / "events.jsonl") as ev_writer, TracksCsvWriter(out / "tracks.csv") as tracks:
+    with (
+        EventLogWriter(outputs.path("events.jsonl")) as ev_writer,
+        TracksCsvWriter(outputs.path("tracks.csv")) as tracks,
+    ):
 
         def emit(evs: list[Event]) -> None:
             for e in evs:
@@ -350,6 +369,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 emit(stream.add_states(frame_states))
                 progress.update(fr.index + 1, f"{len(judge.calls)} shots judged")
             emit(stream.finish())
+            judge.check_shots()
         finally:
             progress.close()
             judge.close()
@@ -370,9 +390,10 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     if opts.annotated_video:
         t2 = time.perf_counter()
         write_annotated_video(
-            Path(video), out / "annotated.mp4", camera, table, track_list, all_events, judge.overlays()
+            Path(video), outputs.path("annotated.mp4"), camera, table, track_list, all_events, judge.overlays()
         )
         t_ann = time.perf_counter() - t2
+    outputs.commit()
     stats = AnalyzeStats(
         frames,
         analysed,

@@ -30,6 +30,7 @@ from rules.core.errors import RefereeInputError, ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.extras import StraightPoolExtras
@@ -140,6 +141,7 @@ class StraightPoolEngine:
     ) -> tuple[Call, StraightPoolState]:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} state")
+        check_pool_shot(shot, OBJECT_BALLS | {BallId.CUE}, self.game.value, "004 equipment")
         si = shot_input or ShotInput()
         n = shot.number
         if state.match_over:
