@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from tabletrack.outputs import RunOutputs
 from tabletrack.progress import Progress
 from tabletrack.still import StillGate
 from tabletrack.tables import check_table_for_game, table_spots
+from tabletrack.visibility import ClothModel, GapLog
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
 from tracking.events import Event, Shot, group_shots
@@ -57,7 +58,7 @@ from tracking.tracks_csv import TracksCsvWriter
 from vision.classical import ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
-from vision.source import VideoFile
+from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, VideoFile, VideoSourceError, check_clip
 
 
 @dataclass(frozen=True)
@@ -162,8 +163,9 @@ def make_detector(
     return RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)), rect)
 
 
-def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
-    """The camera from a file, from corners, or solved from one of the first frames."""
+def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> tuple[CameraModel, int]:
+    """The camera from a file, from corners, or solved from one of the first frames; and the
+    index of the frame it was solved on (0 for a file or corners: no frame was looked at)."""
     w, h = src.info.width_px, src.info.height_px
     from calibration.result import CalibrationHints
 
@@ -171,11 +173,11 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
     if opts.calibration:
         cam = CameraModel.load(opts.calibration)
         check_compatible(cam, table, w, h)
-        return cam
+        return cam, 0
     if opts.corners:
         from calibration.manual import calibrate_manual, parse_corners
 
-        return calibrate_manual(parse_corners(opts.corners), table, w, h, hints=hints).camera
+        return calibrate_manual(parse_corners(opts.corners), table, w, h, hints=hints).camera, 0
     from calibration.auto import calibrate_frame
 
     first_error: CalibrationError | None = None
@@ -185,7 +187,7 @@ def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> Cam
         if fr.image is None:
             continue
         try:
-            return calibrate_frame(fr.image, table, hints=hints).camera
+            return calibrate_frame(fr.image, table, hints=hints).camera, fr.index
         except CalibrationError as e:
             first_error = first_error or e
         tries += 1
@@ -207,6 +209,7 @@ class _Judge:
         calls_path: Path,
         table: TableSpec | None = None,
         sheet_path: Path | None = None,
+        gaps: GapLog | None = None,
     ) -> None:
         g = parse_game(game)
         self.game = g
@@ -219,6 +222,7 @@ class _Judge:
         self.sight: OpeningSight | None = None
         self.writer = CallWriter(calls_path)
         self.sheet_path = sheet_path or calls_path.with_name("score_sheet.json")
+        self.gaps = gaps or GapLog()
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
 
@@ -238,6 +242,7 @@ class _Judge:
         call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
         if first and self.sight is not None:
             call = with_opening(call, self.sight)
+        call = _flag_gaps(call, shot, self.gaps)
         self.writer.write(call)
         self.calls.append(call)
         write_text_atomic(
@@ -258,6 +263,24 @@ class _Judge:
 
     def close(self) -> None:
         self.writer.close()
+
+
+#: how far before a shot's start or after its end a gap still touches it: the stroke itself (cue
+#: ball accelerating) is seen a few frames before the fitted start
+GAP_MARGIN_S = 0.5
+
+
+def _flag_gaps(call: Call, shot: Shot, gaps: GapLog) -> Call:
+    """``call`` marked for review when the table was not seen during its shot (or within
+    :data:`GAP_MARGIN_S` of it): what happened in the gap is unknown, so the call is not certain."""
+    if not shot.events:
+        return call
+    touching = gaps.touching(shot.events[0].t_s, max(e.t_s for e in shot.events), GAP_MARGIN_S)
+    if not touching:
+        return call
+    why = "; ".join(g.describe() for g in touching)
+    reason = f"{call.review_reason}; {why}" if call.review_reason else why
+    return replace(call, needs_review=True, review_reason=reason)
 
 
 def _call_text(c: Call) -> str:
@@ -291,9 +314,12 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     t0 = time.perf_counter()
     src = VideoFile(video)
     try:
-        camera = obtain_camera(src, table, opts)
+        check_clip(src.info, MIN_CLIP_S)
+        camera, calib_frame = obtain_camera(src, table, opts)
     finally:
         src.close()
+    # the cloth's colour from several frames where the table is seen, never from the first alone
+    cloth = ClothModel.from_video(video, camera, table, calib_frame)
     t_cal = time.perf_counter() - t0
     out = Path(opts.out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -303,12 +329,15 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     src = VideoFile(video)
     fps = src.info.fps
     rect = Rectifier(camera, table, opts.px_per_mm)
-    detector = make_detector(table, rect, opts.detector, src.first_frame(), opts.yolo_key_every)
+    detector = make_detector(table, rect, opts.detector, cloth.background_bgr, opts.yolo_key_every)
+    gaps = GapLog()
     tracker = Tracker(balls, table)
     classes = frozenset(detector_class(b) for b in balls)
     stream = EventStream(table)
     gate = StillGate()
-    judge = _Judge(opts.game, referee_path, fps, outputs.path("calls.jsonl"), table, outputs.path("score_sheet.json"))
+    judge = _Judge(
+        opts.game, referee_path, fps, outputs.path("calls.jsonl"), table, outputs.path("score_sheet.json"), gaps
+    )
     all_events: list[Event] = []
     samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
@@ -357,6 +386,13 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 if fr.image is None:
                     progress.update(fr.index + 1)
                     continue
+                if not cloth.visible(fr.image):
+                    # the table is not seen (black, covered): no evidence about the balls; the
+                    # frame is skipped whole and the gap marked, so it starts and ends no shot
+                    gaps.unseen(fr.index, fr.t_s)
+                    progress.update(fr.index + 1)
+                    continue
+                gaps.seen()
                 if opts.skip_still and not gate.analyse(fr.image, fr.t_s, at_rest):
                     progress.update(fr.index + 1)
                     continue
@@ -376,6 +412,11 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     t_an = time.perf_counter() - t1
     frames = src.frames_read
     src.close()
+    if frames < max(MIN_CLIP_FRAMES, MIN_CLIP_S * fps):
+        raise VideoSourceError(
+            f"{video}: only {frames} frames could be decoded ({frames / fps:.2f} s); a shot needs at least "
+            f"{MIN_CLIP_S:g} s of video (the outputs are left as *.partial)"
+        )
     track_list = tuple(
         BallTrack(
             b,
@@ -407,6 +448,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         timing_s["rest"],
     )
     summary = _summary(judge.calls, out, stats, camera)
+    for gap in gaps.all():
+        summary += f"\nwarning: {gap.describe()}; calls of shots touching it are marked for review"
     claimed = src.info.frame_count
     if frames < claimed - 1:
         summary += (

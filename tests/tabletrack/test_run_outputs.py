@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from small_clips import half_size_calibration, half_size_clip
 
 from tabletrack.outputs import ANALYZE_OUTPUTS, RunOutputs
 from tracking.eventlog import event_to_dict
@@ -17,7 +18,6 @@ from tracking.events import ShotEnd, ShotStart
 from tracking.ids import BallId
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "sample_videos" / "kiss_720p60.mp4"
 
 
 def _old_run(out: Path) -> dict[str, str]:
@@ -41,8 +41,8 @@ def test_commit_renames_what_was_written_and_removes_the_rest(tmp_path: Path) ->
 
 
 def test_analyze_failing_mid_run_keeps_the_previous_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A failure injected at the 40th analysed frame (the tracker raises): the old outputs are
-    byte for byte as they were, the new findings are in *.partial, nothing else changed."""
+    """A failure injected at the 40th analysed frame (the tracker raises) of a half-size sample
+    clip: the old outputs are byte for byte as they were, the new findings are in *.partial."""
     from tabletrack import pipeline
     from tracking.tracker import Tracker
 
@@ -58,9 +58,11 @@ def test_analyze_failing_mid_run_keeps_the_previous_outputs(tmp_path: Path, monk
         return real_update(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Tracker, "update", failing_update)
-    opts = pipeline.AnalyzeOptions(out_dir=out, annotated_video=False, progress=False)
+    video = half_size_clip(tmp_path / "clip.mp4", None)
+    cal = half_size_calibration(tmp_path / "cal.json")
+    opts = pipeline.AnalyzeOptions(calibration=str(cal), out_dir=out, annotated_video=False, progress=False)
     with pytest.raises(RuntimeError, match="injected"):
-        pipeline.analyze_video(SAMPLE, opts)
+        pipeline.analyze_video(video, opts)
     for name, text in old.items():
         assert (out / name).read_text() == text, name
     partial = sorted(p.name for p in out.iterdir() if p.name.endswith(".partial"))
