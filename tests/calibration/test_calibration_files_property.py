@@ -4,6 +4,7 @@ mutated file or random JSON gives the reader's TabletrackError, never another ex
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -65,10 +66,8 @@ def test_a_mutated_calibration_file_is_refused_as_bad_input(
 )
 def test_random_calibration_fields_are_refused_as_bad_input(fields: dict[str, object]) -> None:
     d = {**CameraModel.look_at(1280, 720, 1000, (1420, 710, 3000), (1420, 710, 0)).to_dict(), **fields}
-    try:
+    with contextlib.suppress(CameraModelError):
         CameraModel.from_dict(d, "c.json")
-    except CameraModelError:
-        pass
 
 
 @pytest.mark.parametrize("name", known_tables())
@@ -110,10 +109,8 @@ def test_a_mutated_table_spec_is_refused_as_bad_input(
 def test_a_table_spec_field_of_any_value_is_read_or_refused(key: str, value: object) -> None:
     d = json.loads((TABLES / "pool_9ft.json").read_text())
     d[key] = value
-    try:
+    with contextlib.suppress(TabletrackError):
         table_from_dict(d, "t.json")
-    except TabletrackError:
-        pass
 
 
 @FAST
@@ -136,7 +133,5 @@ def test_corners_text_is_read_or_refused(text: str) -> None:
 def test_a_corners_file_of_any_json_is_read_or_refused(value: object, tmp_path_factory: pytest.TempPathFactory) -> None:
     p = tmp_path_factory.mktemp("c") / "corners.json"
     p.write_text(json.dumps(value), encoding="utf-8")
-    try:
+    with contextlib.suppress(TabletrackError):
         parse_corners(str(p))
-    except TabletrackError:
-        pass

@@ -4,6 +4,7 @@ another exception."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 
@@ -40,7 +41,9 @@ def logs(draw: st.DrawFn) -> list[Event]:
             if kind == "ball":
                 events.append(BallBall(t, frame, shot, draw(conf), (a, b), draw(pos)))
             elif kind == "cushion":
-                events.append(CushionHit(t, frame, shot, draw(conf), a, draw(st.sampled_from(list(Cushion))), draw(pos)))
+                events.append(
+                    CushionHit(t, frame, shot, draw(conf), a, draw(st.sampled_from(list(Cushion))), draw(pos))
+                )
             elif kind == "pocket":
                 events.append(Pocketed(t, frame, shot, draw(conf), a, draw(st.sampled_from(list(Pocket)))))
             else:
@@ -76,7 +79,5 @@ def test_a_mutated_log_is_read_or_refused_in_one_line(data: st.DataObject) -> No
 @given(st.lists(json_values, min_size=1, max_size=4))
 def test_random_json_lines_are_refused_as_bad_input(values: list[object]) -> None:
     text = "".join(json.dumps(v) + "\n" for v in values)
-    try:
+    with contextlib.suppress(TabletrackError):
         list(iter_events(io.StringIO(text), "events.jsonl"))
-    except TabletrackError:
-        pass
