@@ -9,9 +9,10 @@ the absolute rates, are what to compare.
 
     python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md] [--no-real]
 
-Then the "Real footage" section (bench/real.py, on ../shared/data/real-dev and billiard-pool-coco)
-is run and written between its markers; ``--no-real`` skips it and keeps the section already in the
-file.
+Then the "Robustness" section (bench/robust.py: memory and time of judge per 10k shots and of
+events per hour of tracks; ``--no-robust`` keeps the one written) and the "Real footage" section
+(bench/real.py, on ../shared/data/real-dev and billiard-pool-coco) are run and written between their
+markers; ``--no-real`` skips the latter and keeps the section already in the file.
 """
 
 from __future__ import annotations
@@ -154,6 +155,13 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
     ap.add_argument("--no-pool", action="store_true", help="skip the pool and snooker clips")
     ap.add_argument(
+        "--robust",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run bench/robust.py (memory and time on 10k shots, an hour of tracks) too (default); "
+        "--no-robust keeps the section already written",
+    )
+    ap.add_argument(
         "--real",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -232,6 +240,19 @@ def main() -> int:
         i, j = old_text.find(real.BEGIN), old_text.find(real.END)
         if i >= 0 and j > i:  # keep the real-footage section of the last run
             new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN) : j].strip("\n"))
+    import robust  # bench/robust.py (this script's folder is on sys.path)
+
+    if args.robust:
+        judged, inferred = robust.measure(10_000, 1.0)
+        new_text = real.replace_section(
+            new_text, robust.section(10_000, 1.0, judged, inferred), robust.BEGIN, robust.END
+        )
+    else:
+        i, j = old_text.find(robust.BEGIN), old_text.find(robust.END)
+        if i >= 0 and j > i:  # keep the robustness section of the last run
+            new_text = real.replace_section(
+                new_text, old_text[i + len(robust.BEGIN) : j].strip("\n"), robust.BEGIN, robust.END
+            )
     out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
     return 0
