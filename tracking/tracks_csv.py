@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import math
+from array import array
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -107,7 +108,9 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
     col = {c: header.index(c) for c in header}
     i_frame = col.get("frame")
     i_obs = col.get("observed")
-    rows: dict[BallId, list[tuple[float, int, float, float, bool]]] = {}
+    # per ball, one compact array per column (8 bytes a number, 1 a flag): a tuple per row cost
+    # ten times that, and a 100 MB tracks file's rows are millions
+    rows: dict[BallId, _Columns] = {}
     data_index = 0
     for row in reader:
         line = reader.line_num
@@ -148,29 +151,48 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
                     f"{where}: column 'observed' must be 1/0 or true/false, got {shorten(repr(row[i_obs].strip()), 40)}"
                 )
         prev = rows.get(ball)
-        if prev and t <= prev[-1][0]:
+        if prev is not None and t <= prev.t[-1]:
             raise TracksCsvError(
-                f"{where}: time goes backwards for ball {ball.value}: t={t!r} after t={prev[-1][0]!r}"
-                if t < prev[-1][0]
+                f"{where}: time goes backwards for ball {ball.value}: t={t!r} after t={prev.t[-1]!r}"
+                if t < prev.t[-1]
                 else f"{where}: ball {ball.value} has two samples at t={t!r}"
             )
-        rows.setdefault(ball, []).append((t, frame, x, y, observed))
+        if prev is None:
+            prev = rows[ball] = _Columns()
+        prev.add(t, frame, x, y, observed)
         data_index += 1
     if not rows:
         raise TracksCsvError(f"{name}: no samples after the header")
     out: dict[BallId, Trajectory] = {}
-    for ball, rs in rows.items():
-        a = np.array([(r[0], r[2], r[3]) for r in rs], dtype=float)
+    for ball, c in rows.items():
         out[ball] = Trajectory(
             ball=ball,
-            t_s=a[:, 0],
-            frame=np.array([r[1] for r in rs], dtype=np.int64),
-            x_mm=a[:, 1],
-            y_mm=a[:, 2],
-            observed=np.array([r[4] for r in rs], dtype=bool),
-            confidence=np.ones(len(rs)),
+            t_s=np.frombuffer(c.t, dtype=np.float64).copy(),
+            frame=np.frombuffer(c.frame, dtype=np.int64).copy(),
+            x_mm=np.frombuffer(c.x, dtype=np.float64).copy(),
+            y_mm=np.frombuffer(c.y, dtype=np.float64).copy(),
+            observed=np.frombuffer(bytes(c.observed), dtype=np.uint8).astype(bool),
+            confidence=np.ones(len(c.t)),
         )
     return out
+
+
+class _Columns:
+    """One ball's samples as they are read, a compact array per column."""
+
+    def __init__(self) -> None:
+        self.t = array("d")
+        self.frame = array("q")
+        self.x = array("d")
+        self.y = array("d")
+        self.observed = bytearray()
+
+    def add(self, t: float, frame: int, x: float, y: float, observed: bool) -> None:
+        self.t.append(t)
+        self.frame.append(frame)
+        self.x.append(x)
+        self.y.append(y)
+        self.observed.append(1 if observed else 0)
 
 
 def _row(t: float, frame: int, ball: BallId, x: float, y: float, observed: bool, conf: float) -> list[str]:
