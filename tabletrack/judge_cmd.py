@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 
 from calibration.table import TableSpec
@@ -14,6 +15,34 @@ from rules.core.judge import judge_shots
 from tabletrack.tables import check_table_for_game, table_spots
 from tracking.eventlog import stream_events
 from tracking.events import iter_shots
+
+#: the calls the summary table shows (the last ones); every call is in the output
+TABLE_CALLS = 200
+
+
+class _Tally:
+    """The summary of the calls judged so far: the last :data:`TABLE_CALLS` calls and the totals
+    of all, in memory that does not grow with the log."""
+
+    def __init__(self) -> None:
+        self.last: deque[Call] = deque(maxlen=TABLE_CALLS)
+        self.count = self.points = self.fouls = self.review = 0
+
+    def add(self, call: Call) -> None:
+        self.last.append(call)
+        self.count += 1
+        self.points += max(call.points, 0)
+        self.fouls += call.foul is not None
+        self.review += call.needs_review
+
+    def table(self) -> str:
+        if self.count <= TABLE_CALLS:
+            return format_calls_table(list(self.last))
+        head = format_calls_table(list(self.last)).rsplit("\n", 1)[0]
+        return (
+            f"{head}\n(the last {TABLE_CALLS} of {self.count} calls) {self.count} shots: {self.points} points, "
+            f"{self.fouls} fouls, {self.review} to review"
+        )
 
 
 def _print_call(call: Call) -> None:
@@ -44,18 +73,29 @@ def run_judge(
     ot = table_spots(table) if table is not None else None
     if not events_path.exists():
         raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
-    # the log is read, judged and written shot by shot: memory holds one shot's events (and the
-    # calls, for the summary table), and each call is on disk as soon as its shot has ended
+    # the log is read, judged and written shot by shot: memory holds one shot's events and the
+    # summary's tally (the table shows the last TABLE_CALLS calls), never the whole log or its calls
     shots = iter_shots(stream_events(events_path))
     engine = engine_for(g)
+    tally = _Tally()
     if output:
         # streamed: written as OUTPUT.partial, renamed to OUTPUT when every shot is judged
         with streamed_path(output) as partial, CallWriter(partial) as w:
-            calls, state = judge_shots(shots, g, ref, on_call=w.write, table=ot)
-        lines = [format_calls_table(calls), f"{len(calls)} calls written to {output}"]
+
+            def write(call: Call) -> None:
+                w.write(call)
+                tally.add(call)
+
+            _, state = judge_shots(shots, g, ref, on_call=write, table=ot, keep_calls=False)
+        lines = [tally.table(), f"{tally.count} calls written to {output}"]
     else:
-        calls, state = judge_shots(shots, g, ref, on_call=_print_call, table=ot)
-        lines = ["", format_calls_table(calls)]
+
+        def show(call: Call) -> None:
+            _print_call(call)
+            tally.add(call)
+
+        _, state = judge_shots(shots, g, ref, on_call=show, table=ot, keep_calls=False)
+        lines = ["", tally.table()]
     lines += ["", engine.format_score_sheet(state)]
     if sheet_path:
         write_text_atomic(sheet_path, json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n")

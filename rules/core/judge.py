@@ -56,11 +56,14 @@ def judge_shots(
     config: JudgeConfig | None = None,
     on_call: Callable[[Call], None] | None = None,
     table: TableSpots | None = None,
+    keep_calls: bool = True,
 ) -> tuple[list[Call], Any]:
     """:func:`judge_events` on shots already grouped: a list (the referee input's shot numbers are
     checked against it before any is judged) or a stream (:func:`tracking.events.iter_shots`,
     judged one by one as they come, each call handed to ``on_call`` at once; the shot numbers are
-    checked when the stream ends, and a shot the log never had raises there)."""
+    checked when the stream ends, and a shot the log never had raises there). ``keep_calls=False``:
+    the calls go to ``on_call`` only and the returned list is empty, so a log of any length is
+    judged in bounded memory."""
     g = parse_game(game)
     engine = engine_for(g, config, table)
     # the opening is read from the first shot that shows its start (almost always the first)
@@ -83,16 +86,17 @@ def judge_shots(
         check_referee_shots(ref, [s.number for s in head])
     state = engine.initial_state(ref.setup)
     calls: list[Call] = []
-    numbers: list[int] = []
+    numbers: set[int] = set()
     for shot in itertools.chain(head, stream):
         call, state = engine.judge_shot(state, shot, ref.for_shot(shot.number))
-        if sight is not None and not calls:
+        if sight is not None and not numbers:
             call = with_opening(call, sight)
-        calls.append(call)
-        numbers.append(shot.number)
+        if keep_calls:
+            calls.append(call)
+        numbers.add(shot.number)
         if on_call is not None:
             on_call(call)
-    check_referee_shots(ref, numbers)
+    check_referee_shots(ref, sorted(numbers))
     return calls, state
 
 
