@@ -141,7 +141,6 @@ class StraightPoolEngine:
     ) -> tuple[Call, StraightPoolState]:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} state")
-        check_pool_shot(shot, OBJECT_BALLS | {BallId.CUE}, self.game.value, "004 equipment")
         si = shot_input or ShotInput()
         n = shot.number
         if state.match_over:
@@ -173,6 +172,7 @@ class StraightPoolEngine:
             for b in _balls_of(e):
                 if b is not BallId.CUE and b not in OBJECT_BALLS:
                     raise ShotError(f"shot {n}: 14.1 is played with the cue ball and balls 1..15, got the {b.value}")
+        check_pool_shot(shot, OBJECT_BALLS | {BallId.CUE}, self.game.value, "004 equipment")
         st, pre = resolve_pending(state, start)
         doubts = list(pre.doubts)
         lead: list[str] = list(pre.sentences)
