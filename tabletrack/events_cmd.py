@@ -18,10 +18,10 @@ from pathlib import Path
 from calibration.table import TableSpec
 from common.atomic import streamed_path
 from common.errors import TabletrackError
-from rules import format_calls_table, load_game_input, parse_game
-from rules.core.call import Call
+from rules import load_game_input, parse_game
 from rules.core.judge import judge_shots
 from tabletrack.tables import check_table_for_game, table_spots
+from tabletrack.tally import CallTally
 from tracking.eventlog import EventLogWriter, event_to_dict
 from tracking.events import CushionHit, Event, Shot, ShotStart, group_shots
 from tracking.infer import InferenceConfig, iter_inferred_shots
@@ -63,9 +63,11 @@ def run_events(
             partial = stack.enter_context(streamed_path(output))
             writer = stack.enter_context(EventLogWriter(partial))
             write = writer.write
-        calls: list[Call] = []
+        tally = CallTally()
         if g is not None:
-            calls, _ = judge_shots(shots(write), g, referee_path or None, table=table_spots(table))
+            judge_shots(
+                shots(write), g, referee_path or None, table=table_spots(table), on_call=tally.add, keep_calls=False
+            )
         else:
             for _ in shots(write):
                 pass
@@ -77,7 +79,7 @@ def run_events(
         + (f", written to {output}" if output else ""),
     ]
     if g is not None:
-        lines += ["", format_calls_table(calls)]
+        lines += ["", tally.table()]
     return "\n".join(lines)
 
 

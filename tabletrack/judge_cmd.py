@@ -3,46 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections import deque
 from pathlib import Path
 
 from calibration.table import TableSpec
 from common.atomic import streamed_path, write_text_atomic
 from common.errors import TabletrackError
-from rules import CallWriter, call_to_dict, engine_for, format_calls_table, load_game_input, parse_game
+from rules import CallWriter, call_to_dict, engine_for, load_game_input, parse_game
 from rules.core.call import Call
 from rules.core.judge import judge_shots
 from tabletrack.tables import check_table_for_game, table_spots
+from tabletrack.tally import CallTally
 from tracking.eventlog import stream_events
 from tracking.events import iter_shots
-
-#: the calls the summary table shows (the last ones); every call is in the output
-TABLE_CALLS = 200
-
-
-class _Tally:
-    """The summary of the calls judged so far: the last :data:`TABLE_CALLS` calls and the totals
-    of all, in memory that does not grow with the log."""
-
-    def __init__(self) -> None:
-        self.last: deque[Call] = deque(maxlen=TABLE_CALLS)
-        self.count = self.points = self.fouls = self.review = 0
-
-    def add(self, call: Call) -> None:
-        self.last.append(call)
-        self.count += 1
-        self.points += max(call.points, 0)
-        self.fouls += call.foul is not None
-        self.review += call.needs_review
-
-    def table(self) -> str:
-        if self.count <= TABLE_CALLS:
-            return format_calls_table(list(self.last))
-        head = format_calls_table(list(self.last)).rsplit("\n", 1)[0]
-        return (
-            f"{head}\n(the last {TABLE_CALLS} of {self.count} calls) {self.count} shots: {self.points} points, "
-            f"{self.fouls} fouls, {self.review} to review"
-        )
 
 
 def _print_call(call: Call) -> None:
@@ -77,7 +49,7 @@ def run_judge(
     # summary's tally (the table shows the last TABLE_CALLS calls), never the whole log or its calls
     shots = iter_shots(stream_events(events_path))
     engine = engine_for(g)
-    tally = _Tally()
+    tally = CallTally()
     if output:
         # streamed: written as OUTPUT.partial, renamed to OUTPUT when every shot is judged
         with streamed_path(output) as partial, CallWriter(partial) as w:
