@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sections  # bench/sections.py (this script's folder is on sys.path)
 
 REPO = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- live:begin -->", "<!-- live:end -->"
@@ -210,11 +211,8 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
 
 
 def replace_section(text: str, body: str) -> str:
-    block = f"{BEGIN}\n{body}\n{END}"
-    i, j = text.find(BEGIN), text.find(END)
-    if i >= 0 and j > i:
-        return text[:i] + block + text[j + len(END) :]
-    return text.rstrip("\n") + "\n\n" + block + "\n"
+    """:func:`sections.replace_section` with this script's markers."""
+    return sections.replace_section(text, body, BEGIN, END)
 
 
 def run(clips: list[str] | None = None, loop_minutes: float = 60.0, quick: bool = False) -> str:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import sections  # bench/sections.py (this script's folder is on sys.path)
 
 if TYPE_CHECKING:
     from calibration.camera import CameraModel
@@ -195,14 +196,8 @@ def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def replace_section(text: str, body: str, begin: str = BEGIN, end: str = END) -> str:
-    """``text`` with what lies between ``begin`` and ``end`` replaced by ``body`` (the markers
-    kept); ``body`` between new markers appended where ``text`` has none."""
-    block = f"{begin}\n{body.rstrip()}\n{end}"
-    i, j = text.find(begin), text.find(end)
-    if i >= 0 and j > i:
-        return text[:i] + block + text[j + len(end) :]
-    sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-    return text + sep + block + "\n"
+    """:func:`sections.replace_section` with this script's markers by default."""
+    return sections.replace_section(text, body, begin, end)
 
 
 def md_table(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:

@@ -10,11 +10,12 @@ the absolute rates, are what to compare.
     python bench/run.py [--clips NAME ...] [--out BENCHMARKS.md] [--no-real]
 
 Then the "Speed" section (bench/speed.py: the whole command as a user runs it, with and without the
-annotated video, against decode-only of the same file) and the "Real footage" section
-(bench/real.py, on ../shared/data/real-dev and billiard-pool-coco) are run and written between
-their markers; ``--no-speed`` and ``--no-real`` skip them and keep the sections already in the file.
-The "Live mode" section (bench/live.py) is kept as the last run wrote it; ``--live`` runs it
-again (an hour: its memory run loops a clip for 60 minutes).
+annotated video, against decode-only of the same file), the "Robustness" section (bench/robust.py:
+memory and time of judge per 10k shots and of events per hour of tracks) and the "Real footage"
+section (bench/real.py, on ../shared/data/real-dev and billiard-pool-coco) are run and written
+between their markers; ``--no-speed``, ``--no-robust`` and ``--no-real`` skip them and keep the
+sections already in the file. The "Live mode" section (bench/live.py) is kept as the last run wrote
+it; ``--live`` runs it again (an hour: its memory run loops a clip for 60 minutes).
 """
 
 from __future__ import annotations
@@ -163,6 +164,13 @@ def main() -> int:
         help="run bench/live.py (live mode: latency, drops, an hour's memory) too; default: keep its section",
     )
     ap.add_argument(
+        "--robust",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run bench/robust.py (memory and time on 10k shots, an hour of tracks) too (default); "
+        "--no-robust keeps the section already written",
+    )
+    ap.add_argument(
         "--real",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -237,32 +245,31 @@ def main() -> int:
             pool_text,
             "",
         ]
+    import live  # bench/live.py (this script's folder is on sys.path)
     import real  # bench/real.py (this script's folder is on sys.path)
+    import robust  # bench/robust.py
     import speed  # bench/speed.py
+    from sections import keep_section, replace_section  # bench/sections.py
 
     new_text = "\n".join(md) + "\n"
+    # each section: measured again, or kept as the last run of its script wrote it
     if args.speed:
-        body, _ = speed.run(args.clips)
-        new_text = speed.replace_section(new_text, body)
+        new_text = replace_section(new_text, speed.run(args.clips)[0], speed.BEGIN, speed.END)
     else:
-        i, j = old_text.find(speed.BEGIN), old_text.find(speed.END)
-        if i >= 0 and j > i:  # keep the speed section of the last run
-            new_text = speed.replace_section(new_text, old_text[i + len(speed.BEGIN) : j].strip("\n"))
+        new_text = keep_section(new_text, old_text, speed.BEGIN, speed.END)
     if args.real:
-        body, _ = real.run()
-        new_text = real.replace_section(new_text, body)
+        new_text = replace_section(new_text, real.run()[0], real.BEGIN, real.END)
     else:
-        i, j = old_text.find(real.BEGIN), old_text.find(real.END)
-        if i >= 0 and j > i:  # keep the real-footage section of the last run
-            new_text = real.replace_section(new_text, old_text[i + len(real.BEGIN) : j].strip("\n"))
-    import live  # bench/live.py (this script's folder is on sys.path)
-
+        new_text = keep_section(new_text, old_text, real.BEGIN, real.END)
     if args.live:
-        new_text = live.replace_section(new_text, live.run())
+        new_text = replace_section(new_text, live.run(), live.BEGIN, live.END)
     else:
-        i, j = old_text.find(live.BEGIN), old_text.find(live.END)
-        if i >= 0 and j > i:  # keep the live section of the last bench/live.py run
-            new_text = live.replace_section(new_text, old_text[i + len(live.BEGIN) : j].strip("\n"))
+        new_text = keep_section(new_text, old_text, live.BEGIN, live.END)
+    if args.robust:
+        judged, inferred = robust.measure(10_000, 1.0)
+        new_text = replace_section(new_text, robust.section(10_000, 1.0, judged, inferred), robust.BEGIN, robust.END)
+    else:
+        new_text = keep_section(new_text, old_text, robust.BEGIN, robust.END)
     out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
     return 0

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import cv2
+import sections  # bench/sections.py (this script's folder is on sys.path)
 
 REPO = Path(__file__).resolve().parents[1]
 BEGIN = "<!-- speed:begin -->"
@@ -162,14 +163,8 @@ def run(names: list[str] | None = None, quick: bool = False, both: bool = True) 
 
 
 def replace_section(text: str, body: str) -> str:
-    block = f"{BEGIN}\n{body.rstrip()}\n{END}"
-    i, j = text.find(BEGIN), text.find(END)
-    if i >= 0 and j > i:
-        return text[:i] + block + text[j + len(END) :]
-    k = text.find("<!-- real:begin -->")
-    if k >= 0:
-        return text[:k] + block + "\n\n" + text[k:]
-    return text.rstrip("\n") + "\n\n" + block + "\n"
+    """:func:`sections.replace_section` with this script's markers."""
+    return sections.replace_section(text, body, BEGIN, END)
 
 
 def main() -> int:

@@ -18,11 +18,67 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats3
+from common.atomic import write_text_atomic
 from common.errors import TabletrackError, shorten
+from common.jsonio import load_json_file
 
 
 class CameraModelError(TabletrackError):
     """A calibration file is missing, malformed, or for another table / image size."""
+
+
+#: the bounds of a calibration file's fields: beyond them a value describes no camera over a
+#: billiards table (a 100 000 px wide image, a focal length of a million pixels, a camera 100 m
+#: away, radial distortion whose k1 bends the image inside out)
+MAX_IMAGE_PX = 100_000
+MAX_FOCAL_PX = 1.0e6
+MAX_DISTANCE_MM = 100_000.0
+MAX_ROTATION_RAD = 4.0 * np.pi
+MAX_DISTORTION = 100.0
+
+
+def _echo(v: Any) -> str:
+    return shorten(repr(v), 80)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _field_num(d: dict[str, Any], key: str, source: str, lo: float, hi: float) -> float:
+    if key not in d:
+        raise CameraModelError(f"{source}: missing field {key!r}")
+    v = d[key]
+    if not _is_number(v) or not (lo <= v <= hi):  # NaN fails both comparisons
+        raise CameraModelError(f"{source}: field {key!r}: expected a number in {lo:g}..{hi:g}, got {_echo(v)}")
+    return float(v)
+
+
+def _field_int(d: dict[str, Any], key: str, source: str, hi: int) -> int:
+    v: Any = d.get(key)
+    if not _is_number(v) or not 1 <= v <= hi or v != int(v):
+        raise CameraModelError(f"{source}: field {key!r}: expected a whole number of pixels 1..{hi}, got {_echo(v)}")
+    return int(v)
+
+
+def _field_vec3(d: dict[str, Any], key: str, source: str, bound: float) -> tuple[float, float, float]:
+    v = d.get(key)
+    if not isinstance(v, list) or len(v) != 3 or not all(_is_number(c) and abs(c) <= bound for c in v):
+        raise CameraModelError(
+            f"{source}: field {key!r}: expected a list of 3 finite numbers within ±{bound:g}, got {_echo(v)}"
+        )
+    return floats3(v)
+
+
+def _field_str(d: dict[str, Any], key: str, source: str, default: str) -> str:
+    v = d.get(key, default)
+    if not isinstance(v, str):
+        raise CameraModelError(f"{source}: field {key!r}: expected a string, got {_echo(v)}")
+    return v
+
+
+def _optional_num(d: dict[str, Any], key: str, source: str) -> float | None:
+    return None if d.get(key) is None else _field_num(d, key, source, 0.0, MAX_DISTANCE_MM)
 
 
 @dataclass(frozen=True)
@@ -175,46 +231,49 @@ class CameraModel:
         return d
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        """Write the camera's JSON to ``path`` atomically (:func:`common.atomic.write_text_atomic`)."""
+        write_text_atomic(path, json.dumps(self.to_dict(), indent=2) + "\n")
 
     @staticmethod
     def from_dict(d: Any, source: str = "calibration") -> CameraModel:
+        """The camera of its JSON form (:meth:`to_dict`), every field checked against its meaning:
+        :class:`CameraModelError` naming the field, what was expected and what came."""
         if not isinstance(d, dict) or d.get("format") != "tabletrack-camera/1":
             raise CameraModelError(
                 f'{source}: not a tabletrack calibration file (expected JSON with "format": "tabletrack-camera/1")'
             )
-        try:
-            return CameraModel(
-                image_w_px=int(d["image_w_px"]),
-                image_h_px=int(d["image_h_px"]),
-                fx=float(d["fx"]),
-                fy=float(d["fy"]),
-                cx=float(d["cx"]),
-                cy=float(d["cy"]),
-                k1=float(d["k1"]),
-                k2=float(d["k2"]),
-                rvec=floats3(d["rvec"]),
-                tvec_mm=floats3(d["tvec_mm"]),
-                table=str(d.get("table", "carom_match")),
-                reprojection_error_px=None
-                if d.get("reprojection_error_px") is None
-                else float(d["reprojection_error_px"]),
-                reprojection_error_mm=None
-                if d.get("reprojection_error_mm") is None
-                else float(d["reprojection_error_mm"]),
-                method=str(d.get("method", "unknown")),
-                extras=dict(d.get("extras", {})),
+        w = _field_int(d, "image_w_px", source, MAX_IMAGE_PX)
+        h = _field_int(d, "image_h_px", source, MAX_IMAGE_PX)
+        extras = d.get("extras", {})
+        if not isinstance(extras, dict):
+            raise CameraModelError(f"{source}: field 'extras': expected an object, got {_echo(extras)}")
+        cam = CameraModel(
+            image_w_px=w,
+            image_h_px=h,
+            fx=_field_num(d, "fx", source, 1.0, MAX_FOCAL_PX),
+            fy=_field_num(d, "fy", source, 1.0, MAX_FOCAL_PX),
+            cx=_field_num(d, "cx", source, -10.0 * w, 10.0 * w),
+            cy=_field_num(d, "cy", source, -10.0 * h, 10.0 * h),
+            k1=_field_num(d, "k1", source, -MAX_DISTORTION, MAX_DISTORTION),
+            k2=_field_num(d, "k2", source, -MAX_DISTORTION, MAX_DISTORTION),
+            rvec=_field_vec3(d, "rvec", source, MAX_ROTATION_RAD),
+            tvec_mm=_field_vec3(d, "tvec_mm", source, MAX_DISTANCE_MM),
+            table=_field_str(d, "table", source, "carom_match"),
+            reprojection_error_px=_optional_num(d, "reprojection_error_px", source),
+            reprojection_error_mm=_optional_num(d, "reprojection_error_mm", source),
+            method=_field_str(d, "method", source, "unknown"),
+            extras=dict(extras),
+        )
+        z_mm = float(cam.centre_mm[2])
+        if not z_mm > 0.0:
+            raise CameraModelError(
+                f"{source}: fields 'rvec', 'tvec_mm': expected a camera above the cloth (height > 0 mm), "
+                f"got a camera {z_mm:.0f} mm from the cloth's plane"
             )
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-            raise CameraModelError(f"{source}: malformed calibration file ({shorten(e, 200)})") from None
+        return cam
 
     @staticmethod
     def load(path: str | Path) -> CameraModel:
-        p = Path(path)
-        try:
-            d = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise CameraModelError(f"{p}: calibration file not found") from None
-        except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
-            raise CameraModelError(f"{p}: not a readable calibration JSON file ({e})") from None
-        return CameraModel.from_dict(d, str(p))
+        """The camera of a ``calibration.json`` (read within :mod:`common.jsonio`'s bounds)."""
+        d = load_json_file(path, "calibration", CameraModelError)
+        return CameraModel.from_dict(d, shorten(Path(path).name, 120))

@@ -19,7 +19,6 @@ the accuracy of the clicks, which the result's warnings quantify (mm per px at t
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +30,8 @@ from calibration._vec import floats3
 from calibration.result import CalibrationError, CalibrationHints, CalibrationResult, CornerMatch
 from calibration.solve import EdgeObs, FocalPrior, PointObs, init_from_corners, refine
 from calibration.table import TableSpec
+from common.errors import shorten
+from common.jsonio import load_json_file
 
 CORNER_ORDER = ("head_right", "foot_right", "foot_left", "head_left")
 _EXPECTED = (
@@ -45,7 +46,7 @@ def _as_points(v: object, source: str) -> tuple[tuple[float, float], ...]:
             return _as_points(v["corners_px"], source)
         if all(k in v for k in CORNER_ORDER):
             return _as_points([v[k] for k in CORNER_ORDER], source)
-        raise CalibrationError(f"{source}: expected {_EXPECTED}; got an object with keys {sorted(v)}")
+        raise CalibrationError(f"{source}: expected {_EXPECTED}; got an object with keys {shorten(sorted(v), 80)}")
     if isinstance(v, (list, tuple)):
         flat: list = []
         for item in v:
@@ -56,7 +57,9 @@ def _as_points(v: object, source: str) -> tuple[tuple[float, float], ...]:
         try:
             nums = [float(x) for x in flat]
         except (TypeError, ValueError):
-            raise CalibrationError(f"{source}: expected {_EXPECTED}; got non-numbers in {v!r}") from None
+            raise CalibrationError(
+                f"{source}: expected {_EXPECTED}; got non-numbers in {shorten(repr(v), 80)}"
+            ) from None
         if len(nums) != 8 or not all(np.isfinite(nums)):
             raise CalibrationError(f"{source}: expected {_EXPECTED}; got {len(nums)} numbers")
         return tuple((nums[i], nums[i + 1]) for i in range(0, 8, 2))
@@ -68,18 +71,13 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
     s = str(text).strip()
     p = Path(s)
     if s.lower().endswith(".json") or (len(s) < 4096 and p.is_file()):
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise CalibrationError(f"{s}: corners file not found") from None
-        except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
-            raise CalibrationError(f"{s}: not a readable JSON corners file ({e})") from None
-        return _as_points(data, s)
+        data = load_json_file(p, "corners", CalibrationError)
+        return _as_points(data, shorten(s, 120))
     parts = [x for x in re.split(r"[,;\s]+", s) if x]
     try:
         nums = [float(x) for x in parts]
     except ValueError:
-        raise CalibrationError(f"corners: expected {_EXPECTED}; got {s!r}") from None
+        raise CalibrationError(f"corners: expected {_EXPECTED}; got {shorten(repr(s), 80)}") from None
     return _as_points(nums, "corners")
 
 

@@ -8,13 +8,13 @@ left (y = W), z up from the cloth.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
+from common.jsonio import load_json_file
 
 _TABLES_DIR = Path(__file__).with_name("tables")
 _ALIASES = {"carom": "carom_match", "pool": "pool_9ft"}
@@ -22,6 +22,53 @@ _ALIASES = {"carom": "carom_match", "pool": "pool_9ft"}
 
 class TableSpecError(TabletrackError):
     """A table name or table file is not usable."""
+
+
+#: the physical range of a table's playing surface (length, width) and its balls, in mm: from a
+#: 6-ft bar table (about 1.8 x 0.9 m) to a 12-ft snooker table (3.57 x 1.78 m) and a carom match
+#: table (2.84 x 1.42 m), with room either side; balls from 47.6 mm (2 1/16 in, snooker's
+#: smallest) to 61.5 mm (carom), with the same room. Outside it a size is a typo or a corrupt
+#: field (a table of 1e-9 mm, 1e308 mm), and every mm of the analysis would follow it.
+LENGTH_RANGE_MM = (900.0, 5000.0)
+WIDTH_RANGE_MM = (450.0, 2500.0)
+BALL_RANGE_MM = (20.0, 120.0)
+#: any other size of the spec (cushion, rail, pocket mouth, setback), and how far a spot, line or
+#: pocket may lie from the table's corner
+MAX_PART_MM = 1000.0
+MAX_COORD_MM = 10_000.0
+#: diamonds per rail: carom 7, pool 6 and 3; a grid finer than this is no rail's
+MAX_DIAMONDS = 50
+
+
+def _echo(v: Any) -> str:
+    return shorten(repr(v), 80)
+
+
+def _num(v: Any, what: str, lo: float = -MAX_COORD_MM, hi: float = MAX_COORD_MM) -> float:
+    """``v`` as a float if it is a JSON number in ``lo..hi`` (NaN and inf fail), else
+    :class:`TableSpecError` naming ``what`` (``source: field``), the range and what came."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        raise TableSpecError(f"{what}: expected a number in {lo:g}..{hi:g}, got {_echo(v)}")
+    return float(v)
+
+
+def _count(v: Any, what: str, hi: int = MAX_DIAMONDS) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= hi or v != int(v):
+        raise TableSpecError(f"{what}: expected a whole number in 0..{hi}, got {_echo(v)}")
+    return int(v)
+
+
+def check_sizes(length_mm: float, width_mm: float, ball_diameter_mm: float, source: str) -> None:
+    """:class:`TableSpecError` unless the playing surface and the balls are in the physical ranges
+    above (and the length is the longer side): one check for a spec file, ``--table-size`` and
+    ``--ball-mm``."""
+    _num(length_mm, f"{source}: length_mm", *LENGTH_RANGE_MM)
+    _num(width_mm, f"{source}: width_mm", *WIDTH_RANGE_MM)
+    _num(ball_diameter_mm, f"{source}: ball_diameter_mm", *BALL_RANGE_MM)
+    if width_mm > length_mm:
+        raise TableSpecError(
+            f"{source}: expected the length to be the longer side, got {length_mm:g} x {width_mm:g} mm"
+        )
 
 
 POCKET_KINDS = ("corner", "side")
@@ -230,6 +277,8 @@ class TableSpec:
         pockets keep their offsets from the corner or the long-rail middle they belong to."""
         L = self.length_mm if length_mm is None else float(length_mm)
         W = self.width_mm if width_mm is None else float(width_mm)
+        D = self.ball_diameter_mm if ball_diameter_mm is None else float(ball_diameter_mm)
+        check_sizes(L, W, D, f"table {self.name!r} resized")
         sx, sy = L / self.length_mm, W / self.width_mm
         pockets = []
         for p in self.pockets:
@@ -240,7 +289,7 @@ class TableSpec:
             self,
             length_mm=L,
             width_mm=W,
-            ball_diameter_mm=self.ball_diameter_mm if ball_diameter_mm is None else float(ball_diameter_mm),
+            ball_diameter_mm=D,
             spots_mm={k: (v[0] * sx, v[1] * sy) for k, v in self.spots_mm.items()},
             lines=tuple(ln.scaled(sx, sy) for ln in self.lines),
             pockets=tuple(pockets),
@@ -312,8 +361,8 @@ def _floats(v: Any, n: Literal[2], what: str) -> tuple[float, float]: ...
 def _floats(v: Any, n: int, what: str) -> tuple[float, ...]: ...
 def _floats(v: Any, n: int, what: str) -> tuple[float, ...]:
     if not isinstance(v, (list, tuple)) or len(v) != n:
-        raise TableSpecError(f"{what}: expected a list of {n} numbers, got {v!r}")
-    return tuple(float(c) for c in v)
+        raise TableSpecError(f"{what}: expected a list of {n} numbers, got {_echo(v)}")
+    return tuple(_num(c, what) for c in v)
 
 
 def _outward_of(name: str, kind: str, centre: tuple[float, float], L: float, W: float) -> tuple[float, float]:
@@ -337,11 +386,9 @@ def _pocket_from_dict(
             f"{source}: pocket {p.get('name')!r}: kind expected one of {', '.join(POCKET_KINDS)}, got {kind!r}"
         )
     d = {**dict(kinds.get(kind, {})), **dict(p)}
-    name = str(d["name"])
+    name = shorten(d["name"], 40)
     centre = _floats(d["centre_mm"], 2, f"{source}: pocket {name} centre_mm")
-    mouth = float(d["mouth_mm"])
-    if mouth <= 0:
-        raise TableSpecError(f"{source}: pocket {name}: mouth_mm must be positive, got {mouth}")
+    mouth = _num(d["mouth_mm"], f"{source}: pocket {name} mouth_mm", 1.0, MAX_PART_MM)
     outward = (
         _floats(d["outward"], 2, f"{source}: pocket {name} outward")
         if "outward" in d
@@ -353,17 +400,29 @@ def _pocket_from_dict(
         mouth_mm=mouth,
         kind=kind,
         outward=outward,
-        shelf_mm=float(d.get("shelf_mm", 0.0)),
-        hole_radius_mm=float(d.get("hole_radius_mm", 0.55 * mouth)),
-        facing_angle_deg=float(d.get("facing_angle_deg", 135.0 if kind == "corner" else 90.0)),
-        jaw_radius_mm=float(d.get("jaw_radius_mm", 0.0)),
-        capture_radius_mm=float(d.get("capture_radius_mm", 0.5 * mouth + r_ball)),
+        shelf_mm=_num(d.get("shelf_mm", 0.0), f"{source}: pocket {name} shelf_mm", 0.0, MAX_PART_MM),
+        hole_radius_mm=_num(
+            d.get("hole_radius_mm", 0.55 * mouth), f"{source}: pocket {name} hole_radius_mm", 0.0, MAX_PART_MM
+        ),
+        facing_angle_deg=_num(
+            d.get("facing_angle_deg", 135.0 if kind == "corner" else 90.0),
+            f"{source}: pocket {name} facing_angle_deg",
+            0.0,
+            180.0,
+        ),
+        jaw_radius_mm=_num(d.get("jaw_radius_mm", 0.0), f"{source}: pocket {name} jaw_radius_mm", 0.0, MAX_PART_MM),
+        capture_radius_mm=_num(
+            d.get("capture_radius_mm", 0.5 * mouth + r_ball),
+            f"{source}: pocket {name} capture_radius_mm",
+            0.0,
+            MAX_PART_MM,
+        ),
     )
 
 
 def _line_from_dict(d: Mapping[str, Any], source: str) -> LineMark:
     kind = str(d.get("kind", "segment"))
-    name = str(d["name"])
+    name = shorten(d["name"], 40)
     if kind not in LINE_KINDS:
         raise TableSpecError(f"{source}: line {name!r}: kind expected one of {', '.join(LINE_KINDS)}, got {kind!r}")
     if kind == "segment":
@@ -378,9 +437,9 @@ def _line_from_dict(d: Mapping[str, Any], source: str) -> LineMark:
         name,
         kind,
         centre_mm=_floats(d["centre_mm"], 2, f"{source}: line {name} centre_mm"),
-        radius_mm=float(d["radius_mm"]),
-        start_deg=float(d.get("start_deg", 0.0)),
-        end_deg=float(d.get("end_deg", 360.0)),
+        radius_mm=_num(d["radius_mm"], f"{source}: line {name} radius_mm", 0.0, MAX_COORD_MM),
+        start_deg=_num(d.get("start_deg", 0.0), f"{source}: line {name} start_deg", -720.0, 720.0),
+        end_deg=_num(d.get("end_deg", 360.0), f"{source}: line {name} end_deg", -720.0, 720.0),
         drawn=bool(d.get("drawn", True)),
     )
 
@@ -392,8 +451,14 @@ def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
     missing = [k for k in required if k not in d]
     if missing:
         raise TableSpecError(f"{source}: missing {', '.join(missing)} in the table spec")
+    L, W, D = d["length_mm"], d["width_mm"], d["ball_diameter_mm"]
+    check_sizes(L, W, D, source)
+    L, W, D = float(L), float(W), float(D)
+
+    def part(key: str, default: float) -> float:
+        return _num(d.get(key, default), f"{source}: {key}", 0.0, MAX_PART_MM)
+
     try:
-        L, W, D = float(d["length_mm"]), float(d["width_mm"]), float(d["ball_diameter_mm"])
         kinds = d.get("pocket_kinds", {})
         spec = TableSpec(
             name=str(d["name"]),
@@ -401,18 +466,20 @@ def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
             length_mm=L,
             width_mm=W,
             ball_diameter_mm=D,
-            cushion_nose_height_mm=float(d.get("cushion_nose_height_mm", 0.63 * D)),
-            cushion_width_mm=float(d.get("cushion_width_mm", 50.0)),
-            rail_width_mm=float(d.get("rail_width_mm", 125.0)),
-            rail_height_mm=float(d.get("rail_height_mm", 45.0)),
-            diamond_setback_mm=float(d.get("diamond_setback_mm", 100.0)),
-            diamonds_long=int(d.get("diamonds_long", 7)),
-            diamonds_short=int(d.get("diamonds_short", 3)),
+            cushion_nose_height_mm=part("cushion_nose_height_mm", 0.63 * D),
+            cushion_width_mm=part("cushion_width_mm", 50.0),
+            rail_width_mm=part("rail_width_mm", 125.0),
+            rail_height_mm=part("rail_height_mm", 45.0),
+            diamond_setback_mm=part("diamond_setback_mm", 100.0),
+            diamonds_long=_count(d.get("diamonds_long", 7), f"{source}: diamonds_long"),
+            diamonds_short=_count(d.get("diamonds_short", 3), f"{source}: diamonds_short"),
             spots_mm={str(k): _floats(v, 2, f"{source}: spot {k}") for k, v in d.get("spots_mm", {}).items()},
             pockets=tuple(_pocket_from_dict(p, kinds, L, W, D / 2.0, source) for p in d.get("pockets", [])),
             description=str(d.get("description", "")),
-            diamond_grid_long=int(d.get("diamond_grid_long", 0)),
-            diamond_grid_short=int(d.get("diamond_grid_short", 0)),
+            diamond_grid_long=_count(d.get("diamond_grid_long", 0), f"{source}: diamond_grid_long", 2 * MAX_DIAMONDS),
+            diamond_grid_short=_count(
+                d.get("diamond_grid_short", 0), f"{source}: diamond_grid_short", 2 * MAX_DIAMONDS
+            ),
             lines=tuple(_line_from_dict(ln, source) for ln in d.get("lines", [])),
             drawn_spots=tuple(str(k) for k in d.get("drawn_spots", [])),
             sources=tuple(str(k) for k in d.get("sources", [])),
@@ -420,18 +487,12 @@ def table_from_dict(d: Mapping[str, Any], source: str = "table") -> TableSpec:
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as e:
         if isinstance(e, TableSpecError):
             raise
-        raise TableSpecError(f"{source}: malformed table spec ({type(e).__name__}: {e})") from None
-    if spec.length_mm <= 0 or spec.width_mm <= 0 or spec.ball_diameter_mm <= 0:
-        raise TableSpecError(
-            f"{source}: sizes must be positive, got {spec.length_mm} x {spec.width_mm}, ball {spec.ball_diameter_mm} mm"
-        )
-    if spec.diamonds_long < 0 or spec.diamonds_short < 0:
-        raise TableSpecError(
-            f"{source}: diamond counts must be >= 0, got {spec.diamonds_long} and {spec.diamonds_short}"
-        )
+        raise TableSpecError(f"{source}: malformed table spec ({type(e).__name__}: {shorten(e, 120)})") from None
     unknown = [k for k in spec.drawn_spots if k not in spec.spots_mm]
     if unknown:
-        raise TableSpecError(f"{source}: drawn_spots names spots that are not in spots_mm: {', '.join(unknown)}")
+        raise TableSpecError(
+            f"{source}: drawn_spots names spots that are not in spots_mm: {shorten(', '.join(unknown), 120)}"
+        )
     marks = spec.diamond_marks()
     for side, want in (
         ("right", spec.diamonds_long),
@@ -462,13 +523,10 @@ def load_table(name_or_path: str | Path) -> TableSpec:
     path = bundled if bundled.is_file() else Path(text)
     if not path.is_file():
         raise TableSpecError(
-            f"unknown table {str(name_or_path)!r}: expected one of {', '.join(known_tables() + sorted(_ALIASES))} "
+            f"unknown table {_echo(str(name_or_path))}: expected one of {', '.join(known_tables() + sorted(_ALIASES))} "
             "or the path of a table JSON file"
         )
-    try:
-        d = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as e:  # unreadable, not UTF-8, not JSON, too deep
-        raise TableSpecError(f"{path}: not a readable table JSON file ({e})") from None
+    d = load_json_file(path, "table spec", TableSpecError)
     if not isinstance(d, dict):
-        raise TableSpecError(f"{path}: expected a JSON object describing a table")
-    return table_from_dict(d, str(path))
+        raise TableSpecError(f"{shorten(path, 120)}: expected a JSON object describing a table")
+    return table_from_dict(d, shorten(path, 120))

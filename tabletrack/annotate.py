@@ -11,6 +11,7 @@ from finished tracks and events. Both draw through :class:`Overlay`. Output is M
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
+from common.atomic import atomic_path
 from common.errors import TabletrackError
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
@@ -214,7 +216,25 @@ def write_annotated_video(
     trail_frames: int = 90,
 ) -> Path:
     """The annotated video in a second pass over ``video_path`` from finished tracks, events and
-    calls (``analyze`` draws it from its own decoded frames instead: :class:`AnnotatedVideo`)."""
+    calls (``analyze`` draws it from its own decoded frames instead: :class:`AnnotatedVideo`), into
+    ``out_path`` (MP4) through a temporary file renamed into place at the end
+    (:func:`common.atomic.atomic_path`): a run that fails while drawing leaves no half video."""
+    with atomic_path(out_path, suffix=".mp4") as tmp:
+        _write_annotated(video_path, tmp, camera, table, tracks, events, calls, max_width_px, trail_frames)
+    return out_path
+
+
+def _write_annotated(
+    video_path: Path,
+    out_path: Path,
+    camera: CameraModel,
+    table: TableSpec,
+    tracks: Sequence[BallTrack],
+    events: Sequence[Event],
+    calls: Sequence[CallOverlay],
+    max_width_px: int,
+    trail_frames: int,
+) -> None:
     cap = cv2.VideoCapture(str(video_path))
     fps = float(cap.get(cv2.CAP_PROP_FPS) or 30.0)
     ok, frame = cap.read()
@@ -242,7 +262,6 @@ def write_annotated_video(
         idx += 1
     cap.release()
     writer.release()
-    return out_path
 
 
 class AnnotatedVideo:
@@ -281,7 +300,11 @@ class AnnotatedVideo:
         from tabletrack.overlap import FrameSpool, Worker
 
         scale, self.size = output_size(frame_wh[0], frame_wh[1], max_width_px)
-        self._writer = open_writer(out_path, fps, self.size)
+        # encoded under a hidden name ending .mp4 (the encoder picks the container by it) and
+        # renamed to ``out_path`` once released: never a half-written file under that name
+        self.out_path = out_path
+        self._tmp_path = out_path.with_name("." + out_path.name + ".mp4")
+        self._writer = open_writer(self._tmp_path, fps, self.size)
         self.overlay = Overlay(camera, table, scale, balls, trail_frames)
         self.spool = FrameSpool((self.size[1], self.size[0], 3), ram_frames)
         self.written = 0
@@ -334,6 +357,8 @@ class AnnotatedVideo:
     def _release(self) -> None:
         self._writer.release()
         self.spool.close()
+        if self._tmp_path.exists():
+            os.replace(self._tmp_path, self.out_path)
 
     # -- the thread's side -------------------------------------------------------------------
     def _handle(self, msg: tuple) -> None:

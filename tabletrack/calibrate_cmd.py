@@ -11,6 +11,7 @@ from calibration.draw import draw_calibration
 from calibration.manual import calibrate_manual, parse_corners
 from calibration.result import CalibrationHints
 from calibration.table import TableSpec
+from common.atomic import atomic_path
 from vision.source import read_image_or_first_frame
 
 
@@ -27,9 +28,12 @@ def run_calibrate(
     else:
         result = calibrate_frame(image, table, hints=hints)
     output.parent.mkdir(parents=True, exist_ok=True)
-    result.camera.save(output)
     check = output.with_suffix(".png")
-    cv2.imwrite(str(check), draw_calibration(image, result, table))
+    # both outputs whole or not at all: each through a temporary file renamed into place
+    with atomic_path(check) as tmp:
+        if not cv2.imwrite(str(tmp), draw_calibration(image, result, table)):
+            raise OSError(f"{check}: cannot write the check image here")
+    result.camera.save(output)
     cam = result.camera
     c = cam.centre_mm
     lines = [

@@ -69,7 +69,7 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
 
 def table_from_args(args: argparse.Namespace) -> TableSpec:
     """The table spec named by --table, with --table-size and --ball-mm applied."""
-    from calibration.table import TableSpecError, load_table
+    from calibration.table import TableSpecError, check_sizes, load_table
 
     name = args.table
     if name is None:
@@ -86,8 +86,7 @@ def table_from_args(args: argparse.Namespace) -> TableSpec:
             raise TableSpecError(
                 f"--table-size: expected LENGTHxWIDTH in mm such as 2840x1420, got {args.table_size!r}"
             ) from None
-        if not (length > 0 and width > 0):
-            raise TableSpecError(f"--table-size: expected positive sizes, got {args.table_size!r}")
+        check_sizes(length, width, table.ball_diameter_mm, "--table-size")
     ball = getattr(args, "ball_mm", None)
     if ball is not None and not 20.0 <= ball <= 120.0:
         raise TableSpecError(f"--ball-mm: expected a ball diameter of 20-120 mm, got {ball}")
@@ -445,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except KeyboardInterrupt:
-        print("tabletrack: interrupted; what was found so far is in the output files", file=sys.stderr)
+        print("tabletrack: interrupted; what was found so far is in the output files named *.partial", file=sys.stderr)
         return EXIT_INTERRUPTED
     except user_errors as e:
         if os.environ.get("TABLETRACK_DEBUG"):

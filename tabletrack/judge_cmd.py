@@ -7,10 +7,20 @@ from pathlib import Path
 from typing import Any
 
 from calibration.table import TableSpec
+from common.atomic import streamed_path, write_text_atomic
 from common.errors import TabletrackError
-from rules import CallWriter, call_to_dict, engine_for, format_calls_table, judge_events, load_game_input, parse_game
-from tabletrack.tables import table_spots
-from tracking.eventlog import read_events
+from rules import CallWriter, call_to_dict, engine_for, load_game_input, parse_game
+from rules.core.call import Call
+from rules.core.judge import judge_shots
+from tabletrack.tables import check_table_for_game, table_spots
+from tabletrack.tally import CallTally
+from tracking.eventlog import stream_events
+from tracking.events import iter_shots
+
+
+def _print_call(call: Call) -> None:
+    """One call's JSON line on standard output, flushed: a reader of the pipe sees each shot as it ends."""
+    print(json.dumps(call_to_dict(call), ensure_ascii=False), flush=True)
 
 
 def run_judge(
@@ -22,8 +32,9 @@ def run_judge(
     table: TableSpec | None = None,
 ) -> str:
     """Judge ``events_path`` (an event log, or a live match's database: its events and, unless
-    ``referee_path`` is given, its referee input) as ``game``; write calls to ``output`` (JSONL, line by line) or return
-    them as JSONL, then the summary table and the score sheet; the score sheet's JSON goes to
+    ``referee_path`` is given, its referee input) as ``game``; write calls to ``output`` (JSONL,
+    line by line, as ``OUTPUT.partial`` until the last) or print them as each shot ends; return the
+    summary table and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
     table played on, whose break spots tell whether the first shot is a break where the referee
     input does not say (:mod:`rules.core.opening`)."""
@@ -31,6 +42,8 @@ def run_judge(
     if referee_path:
         load_game_input(referee_path, g)  # a bad file fails before the log is read
     ref: str | dict[str, Any] | None = referee_path or None
+    if table is not None:
+        check_table_for_game(table, g)
     ot = table_spots(table) if table is not None else None
     if not events_path.exists():
         raise TabletrackError(f"{events_path}: no such file; expected an events.jsonl event log")
@@ -43,20 +56,33 @@ def run_judge(
         if match_game is not None and parse_game(match_game) is not g:
             raise TabletrackError(f"{events_path}: this match is {match_game}; give --game {match_game}")
         ref = ref or match_ref
+        shots = iter_shots(iter(events))
     else:
-        events = read_events(events_path)
+        # the log is read, judged and written shot by shot: memory holds one shot's events and the
+        # summary's tally (the table shows the last TABLE_CALLS calls), never the whole log or its calls
+        shots = iter_shots(stream_events(events_path))
     engine = engine_for(g)
+    tally = CallTally()
     if output:
-        with CallWriter(output) as w:
-            calls, state = judge_events(events, g, ref, on_call=w.write, table=ot)
-        lines = [format_calls_table(calls), f"{len(calls)} calls written to {output}"]
+        # streamed: written as OUTPUT.partial, renamed to OUTPUT when every shot is judged
+        with streamed_path(output) as partial, CallWriter(partial) as w:
+
+            def write(call: Call) -> None:
+                w.write(call)
+                tally.add(call)
+
+            _, state = judge_shots(shots, g, ref, on_call=write, table=ot, keep_calls=False)
+        lines = [tally.table(), f"{tally.count} calls written to {output}"]
     else:
-        calls, state = judge_events(events, g, ref, table=ot)
-        lines = [json.dumps(call_to_dict(c), ensure_ascii=False) for c in calls] + ["", format_calls_table(calls)]
+
+        def show(call: Call) -> None:
+            _print_call(call)
+            tally.add(call)
+
+        _, state = judge_shots(shots, g, ref, on_call=show, table=ot, keep_calls=False)
+        lines = ["", tally.table()]
     lines += ["", engine.format_score_sheet(state)]
     if sheet_path:
-        Path(sheet_path).write_text(
-            json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
+        write_text_atomic(sheet_path, json.dumps(engine.score_sheet(state), ensure_ascii=False, indent=1) + "\n")
         lines.append(f"score sheet written to {sheet_path}")
     return "\n".join(lines)

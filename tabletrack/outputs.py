@@ -9,6 +9,14 @@ refuses a second run on the same output in one line; the operating system drops 
 process ends, however it ends, so a killed run leaves no stale lock. The empty lock file stays (removing
 it would let a run that opened it just before lock a file no later run sees).
 
+:class:`RunOutputs` keeps one run's outputs in a folder whole: every output of ``analyze`` is
+written as ``NAME.partial`` (streamed files line by line, whole files through a temporary name,
+:mod:`common.atomic`) and :meth:`RunOutputs.commit` renames them all to their names when the run
+has ended well, and removes the previous run's outputs this run did not write (an
+``annotated.mp4`` after a ``--no-video`` run, a ``score_sheet.json`` after a run with no shot). A
+run that fails or is interrupted leaves the previous run's outputs as they were and its own as
+``*.partial`` beside them: never a mix of the two under the outputs' names.
+
 Why: ``calibrate shot.png -o shot.json`` wrote its check image over ``shot.png``; ``analyze
 DIR/annotated.mp4 --out DIR`` overwrote the video it was reading; two runs on one folder
 interleaved their JSON lines.
@@ -22,9 +30,10 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from common.atomic import partial_path
 from common.errors import TabletrackError, shorten
 
-__all__ = ["ANALYZE_OUTPUTS", "OutputPathError", "check_outputs", "output_lock"]
+__all__ = ["ANALYZE_OUTPUTS", "OutputPathError", "RunOutputs", "check_outputs", "output_lock"]
 
 #: the files ``analyze`` writes into its ``--out`` folder
 ANALYZE_OUTPUTS = ("events.jsonl", "calls.jsonl", "tracks.csv", "calibration.json", "score_sheet.json", "annotated.mp4")
@@ -85,3 +94,35 @@ def output_lock(path: str | Path, *, folder: bool) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+class RunOutputs:
+    """One run's outputs in ``folder`` (see the module docstring): :meth:`path` gives the
+    ``.partial`` path to write an output at, :meth:`commit` puts them all in place."""
+
+    def __init__(self, folder: Path, names: tuple[str, ...] = ANALYZE_OUTPUTS) -> None:
+        self.folder = folder
+        self.names = names
+        self._written: set[str] = set()
+
+    def path(self, name: str) -> Path:
+        """Where to write the output ``name`` during the run: ``folder/name.partial``."""
+        if name not in self.names:
+            raise ValueError(f"{name!r} is not one of this run's outputs {self.names}")
+        self._written.add(name)
+        return partial_path(self.folder / name)
+
+    def final(self, name: str) -> Path:
+        """Where the output ``name`` stands once the run is committed."""
+        return self.folder / name
+
+    def commit(self) -> None:
+        """Rename every output written to its name; remove the outputs of an earlier run (and its
+        leftover ``.partial`` files) that this run did not write."""
+        for name in self.names:
+            final, partial = self.folder / name, partial_path(self.folder / name)
+            if name in self._written and partial.exists():
+                os.replace(partial, final)
+            else:
+                for stale in (final, partial):
+                    stale.unlink(missing_ok=True)

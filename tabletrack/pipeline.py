@@ -29,12 +29,20 @@ wall time (from the process's start when the CLI gives it, ``AnalyzeOptions.star
 the clip's length, the analysis stage alone, and the decoder's own rate in this run (the time the
 decoder thread spent inside OpenCV's read: decode-only, measured in the same run at no extra
 cost).
+
+Every output is written as ``NAME.partial`` while the run goes (streamed files line by line, whole
+files through a temporary name) and all are renamed to their names when it has ended well
+(:class:`tabletrack.outputs.RunOutputs`): a run that fails or is interrupted leaves the previous
+run's outputs untouched and its own findings in the ``*.partial`` files. Before any of it, the clip
+itself is checked (:func:`vision.source.check_clip`: no still image, nothing shorter than a shot),
+and the cloth's colour is modelled from several frames (:mod:`tabletrack.visibility`): frames
+where the table is not seen are gaps that start and end no shot.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,16 +56,19 @@ from rules import Game, format_calls_table, load_game_input, parse_game
 from rules.core.call import Call
 from rules.nine_ball.variants import VARIANTS
 from tabletrack.annotate import AnnotatedVideo, BallTrack
+from tabletrack.outputs import RunOutputs
 from tabletrack.overlap import Prefetch
 from tabletrack.progress import Progress
 from tabletrack.session import FrameAnalysis
+from tabletrack.tables import check_table_for_game
+from tabletrack.visibility import ClothModel
 from tracking.events import Event
 from tracking.identity import balls_for
 from tracking.ids import BallId
 from vision.classical import ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
-from vision.source import Frame, VideoFile
+from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, Frame, VideoFile, VideoSourceError, check_clip
 
 
 @dataclass(frozen=True)
@@ -138,11 +149,7 @@ class AnalyzeResult:
 def balls_for_game(table: TableSpec, game: Game) -> tuple[BallId, ...]:
     """The balls to track: the game's ball set (nine-ball: the cue ball and 1-9, ...); the game's
     family must be played on the table's kind."""
-    if table.kind != game.family.value:
-        raise TabletrackError(
-            f"{game.value} is played on a {game.family.value} table, but the table is "
-            f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game"
-        )
+    check_table_for_game(table, game)
     variant = VARIANTS.get(game)  # the nine-ball family's racks (rules/nine_ball/variants.py)
     return (BallId.CUE, *variant.balls) if variant is not None else balls_for(table.kind)
 
@@ -183,11 +190,20 @@ def make_detector(
     return RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)), rect)
 
 
-def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> CameraModel:
-    """The camera from a file, from corners, or solved from one of the first frames."""
+def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> tuple[CameraModel, int]:
+    """The camera from a file, from corners, or solved from one of the first frames; and the index
+    of the frame it was solved on (0 for a file or corners: no frame was looked at)."""
     step = max(1, int(src.info.fps))  # one try a second over the first seconds
-    images = (fr.image for fr in src.frames(decode=lambda i: i % step == 0) if fr.image is not None)
-    return camera_from_images(images, src.info.width_px, src.info.height_px, src.info.path, table, opts)
+    last = [0]  # the index of the last frame handed over: the one solved on, when one is
+
+    def images() -> Iterator[np.ndarray]:
+        for fr in src.frames(decode=lambda i: i % step == 0):
+            if fr.image is not None:
+                last[0] = fr.index
+                yield fr.image
+
+    cam = camera_from_images(images(), src.info.width_px, src.info.height_px, src.info.path, table, opts)
+    return cam, last[0]
 
 
 def camera_from_images(
@@ -240,18 +256,22 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     t0 = time.perf_counter()
     src = VideoFile(video)
     try:
-        camera = obtain_camera(src, table, opts)
+        check_clip(src.info, MIN_CLIP_S)
+        camera, calib_frame = obtain_camera(src, table, opts)
     finally:
         src.close()
+    # the cloth's colour from several frames where the table is seen, never from the first alone
+    cloth = ClothModel.from_video(video, camera, table, calib_frame)
     t_cal = time.perf_counter() - t0
     out = Path(opts.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    camera.save(out / "calibration.json")
+    outputs = RunOutputs(out)
+    camera.save(outputs.path("calibration.json"))
 
     src = VideoFile(video)
     fps = src.info.fps
     rect = Rectifier(camera, table, opts.px_per_mm)
-    detector = make_detector(table, rect, opts.detector, src.first_frame(), opts.yolo_key_every)
+    detector = make_detector(table, rect, opts.detector, cloth.background_bgr, opts.yolo_key_every)
     session = FrameAnalysis(
         table=table,
         game=opts.game,
@@ -261,6 +281,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         out_dir=out,
         referee_path=referee_path,
         skip_still=opts.skip_still,
+        cloth=cloth,
+        output_path=outputs.path,
     )
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
     annotated: AnnotatedVideo | None = None
@@ -270,7 +292,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     try:
         if opts.annotated_video:
             annotated = AnnotatedVideo(
-                out / "annotated.mp4", camera, table, fps, (src.info.width_px, src.info.height_px), balls
+                outputs.path("annotated.mp4"), camera, table, fps, (src.info.width_px, src.info.height_px), balls
             )
         decoder = Prefetch(src.frames, maxsize=DECODE_AHEAD, name="decoder")
         fed = _Fed()
@@ -281,6 +303,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
                 _tell(annotated, session, fed)
             progress.update(fr.index + 1, f"{len(session.calls)} shots judged")
         session.finish()
+        session.judge.check_shots()
         t_an = time.perf_counter() - t1
         if annotated is not None:
             t2 = time.perf_counter()
@@ -298,6 +321,12 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         if stopped:  # never release the capture under a decoder still inside it
             src.close()
     frames = src.frames_read
+    if frames < max(MIN_CLIP_FRAMES, MIN_CLIP_S * fps):
+        raise VideoSourceError(
+            f"{video}: only {frames} frames could be decoded ({frames / fps:.2f} s); a shot needs at least "
+            f"{MIN_CLIP_S:g} s of video (the outputs are left as *.partial)"
+        )
+    outputs.commit()
     track_list = session.tracks()
     all_events = session.events
     calls = session.calls
@@ -317,6 +346,8 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         decode_s=decoder.busy_s if decoder is not None else 0.0,
     )
     summary = _summary(calls, out, stats, camera)
+    for gap in session.gaps.all():
+        summary += f"\nwarning: {gap.describe()}; calls of shots touching it are marked for review"
     claimed = src.info.frame_count
     if frames < claimed - 1:
         summary += (

@@ -25,6 +25,7 @@ from rules.core.call import Call
 from tabletrack.annotate import BallTrack
 from tabletrack.shot_judge import ShotJudge
 from tabletrack.still import StillGate
+from tabletrack.visibility import ClothModel, GapLog
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
 from tracking.events import Event, group_shots
@@ -75,6 +76,8 @@ class FrameAnalysis:
         bounded: bool = False,
         on_events: Callable[[list[Event]], None] | None = None,
         on_call: Callable[[Call], None] | None = None,
+        cloth: ClothModel | None = None,
+        output_path: Callable[[str], Path] | None = None,
     ) -> None:
         self.fps = fps
         self.skip_still = skip_still
@@ -83,7 +86,12 @@ class FrameAnalysis:
         self.classes = frozenset(detector_class(b) for b in balls)
         self.stream = EventStream(table, first_shot=first_shot)
         self.gate = StillGate()
-        self.judge = ShotJudge(game, referee_path, fps, out_dir / "calls.jsonl", table)
+        path = output_path or (lambda name: out_dir / name)
+        #: frames where the table is not seen (:mod:`tabletrack.visibility`): skipped whole, so
+        #: they start and end no shot; calls of shots touching them are marked for review
+        self.cloth = cloth
+        self.gaps = GapLog()
+        self.judge = ShotJudge(game, referee_path, fps, path("calls.jsonl"), table, path("score_sheet.json"), self.gaps)
         self.events: list[Event] = []
         self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
         self.analysed = 0
@@ -103,8 +111,8 @@ class FrameAnalysis:
         self._secs = {"rest": 0.0, "moving": 0.0}
         self._clock = time.perf_counter()
         self._kind_prev: str | None = None
-        self._events_writer = EventLogWriter(out_dir / "events.jsonl")
-        self._tracks_writer = TracksCsvWriter(out_dir / "tracks.csv")
+        self._events_writer = EventLogWriter(path("events.jsonl"))
+        self._tracks_writer = TracksCsvWriter(path("tracks.csv"))
         self._closed = False
 
     def wants(self, index: int) -> bool:
@@ -122,6 +130,12 @@ class FrameAnalysis:
         self.last_states = []
         if fr.image is None:
             return False
+        if self.cloth is not None:
+            if not self.cloth.visible(fr.image):
+                # the table is not seen (black, covered): no evidence about the balls
+                self.gaps.unseen(fr.index, fr.t_s)
+                return False
+            self.gaps.seen()
         if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting):
             return False
         self.analysed += 1

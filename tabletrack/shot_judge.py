@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from calibration.table import TableSpec
+from common.atomic import write_text_atomic
 from rules import CallWriter, JudgeConfig, engine_for, judge_events, load_game_input, parse_game
 from rules.core.call import Call
-from rules.core.judge import with_opening
+from rules.core.judge import check_referee_shots, with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
 from tabletrack.annotate import CallOverlay
 from tabletrack.tables import table_spots
+from tabletrack.visibility import GapLog
 from tracking.events import Event, Shot, group_shots
 
 __all__ = ["ShotJudge", "call_text"]
@@ -31,7 +33,14 @@ class ShotJudge:
     ``score_sheet.json`` beside ``calls_path`` after each call."""
 
     def __init__(
-        self, game: str, referee_path: str | None, fps: float, calls_path: Path, table: TableSpec | None = None
+        self,
+        game: str,
+        referee_path: str | None,
+        fps: float,
+        calls_path: Path,
+        table: TableSpec | None = None,
+        sheet_path: Path | None = None,
+        gaps: GapLog | None = None,
     ) -> None:
         g = parse_game(game)
         self.game = g
@@ -45,7 +54,8 @@ class ShotJudge:
         self.sight: OpeningSight | None = None
         self.calls_path = calls_path
         self.writer = CallWriter(calls_path)
-        self.sheet_path = calls_path.with_name("score_sheet.json")
+        self.sheet_path = sheet_path or calls_path.with_name("score_sheet.json")
+        self.gaps = gaps or GapLog()
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
         #: while set, every call made is held: ``needs_review`` with this reason (live: the camera moved)
@@ -69,14 +79,13 @@ class ShotJudge:
         call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
         if first and self.sight is not None:
             call = with_opening(call, self.sight)
+        call = _flag_gaps(call, shot, self.gaps)
         if self.hold_reason is not None:
             self.held[shot.number] = self.hold_reason
         call = self._held(call)
         self.writer.write(call)
         self.calls.append(call)
-        self.sheet_path.write_text(
-            json.dumps(self.score_sheet(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
+        self._write_sheet()
         end = shot.end
         self._call_frames[shot.number] = end.frame if end else shot.events[-1].frame
         return call
@@ -137,10 +146,18 @@ class ShotJudge:
         self.writer = CallWriter(self.calls_path)
         for c in self.calls:
             self.writer.write(c)
-        self.sheet_path.write_text(
-            json.dumps(self.score_sheet(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
+        self._write_sheet()
         return list(self.calls)
+
+    def _write_sheet(self) -> None:
+        """The score sheet after the last call, replaced atomically (never a half-written file)."""
+        write_text_atomic(self.sheet_path, json.dumps(self.score_sheet(), ensure_ascii=False, indent=1) + "\n")
+
+    def check_shots(self) -> None:
+        """Refuse, as ``judge`` does, referee input for a shot the video never had (a numbering
+        mistake must not be silently dropped); the run's outputs then stay ``*.partial``."""
+        if self.ref is not None:
+            check_referee_shots(self.ref, [c.shot for c in self.calls], "the video (its outputs are left as *.partial)")
 
     def score_sheet(self) -> dict[str, Any]:
         """The game's score sheet after the last call (empty before the first)."""
@@ -151,6 +168,24 @@ class ShotJudge:
 
     def close(self) -> None:
         self.writer.close()
+
+
+#: how far before a shot's start or after its end a gap still touches it: the stroke itself (cue
+#: ball accelerating) is seen a few frames before the fitted start
+GAP_MARGIN_S = 0.5
+
+
+def _flag_gaps(call: Call, shot: Shot, gaps: GapLog) -> Call:
+    """``call`` marked for review when the table was not seen during its shot (or within
+    :data:`GAP_MARGIN_S` of it): what happened in the gap is unknown, so the call is not certain."""
+    if not shot.events:
+        return call
+    touching = gaps.touching(shot.events[0].t_s, max(e.t_s for e in shot.events), GAP_MARGIN_S)
+    if not touching:
+        return call
+    why = "; ".join(g.describe() for g in touching)
+    reason = f"{call.review_reason}; {why}" if call.review_reason else why
+    return replace(call, needs_review=True, review_reason=reason)
 
 
 def call_text(c: Call) -> str:

@@ -5,14 +5,27 @@ Contract: :func:`table_spots` is the one place where a :class:`calibration.table
 and snooker's colour spots). Why here: ``rules/`` may not import calibration (DESIGN.md), so the app,
 which knows both, hands the spots over; every command (analyze, judge, events) and the truth
 comparison use this one function, so a table of another size is judged on its own spots everywhere.
+
+:func:`check_table_for_game` refuses a table of another kind than the game's family (a carom table
+for nine-ball, which has no pockets and no foot spot to rack on), in one line, for every command.
 """
 
 from __future__ import annotations
 
-from calibration.table import TableSpec
+from calibration.table import TableSpec, TableSpecError
+from rules.core.games import Game
 from rules.core.table import TableSpots
 
-__all__ = ["table_spots"]
+__all__ = ["check_table_for_game", "table_spots"]
+
+
+def check_table_for_game(table: TableSpec, game: Game) -> None:
+    """:class:`TableSpecError` unless ``table`` is of the kind ``game`` is played on."""
+    if table.kind != game.family.value:
+        raise TableSpecError(
+            f"{game.value} is played on a {game.family.value} table, but the table is "
+            f"{table.name!r} ({table.kind}); give --table {game.family.value} or another --game"
+        )
 
 
 def table_spots(table: TableSpec) -> TableSpots:

@@ -5,6 +5,15 @@ One JSON object per line, time-ordered; keys ``kind``, ``t`` (s), ``frame``, ``s
 line and raises :class:`EventLogError` with the line number and what was expected, so that a
 malformed log gets one clear message, never a traceback. :class:`EventLogWriter` flushes each event
 as it is written, so an interrupted analysis keeps what it found.
+
+Lines are read and decoded within the bounds of :mod:`common.jsonio` (line length, nesting,
+finite and short numbers); values within physical ones: a position within :data:`MAX_COORD_MM`
+of the table's corner, a time within :data:`MAX_TIME_S`, a frame within :data:`MAX_FRAME`. The
+order is checked as DESIGN.md states it (:class:`LogOrder`): shot numbers never go back (a shot's
+events are one run of lines), one ``shot_start`` per shot and first, one ``shot_end`` per shot
+and nothing of the shot after it, and times never run back by more than
+:data:`TIME_ORDER_TOL_S` (contact times are fitted below one frame, so two events of one shot
+may be written a few milliseconds out of order).
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from common.errors import TabletrackError, shorten
+from common.jsonio import iter_json_lines
 from tracking.events import (
     BallBall,
     CushionHit,
@@ -31,6 +41,18 @@ from tracking.ids import BallId, Cushion, Pocket
 
 class EventLogError(TabletrackError):
     """A line of an event log is not what DESIGN.md specifies."""
+
+
+#: the farthest a position may lie from the table's corner: ten times the longest table (a ball
+#: off the table still lands in the room); beyond it a value is a corrupt field, not a place
+MAX_COORD_MM = 40_000.0
+#: the latest time of an event: a thousand hours of video
+MAX_TIME_S = 3.6e6
+#: a frame number no video reaches (a 1000 fps camera running for 30 years)
+MAX_FRAME = 10**12
+#: how far back from the latest time so far an event may be written (see the module docstring):
+#: the golden clips' logs go back by at most 0.04 s (a cushion fitted after the shot's end)
+TIME_ORDER_TOL_S = 0.5
 
 
 def _pos(p: tuple[float, float]) -> list[float]:
@@ -88,33 +110,40 @@ def _finite(v: float) -> bool:
         return False
 
 
-def _number(d: Mapping[str, Any], key: str, where: str) -> float:
+def _echo(v: Any) -> str:
+    """A value as a message shows it: its ``repr``, escaped and cut (a field may be megabytes)."""
+    return shorten(repr(v), 80)
+
+
+def _number(d: Mapping[str, Any], key: str, where: str, bound: float = MAX_TIME_S) -> float:
     v = _need(d, key, where)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
-        raise EventLogError(f"{where}: field {key!r} must be a finite number, got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v) or abs(v) > bound:
+        raise EventLogError(f"{where}: field {key!r} must be a finite number within ±{bound:g}, got {_echo(v)}")
     return float(v)
 
 
-def _int(d: Mapping[str, Any], key: str, where: str) -> int:
+def _int(d: Mapping[str, Any], key: str, where: str, bound: int = MAX_FRAME) -> int:
     v = _need(d, key, where)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise EventLogError(f"{where}: field {key!r} must be an integer, got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, int) or abs(v) > bound:
+        raise EventLogError(f"{where}: field {key!r} must be an integer within ±{bound}, got {_echo(v)}")
     return v
 
 
+def _coord(c: Any) -> bool:
+    return isinstance(c, (int, float)) and not isinstance(c, bool) and _finite(c) and abs(c) <= MAX_COORD_MM
+
+
 def _parse_pos(v: Any, where: str) -> tuple[float, float]:
-    if (
-        not isinstance(v, (list, tuple))
-        or len(v) != 2
-        or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and _finite(c) for c in v)
-    ):
-        raise EventLogError(f"{where}: a position must be [x_mm, y_mm], got {v!r}")
+    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_coord(c) for c in v):
+        raise EventLogError(
+            f"{where}: a position must be [x_mm, y_mm] of finite numbers within ±{MAX_COORD_MM:g} mm, got {_echo(v)}"
+        )
     return (float(v[0]), float(v[1]))
 
 
 def _parse_positions(v: Any, where: str) -> dict[BallId, tuple[float, float]]:
     if not isinstance(v, dict):
-        raise EventLogError(f"{where}: 'positions' must be an object {{ball: [x_mm, y_mm]}}, got {v!r}")
+        raise EventLogError(f"{where}: 'positions' must be an object {{ball: [x_mm, y_mm]}}, got {_echo(v)}")
     return {_ball(b, where): _parse_pos(p, where) for b, p in v.items()}
 
 
@@ -134,7 +163,7 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
         kind = EventKind(kind_s)
     except ValueError:
         raise EventLogError(
-            f"{where}: unknown kind {kind_s!r}: expected one of {', '.join(k.value for k in EventKind)}"
+            f"{where}: unknown kind {_echo(kind_s)}: expected one of {', '.join(k.value for k in EventKind)}"
         ) from None
     t_s = _number(d, "t", where)
     frame = _int(d, "frame", where)
@@ -167,7 +196,7 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
     if kind is EventKind.BALL_BALL:
         balls = _need(d, "balls", where)
         if not isinstance(balls, list) or len(balls) != 2:
-            raise EventLogError(f"{where}: 'balls' must be [striking, struck], got {balls!r}")
+            raise EventLogError(f"{where}: 'balls' must be [striking, struck], got {_echo(balls)}")
         a, b = _ball(balls[0], where), _ball(balls[1], where)
         if a is b:
             raise EventLogError(f"{where}: a ball_ball event names {a.value!r} twice")
@@ -194,28 +223,70 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
     return ShotEnd(**common, positions=_parse_positions(_need(d, "positions", where), where))
 
 
-def iter_events(lines: Iterable[str], name: str = "events") -> Iterator[Event]:
-    """Parse JSONL lines (blank lines skipped); EventLogError with ``name:line`` on the first fault."""
-    for i, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{name}:{i}"
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError) as e:  # JSONDecodeError, an integer past Python's digit limit, nesting
-            why = e.msg if isinstance(e, json.JSONDecodeError) else shorten(e, 120)
-            raise EventLogError(f"{where}: not valid JSON ({why})") from None
-        yield event_from_dict(obj, where)
+class LogOrder:
+    """The order checks of the module docstring, fed one event at a time in the log's order;
+    :meth:`check` raises :class:`EventLogError` naming the line."""
+
+    def __init__(self) -> None:
+        self._shot = 0
+        self._started: bool = False
+        self._ended: bool = False
+        self._events_in_shot = 0
+        self._latest_t_s = -math.inf
+
+    def check(self, ev: Event, where: str) -> None:
+        if ev.shot < self._shot:
+            raise EventLogError(
+                f"{where}: shot {ev.shot} after shot {self._shot}: a log gives each shot's events "
+                "together, shots in ascending order"
+            )
+        if ev.shot > self._shot:
+            self._shot, self._started, self._ended, self._events_in_shot = ev.shot, False, False, 0
+        if ev.t_s < self._latest_t_s - TIME_ORDER_TOL_S:
+            raise EventLogError(
+                f"{where}: time runs backwards: t={ev.t_s:g} s after t={self._latest_t_s:g} s "
+                f"(events are ordered by time, within {TIME_ORDER_TOL_S:g} s)"
+            )
+        if self._ended:
+            raise EventLogError(f"{where}: a {ev.kind.value} event of shot {ev.shot} after that shot's shot_end")
+        if ev.kind is EventKind.SHOT_START:
+            if self._started:
+                raise EventLogError(f"{where}: shot {ev.shot} has a second shot_start (shot numbers repeat?)")
+            if self._events_in_shot:
+                raise EventLogError(f"{where}: shot {ev.shot}'s shot_start comes after events of that shot")
+            self._started = True
+        elif ev.kind is EventKind.SHOT_END:
+            self._ended = True
+        self._events_in_shot += 1
+        self._latest_t_s = max(self._latest_t_s, ev.t_s)
+
+
+def iter_events(lines: IO[str] | Iterable[str], name: str = "events") -> Iterator[Event]:
+    """Parse JSONL lines (blank lines skipped) within the bounds and order of the module
+    docstring; EventLogError with ``name:line`` on the first fault. Lazy: a caller that handles
+    each event as it comes holds one line at a time."""
+    order = LogOrder()
+    for where, obj in iter_json_lines(lines, shorten(name, 120), EventLogError):
+        ev = event_from_dict(obj, where)
+        order.check(ev, where)
+        yield ev
 
 
 def read_events(path: str | Path) -> list[Event]:
     """All events of an ``events.jsonl`` file, validated; EventLogError on any fault."""
+    return list(stream_events(path))
+
+
+def stream_events(path: str | Path) -> Iterator[Event]:
+    """The events of an ``events.jsonl`` file one by one as :func:`iter_events` reads them (the
+    file stays open while the iterator runs)."""
     p = Path(path)
     try:
-        with p.open("r", encoding="utf-8") as f:
-            return list(iter_events(f, p.name))
-    except UnicodeDecodeError:
-        raise EventLogError(f"{p.name}: not a text file; expected JSON lines") from None
+        f = p.open("r", encoding="utf-8")
+    except FileNotFoundError:
+        raise EventLogError(f"{shorten(p, 120)}: no such file; expected an events.jsonl event log") from None
+    with f:
+        yield from iter_events(f, p.name)
 
 
 class EventLogWriter:

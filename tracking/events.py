@@ -8,7 +8,7 @@ the paths allow), ``frame`` (the video frame it falls in), ``shot`` (1-based) an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -132,6 +132,23 @@ def group_shots(events: list[Event] | tuple[Event, ...]) -> list[Shot]:
     for ev in events:
         shots.setdefault(ev.shot, []).append(ev)
     return [Shot(number=n, events=tuple(sorted(evs, key=_order_key))) for n, evs in sorted(shots.items())]
+
+
+def iter_shots(events: Iterable[Event]) -> Iterator[Shot]:
+    """The shots of a log read in order (:func:`tracking.eventlog.iter_events` checks that each
+    shot's events are one run of lines), one at a time as each shot's last event passes: a run of
+    equal ``shot`` numbers is a shot, its events ordered as :func:`group_shots` orders them. Holds
+    one shot's events at a time, so a log of any length is judged in bounded memory."""
+    number: int | None = None
+    run: list[Event] = []
+    for ev in events:
+        if ev.shot != number and run:
+            yield Shot(number=run[0].shot, events=tuple(sorted(run, key=_order_key)))
+            run = []
+        number = ev.shot
+        run.append(ev)
+    if run:
+        yield Shot(number=run[0].shot, events=tuple(sorted(run, key=_order_key)))
 
 
 _KIND_ORDER = {

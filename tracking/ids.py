@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
 
 
 class UnknownIdError(TabletrackError):
@@ -66,7 +66,7 @@ class BallId(Enum):
             return cls(str(text))
         except ValueError:
             raise UnknownIdError(
-                f"unknown ball id {text!r}: expected one of {', '.join(m.value for m in cls)}"
+                f"unknown ball id {shorten(repr(text), 60)}: expected one of {', '.join(m.value for m in cls)}"
             ) from None
 
 
@@ -87,7 +87,7 @@ class Cushion(Enum):
             return cls(str(text))
         except ValueError:
             raise UnknownIdError(
-                f"unknown cushion {text!r}: expected one of {', '.join(m.value for m in cls)}"
+                f"unknown cushion {shorten(repr(text), 60)}: expected one of {', '.join(m.value for m in cls)}"
             ) from None
 
 
@@ -107,5 +107,5 @@ class Pocket(Enum):
             return cls(str(text))
         except ValueError:
             raise UnknownIdError(
-                f"unknown pocket {text!r}: expected one of {', '.join(m.value for m in cls)}"
+                f"unknown pocket {shorten(repr(text), 60)}: expected one of {', '.join(m.value for m in cls)}"
             ) from None

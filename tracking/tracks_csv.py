@@ -9,7 +9,10 @@ Two optional columns are honoured when present: ``frame`` (an integer, the sampl
 otherwise a sample's frame is its data-row index, 0-based) and ``observed`` (``1``/``0``,
 ``true``/``false``: a tracker's bridged guess rather than a measurement).
 
-Any fault gives :class:`TracksCsvError` with one line naming the row and what was wrong.
+Any fault gives :class:`TracksCsvError` with one line naming the row and what was wrong. Lines
+are read within :data:`common.bounded.MAX_LINE_CHARS` (a gigantic line or ``/dev/zero`` fails at
+once, never loads whole), a field within :data:`MAX_FIELD_CHARS`; a byte-order mark before the
+header (spreadsheets write one) is dropped, not read as part of the first column's name.
 
 Writing: ``t,frame,ball,x_mm,y_mm,observed,confidence`` (the first five as the pipeline's
 ``tracks.csv`` contract, then whether the sample was measured and its confidence), rows in time
@@ -20,12 +23,14 @@ from __future__ import annotations
 
 import csv
 import math
+from array import array
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
+from common.bounded import bounded_lines
 from common.errors import TabletrackError, shorten
 from tracking.ids import BallId
 from tracking.trajectory import Trajectory
@@ -34,6 +39,10 @@ REQUIRED = ("t", "ball", "x_mm", "y_mm")
 #: a frame number no video reaches (a 1000 fps camera running for 30 years); beyond it a value is a
 #: corrupt field, not a frame
 MAX_FRAME = 10**12
+#: the largest time (s) or coordinate (mm) of a sample: a thousand hours, a hundred metres
+MAX_VALUE = 3.6e6
+#: the longest field: a number, a ball id or a header name is a few characters
+MAX_FIELD_CHARS = 100
 WRITE_COLUMNS = ("t", "frame", "ball", "x_mm", "y_mm", "observed", "confidence")
 
 
@@ -41,13 +50,15 @@ class TracksCsvError(TabletrackError):
     """A tracks CSV that is not what the module docstring describes."""
 
 
-def _number(text: str, column: str, where: str) -> float:
+def _number(text: str, column: str, where: str, bound: float = MAX_VALUE) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise TracksCsvError(f"{where}: column {column!r} must be a number, got {text!r}") from None
-    if not math.isfinite(v):
-        raise TracksCsvError(f"{where}: column {column!r} must be finite, got {text!r}")
+        raise TracksCsvError(f"{where}: column {column!r} must be a number, got {shorten(repr(text), 60)}") from None
+    if not math.isfinite(v) or abs(v) > bound:
+        raise TracksCsvError(
+            f"{where}: column {column!r} must be finite, within ±{bound:g}, got {shorten(repr(text), 60)}"
+        )
     return v
 
 
@@ -59,17 +70,16 @@ def read_tracks_csv(path: str | Path) -> dict[BallId, Trajectory]:
     """Every ball's trajectory from a tracks CSV file; :class:`TracksCsvError` on any fault."""
     p = Path(path)
     try:
-        with p.open("r", encoding="utf-8", newline="") as f:
-            return parse_tracks_csv(f, p.name)
+        f = p.open("r", encoding="utf-8", newline="")
     except OSError as e:
-        raise TracksCsvError(f"{p}: cannot read the tracks file ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise TracksCsvError(f"{p.name}: not a text file; expected CSV with a header t,ball,x_mm,y_mm") from None
+        raise TracksCsvError(f"{shorten(p, 120)}: cannot read the tracks file ({e.strerror or e})") from None
+    with f:
+        return parse_tracks_csv(f, shorten(p.name, 120))
 
 
 def parse_tracks_csv(stream: IO[str] | Iterable[str], name: str = "tracks") -> dict[BallId, Trajectory]:
     """:func:`read_tracks_csv` on an open text stream or lines (``name`` for messages)."""
-    reader = csv.reader(stream)
+    reader = csv.reader(line for _, line in bounded_lines(stream, name, TracksCsvError))
     try:
         return _parse_rows(reader, name)
     except csv.Error as e:  # a field past the csv module's size limit, a NUL byte, an unclosed quote
@@ -85,18 +95,22 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
         if row and any(c.strip() for c in row):
             header = [c.strip() for c in row]
             break
+    if header is not None and any(len(c) > MAX_FIELD_CHARS for c in header):
+        raise TracksCsvError(f"{name}:{line}: a header name longer than {MAX_FIELD_CHARS} characters")
     if header is None:
         raise TracksCsvError(f"{name}: empty file; expected a header row t,ball,x_mm,y_mm")
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise TracksCsvError(
             f"{name}:{line}: header lacks column {', '.join(repr(c) for c in missing)}; "
-            f"expected at least t,ball,x_mm,y_mm, got {','.join(header)}"
+            f"expected at least t,ball,x_mm,y_mm, got {shorten(','.join(header), 120)}"
         )
     col = {c: header.index(c) for c in header}
     i_frame = col.get("frame")
     i_obs = col.get("observed")
-    rows: dict[BallId, list[tuple[float, int, float, float, bool]]] = {}
+    # per ball, one compact array per column (8 bytes a number, 1 a flag): a tuple per row cost
+    # ten times that, and a 100 MB tracks file's rows are millions
+    rows: dict[BallId, _Columns] = {}
     data_index = 0
     for row in reader:
         line = reader.line_num
@@ -105,6 +119,11 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
         where = f"{name}:{line}"
         if len(row) < len(header):
             raise TracksCsvError(f"{where}: expected {len(header)} columns like the header, got {len(row)}")
+        long = next((c for c in row if len(c) > MAX_FIELD_CHARS), None)
+        if long is not None:
+            raise TracksCsvError(
+                f"{where}: a field of {len(long)} characters ({shorten(repr(long), 40)}); expected at most {MAX_FIELD_CHARS}"
+            )
         t = _number(row[col["t"]].strip(), "t", where)
         try:
             ball = BallId.parse(row[col["ball"]].strip())
@@ -114,7 +133,7 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
         y = _number(row[col["y_mm"]].strip(), "y_mm", where)
         frame = data_index
         if i_frame is not None and row[i_frame].strip():
-            fv = _number(row[i_frame].strip(), "frame", where)
+            fv = _number(row[i_frame].strip(), "frame", where, MAX_FRAME)
             if fv != int(fv) or abs(fv) > MAX_FRAME:
                 raise TracksCsvError(
                     f"{where}: column 'frame' must be an integer 0..{MAX_FRAME}, got {shorten(row[i_frame].strip(), 40)!r}"
@@ -129,32 +148,51 @@ def _parse_rows(reader: Any, name: str) -> dict[BallId, Trajectory]:
                 observed = False
             else:
                 raise TracksCsvError(
-                    f"{where}: column 'observed' must be 1/0 or true/false, got {row[i_obs].strip()!r}"
+                    f"{where}: column 'observed' must be 1/0 or true/false, got {shorten(repr(row[i_obs].strip()), 40)}"
                 )
         prev = rows.get(ball)
-        if prev and t <= prev[-1][0]:
+        if prev is not None and t <= prev.t[-1]:
             raise TracksCsvError(
-                f"{where}: time goes backwards for ball {ball.value}: t={t!r} after t={prev[-1][0]!r}"
-                if t < prev[-1][0]
+                f"{where}: time goes backwards for ball {ball.value}: t={t!r} after t={prev.t[-1]!r}"
+                if t < prev.t[-1]
                 else f"{where}: ball {ball.value} has two samples at t={t!r}"
             )
-        rows.setdefault(ball, []).append((t, frame, x, y, observed))
+        if prev is None:
+            prev = rows[ball] = _Columns()
+        prev.add(t, frame, x, y, observed)
         data_index += 1
     if not rows:
         raise TracksCsvError(f"{name}: no samples after the header")
     out: dict[BallId, Trajectory] = {}
-    for ball, rs in rows.items():
-        a = np.array([(r[0], r[2], r[3]) for r in rs], dtype=float)
+    for ball, c in rows.items():
         out[ball] = Trajectory(
             ball=ball,
-            t_s=a[:, 0],
-            frame=np.array([r[1] for r in rs], dtype=np.int64),
-            x_mm=a[:, 1],
-            y_mm=a[:, 2],
-            observed=np.array([r[4] for r in rs], dtype=bool),
-            confidence=np.ones(len(rs)),
+            t_s=np.frombuffer(c.t, dtype=np.float64).copy(),
+            frame=np.frombuffer(c.frame, dtype=np.int64).copy(),
+            x_mm=np.frombuffer(c.x, dtype=np.float64).copy(),
+            y_mm=np.frombuffer(c.y, dtype=np.float64).copy(),
+            observed=np.frombuffer(bytes(c.observed), dtype=np.uint8).astype(bool),
+            confidence=np.ones(len(c.t)),
         )
     return out
+
+
+class _Columns:
+    """One ball's samples as they are read, a compact array per column."""
+
+    def __init__(self) -> None:
+        self.t = array("d")
+        self.frame = array("q")
+        self.x = array("d")
+        self.y = array("d")
+        self.observed = bytearray()
+
+    def add(self, t: float, frame: int, x: float, y: float, observed: bool) -> None:
+        self.t.append(t)
+        self.frame.append(frame)
+        self.x.append(x)
+        self.y.append(y)
+        self.observed.append(1 if observed else 0)
 
 
 def _row(t: float, frame: int, ball: BallId, x: float, y: float, observed: bool, conf: float) -> list[str]:

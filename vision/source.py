@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from common.errors import TabletrackError
+from common.errors import TabletrackError, shorten
 
 
 class VideoSourceError(TabletrackError):
@@ -40,6 +40,31 @@ class VideoInfo:
     @property
     def duration_s(self) -> float:
         return self.frame_count / self.fps if self.fps > 0 else 0.0
+
+
+#: the shortest clip ``analyze`` takes: a stroke, the balls running and coming to rest take
+#: seconds; under this a video holds no shot (and a still image, one frame, is no video)
+MIN_CLIP_S = 1.0
+MIN_CLIP_FRAMES = 10
+STILL_IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".gif"})
+
+
+def check_clip(info: VideoInfo, min_s: float = MIN_CLIP_S) -> None:
+    """:class:`VideoSourceError` in one line when ``info`` is a still image (by its name, or a
+    single frame) or a clip shorter than ``min_s`` (by its header's frame count, which
+    :class:`VideoFile` never lets fall below 1; the frames actually decoded are checked after the
+    analysis, for a header that lies)."""
+    p = Path(info.path)
+    if p.suffix.lower() in STILL_IMAGE_SUFFIXES or info.frame_count <= 1:
+        raise VideoSourceError(
+            f"{shorten(p, 120)}: a still image, not a video; analyze needs a clip of a shot "
+            "(calibrate takes a still image)"
+        )
+    if info.frame_count < max(MIN_CLIP_FRAMES, min_s * info.fps):
+        raise VideoSourceError(
+            f"{shorten(p, 120)}: {info.frame_count} frames ({info.duration_s:.2f} s) is too short to hold a shot; "
+            f"expected at least {min_s:g} s of video"
+        )
 
 
 class VideoFile:

@@ -37,7 +37,9 @@ full resolution shows stripes and colours plainly, and a classifier on it is sma
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import cv2
@@ -63,9 +65,24 @@ class YoloModelError(TabletrackError):
     """A model file that is missing or does not have the expected inputs, outputs or metadata."""
 
 
-def _session(path: Path, threads: int) -> ort.InferenceSession:
+def onnxruntime_quiet() -> ModuleType:
+    """ONNX Runtime, imported with its telemetry off.
+
+    ONNX Runtime writes a device id and an event database under ``~/.cache/Microsoft/`` when it is
+    first imported, unless ``ORT_DISABLE_TELEMETRY`` is set then (it reads it once, at load);
+    ``disable_telemetry_events`` stops its events for the process. A run of ``tabletrack`` writes
+    its outputs and nothing else, and never into the user's home: every session is made here.
+    The variable is set only if the user has not set it, and only when the model is about to run
+    (never at the import of this module)."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     import onnxruntime as ort
 
+    ort.disable_telemetry_events()
+    return ort
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    ort = onnxruntime_quiet()
     if not Path(path).is_file():
         raise YoloModelError(f"YOLO detector: expected an ONNX model at {path}, found nothing")
     so = ort.SessionOptions()

@@ -7,7 +7,8 @@ handed to ``on_call`` as each is made (so a caller can write it at once), and th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from rules.core.table import TableSpots
 from tracking.eventlog import read_events
 from tracking.events import Event, Shot, ShotStart, group_shots
 
-__all__ = ["judge_events", "with_opening", "judge_log"]
+__all__ = ["judge_events", "judge_shots", "check_referee_shots", "with_opening", "judge_log"]
 
 
 def judge_events(
@@ -45,33 +46,68 @@ def judge_events(
     colours on its spots): where the referee input leaves the opening
     to the default (no ``start``), the first shot is a break only if its start shows the balls in
     the break position (:mod:`rules.core.opening`); the first call's reason says which was assumed."""
+    return judge_shots(group_shots(list(events)), game, referee, config, on_call, table)
+
+
+def judge_shots(
+    shots: Sequence[Shot] | Iterable[Shot],
+    game: Game | str,
+    referee: GameInput[Any, Any] | Mapping[str, Any] | str | Path | None = None,
+    config: JudgeConfig | None = None,
+    on_call: Callable[[Call], None] | None = None,
+    table: TableSpots | None = None,
+    keep_calls: bool = True,
+) -> tuple[list[Call], Any]:
+    """:func:`judge_events` on shots already grouped: a list (the referee input's shot numbers are
+    checked against it before any is judged) or a stream (:func:`tracking.events.iter_shots`,
+    judged one by one as they come, each call handed to ``on_call`` at once; the shot numbers are
+    checked when the stream ends, and a shot the log never had raises there). ``keep_calls=False``:
+    the calls go to ``on_call`` only and the returned list is empty, so a log of any length is
+    judged in bounded memory."""
     g = parse_game(game)
     engine = engine_for(g, config, table)
-    shots = group_shots(list(events))
+    # the opening is read from the first shot that shows its start (almost always the first)
+    head: list[Shot] = list(shots) if isinstance(shots, Sequence) else []
+    stream: Iterator[Shot] = iter(()) if isinstance(shots, Sequence) else iter(shots)
+    for shot in stream:
+        head.append(shot)
+        if shot.start is not None:
+            break
     sight: OpeningSight | None = None
     if isinstance(referee, (str, Path)):
-        raw, sight = opening_input(read_input_json(referee), g, _first_start(shots), table)
+        raw, sight = opening_input(read_input_json(referee), g, _first_start(head), table)
         ref = engine.parse_input(raw, Path(referee).name)
     elif referee is None or isinstance(referee, Mapping):
-        raw, sight = opening_input(referee, g, _first_start(shots), table)
+        raw, sight = opening_input(referee, g, _first_start(head), table)
         ref = engine.parse_input(dict(raw or {}))
     else:
         ref = referee
-    numbers = {s.number for s in shots}
-    missing = sorted(n for n in ref.shots if n not in numbers)
-    if missing:
-        have = f"shots {min(numbers)}..{max(numbers)}" if numbers else "no shots"
-        raise RefereeInputError(f"referee input gives shot {missing[0]}, but the event log has {have}")
+    if isinstance(shots, Sequence):
+        check_referee_shots(ref, [s.number for s in head])
     state = engine.initial_state(ref.setup)
     calls: list[Call] = []
-    for shot in shots:
+    numbers: set[int] = set()
+    for shot in itertools.chain(head, stream):
         call, state = engine.judge_shot(state, shot, ref.for_shot(shot.number))
-        if sight is not None and not calls:
+        if sight is not None and not numbers:
             call = with_opening(call, sight)
-        calls.append(call)
+        if keep_calls:
+            calls.append(call)
+        numbers.add(shot.number)
         if on_call is not None:
             on_call(call)
+    check_referee_shots(ref, sorted(numbers))
     return calls, state
+
+
+def check_referee_shots(ref: GameInput[Any, Any], numbers: Sequence[int], source: str = "the event log") -> None:
+    """:class:`RefereeInputError` when the referee input gives a shot that is not among
+    ``numbers`` (the shots ``source`` had): a numbering mistake is never silently ignored."""
+    have = set(numbers)
+    missing = sorted(n for n in ref.shots if n not in have)
+    if missing:
+        span = f"shots {min(have)}..{max(have)}" if have else "no shots"
+        raise RefereeInputError(f"referee input gives shot {missing[0]}, but {source} has {span}")
 
 
 def _first_start(shots: Sequence[Shot]) -> ShotStart | None:

@@ -6,13 +6,13 @@ with one line naming what was expected and what came. One copy for every game: a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from common.errors import shorten
+from common.jsonio import load_json_file
 from rules.core.errors import RefereeInputError
 
 __all__ = [
@@ -40,7 +40,7 @@ def checked_object(v: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
         raise RefereeInputError(f"{where} must be an object, got {type(v).__name__}")
     unknown = [k for k in v if k not in keys]
     if unknown:
-        raise RefereeInputError(f"{where}: unknown key {unknown[0]!r}: expected {', '.join(keys)}")
+        raise RefereeInputError(f"{where}: unknown key {shorten(repr(unknown[0]), 80)}: expected {', '.join(keys)}")
     return v
 
 
@@ -64,14 +64,16 @@ def per_player(
         return {names[0]: seq[0], names[1]: seq[1]}
     if isinstance(v, objects):
         return dict(cast(Mapping[str, Any], v))
-    raise RefereeInputError(f"{where} must be {keyed} or a list of 2, got {v!r}")
+    raise RefereeInputError(f"{where} must be {keyed} or a list of 2, got {shorten(repr(v), 80)}")
 
 
 def shot_number(key: Any, where: str) -> int:
     """A ``shots`` key ("1", "2", ...) as an int."""
     text = str(key).strip()
     if not text.isdigit() or int(text) < 1:
-        raise RefereeInputError(f'{where}: shot numbers are positive integers ("1", "2", ...), got {key!r}')
+        raise RefereeInputError(
+            f'{where}: shot numbers are positive integers ("1", "2", ...), got {shorten(repr(key), 80)}'
+        )
     return int(text)
 
 
@@ -91,9 +93,9 @@ def player_names(top: dict[str, Any], where: str, default: tuple[str, str]) -> t
         or len(names) != 2
         or not all(isinstance(n, str) and n.strip() for n in names)
     ):
-        raise RefereeInputError(f"{where}: players must be two non-empty names, got {names!r}")
+        raise RefereeInputError(f"{where}: players must be two non-empty names, got {shorten(repr(names), 80)}")
     if names[0] == names[1]:
-        raise RefereeInputError(f"{where}: players must have different names, got {names[0]!r} twice")
+        raise RefereeInputError(f"{where}: players must have different names, got {shorten(repr(names[0]), 80)} twice")
     return (names[0], names[1])
 
 
@@ -112,24 +114,14 @@ def parse_member(
     except ValueError:
         valid = ", ".join(str(m.value) for m in enum_cls)
         prefix = f"{where}: " if where else ""
-        raise error(f"{prefix}unknown {what} {value!r}: expected one of {valid}") from None
+        raise error(f"{prefix}unknown {what} {shorten(repr(value), 80)}: expected one of {valid}") from None
 
 
 def read_input_json(path: str | Path) -> Any:
-    """The decoded JSON of a referee input file; :class:`RefereeInputError` naming the file when it
-    cannot be read or is not JSON."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        why = getattr(e, "strerror", None) or "not a UTF-8 text file"
-        raise RefereeInputError(f"{p.name}: cannot read the referee input ({why})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RefereeInputError(f"{p.name}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    except (ValueError, RecursionError) as e:  # an integer past Python's digit limit, nesting too deep
-        raise RefereeInputError(f"{p.name}: not valid JSON ({shorten(e, 120)})") from None
+    """The decoded JSON of a referee input file, read and decoded within the bounds of
+    :mod:`common.jsonio`; :class:`RefereeInputError` naming the file (and field) when it cannot be
+    read, is too large, is not JSON or holds a value past a bound."""
+    return load_json_file(path, "referee input", RefereeInputError)
 
 
 def one_or_many(
@@ -148,7 +140,7 @@ def one_or_many(
     if isinstance(value, single):
         return [value]
     if not isinstance(value, many):
-        raise error(f"{where} must be {what} or a list of them, got {value!r}")
+        raise error(f"{where} must be {what} or a list of them, got {shorten(repr(value), 80)}")
     # ``many`` holds iterable types (list, tuple by default); isinstance against a runtime tuple
     # of types does not narrow ``value`` for the type checker
     return list(cast("Iterable[Any]", value))
@@ -174,7 +166,7 @@ def shot_entries(shots: Any, where: str, error: type[ValueError] = RefereeInputE
 def boolean(v: Any, where: str, error: type[ValueError] = RefereeInputError) -> bool:
     """``v`` if it is a JSON boolean, else ``error`` (a 0 or "yes" is not taken as one)."""
     if not isinstance(v, bool):
-        raise error(f"{where} must be true or false, got {v!r}")
+        raise error(f"{where} must be true or false, got {shorten(repr(v), 80)}")
     return v
 
 
@@ -183,7 +175,7 @@ def count(v: Any, where: str, top: int | None = None, error: type[ValueError] = 
     not an integer), else ``error``."""
     if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (top is not None and v > top):
         span = f"0..{top}" if top is not None else "a non-negative integer"
-        raise error(f"{where} must be {span}, got {v!r}")
+        raise error(f"{where} must be {span}, got {shorten(repr(v), 80)}")
     return v
 
 
@@ -192,7 +184,7 @@ def integer(v: Any, where: str, minimum: int | None = None, error: type[ValueErr
     ("must be an integer >= 1")."""
     if isinstance(v, bool) or not isinstance(v, int) or (minimum is not None and v < minimum):
         what = "an integer" if minimum is None else f"an integer >= {minimum}"
-        raise error(f"{where} must be {what}, got {v!r}")
+        raise error(f"{where} must be {what}, got {shorten(repr(v), 80)}")
     return v
 
 
@@ -213,5 +205,7 @@ def player_pair(
         return None
     unknown = [k for k in d if k not in names]
     if unknown:
-        raise error(f"{where} is keyed by player name ({', '.join(map(repr, names))}), got {unknown[0]!r}")
+        raise error(
+            f"{where} is keyed by player name ({shorten(', '.join(map(repr, names)), 120)}), got {shorten(repr(unknown[0]), 80)}"
+        )
     return (item(d.get(names[0], 0), f"{where}.{names[0]}"), item(d.get(names[1], 0), f"{where}.{names[1]}"))

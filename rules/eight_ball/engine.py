@@ -34,6 +34,7 @@ from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
 from rules.core.racks import RackRecord
+from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.eight_ball.decide import Decision, decide, describe_outcome
 from rules.eight_ball.extras import EightBallExtras
@@ -107,6 +108,7 @@ class EightBallEngine:
     ) -> tuple[Call, EightBallState]:
         if not isinstance(state, EightBallState):
             raise ShotError(f"the eight-ball engine needs an EightBallState, got {type(state).__name__}")
+        check_pool_shot(shot, OBJECT_BALLS | {BallId.CUE}, self.game.value, "002 bola 8 ART 1")
         si = shot_input or EightBallShotInput()
         if state.match_over:
             return self._after_match(state, shot, si), replace(state, shots=state.shots + 1)

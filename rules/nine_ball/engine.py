@@ -30,6 +30,7 @@ from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.nine_ball.decide import Decision, ShotContext, decide, describe_outcome
 from rules.nine_ball.errors import NineBallInputError
@@ -86,6 +87,7 @@ class NineBallEngine:
         if state.game is not self.game:
             raise ShotError(f"this engine judges {self.game.value}, got a {state.game.value} state")
         v = self.variant
+        check_pool_shot(shot, (BallId.CUE, *v.balls), self.game.value, f"{v.source} 2")
         si = shot_input or NineBallShotInput()
         n = shot.number
         try:

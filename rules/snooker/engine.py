@@ -32,8 +32,9 @@ from rules.core.errors import ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, struck_object_ball
+from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
-from rules.snooker.balls import FULL_REDS, BallOn, is_colour, is_red, next_in_sequence
+from rules.snooker.balls import FULL_REDS, SNOOKER_BALLS, BallOn, is_colour, is_red, next_in_sequence
 from rules.snooker.decide import Decision, ShotContext, check_shot_balls, decide, decide_events, describe_outcome, read
 from rules.snooker.extras import SnookerExtras
 from rules.snooker.fouls import SnookerFoul
@@ -102,6 +103,7 @@ class SnookerEngine:
         if not isinstance(state, SnookerState):
             raise ShotError(f"the snooker engine needs a SnookerState, got {type(state).__name__}")
         check_shot_balls(shot)
+        check_pool_shot(shot, SNOOKER_BALLS, self.game.value, "002 snooker ART 1.3")
         si = shot_input or SnookerShotInput()
         n = shot.number
         if state.match_over:

@@ -30,6 +30,7 @@ from rules.core.errors import RefereeInputError, ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
 from rules.straight_pool.extras import StraightPoolExtras
@@ -171,6 +172,7 @@ class StraightPoolEngine:
             for b in _balls_of(e):
                 if b is not BallId.CUE and b not in OBJECT_BALLS:
                     raise ShotError(f"shot {n}: 14.1 is played with the cue ball and balls 1..15, got the {b.value}")
+        check_pool_shot(shot, OBJECT_BALLS | {BallId.CUE}, self.game.value, "004 equipment")
         st, pre = resolve_pending(state, start)
         doubts = list(pre.doubts)
         lead: list[str] = list(pre.sentences)

@@ -18,8 +18,9 @@ def run_cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
 
 
 def _black_video(path: Path) -> Path:
+    """Two seconds of black: long enough to hold a shot (vision/source.py check_clip), no table."""
     w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 30, (320, 180))
-    for _ in range(10):
+    for _ in range(60):
         w.write(np.zeros((180, 320, 3), np.uint8))
     w.release()
     return path

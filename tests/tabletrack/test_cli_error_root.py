@@ -119,8 +119,13 @@ def _hostile_files(tmp: Path) -> list[tuple[list[str], str]]:
     deep = "[" * 10_000 + "]" * 10_000
     huge_int = "1" * 5000
     cases: list[tuple[str, str, list[str], str]] = [
-        ("log_deep.jsonl", deep + "\n", ["judge", "{f}", "--game", "three-cushion"], "not valid JSON"),
-        ("log_digits.jsonl", huge_int + "\n", ["judge", "{f}", "--game", "three-cushion"], "not valid JSON"),
+        ("log_deep.jsonl", deep + "\n", ["judge", "{f}", "--game", "three-cushion"], "log_deep.jsonl:1: nested deeper"),
+        (
+            "log_digits.jsonl",
+            huge_int + "\n",
+            ["judge", "{f}", "--game", "three-cushion"],
+            "at most 40 digits, got 5000",
+        ),
         (
             "log_big.jsonl",
             '{"kind": "shot_start", "t": 1' + "0" * 400 + ', "frame": 0, "shot": 1, "confidence": 1}\n',
@@ -142,8 +147,8 @@ def _hostile_files(tmp: Path) -> list[tuple[list[str], str]]:
             ["judge", "LOG", "--game", "nine-ball", "--table", "{f}"],
             "malformed table spec",
         ),
-        ("table_deep.json", deep, ["judge", "LOG", "--game", "nine-ball", "--table", "{f}"], "table JSON"),
-        ("ref_deep.json", deep, ["judge", "LOG", "--game", "three-cushion", "--input", "{f}"], "not valid JSON"),
+        ("table_deep.json", deep, ["judge", "LOG", "--game", "nine-ball", "--table", "{f}"], "table_deep.json: nested"),
+        ("ref_deep.json", deep, ["judge", "LOG", "--game", "three-cushion", "--input", "{f}"], "ref_deep.json: nested"),
         (
             "tracks_field.csv",
             "t,ball,x_mm,y_mm\n0," + "w" * 200_000 + ",1,1\n",

@@ -1,5 +1,6 @@
 """An interrupted analysis keeps what it found: tracks.csv (and any finished shot's events and
-calls) stay on disk, whole lines only, and the command says so in one line (exit 130)."""
+calls) stay on disk as ``*.partial`` (common/atomic.py: a run's streamed outputs take their names
+only when it ends well), whole lines only, and the command says so in one line (exit 130)."""
 
 import signal
 import subprocess
@@ -20,7 +21,7 @@ def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    tracks = out / "tracks.csv"
+    tracks = out / "tracks.csv.partial"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
         if tracks.exists() and tracks.read_text().count("\n") > 60:
@@ -32,12 +33,13 @@ def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
     assert p.returncode == 130, (stdout, stderr)
     assert "Traceback" not in stderr
     assert [ln for ln in stderr.splitlines() if ln.strip()] == [
-        "tabletrack: interrupted; what was found so far is in the output files"
+        "tabletrack: interrupted; what was found so far is in the output files named *.partial"
     ]
     lines = tracks.read_text().splitlines()
     assert lines[0] == "t,frame,ball,x_mm,y_mm,observed,confidence"
     assert len(lines) > 60 and all(len(ln.split(",")) == 7 for ln in lines)
-    assert (out / "events.jsonl").exists() and (out / "calls.jsonl").exists()
+    assert (out / "events.jsonl.partial").exists() and (out / "calls.jsonl.partial").exists()
+    assert not (out / "tracks.csv").exists(), "an interrupted run's outputs keep the .partial mark"
 
 
 def test_ctrl_c_with_the_annotated_video_keeps_whole_shots_and_a_playable_video(tmp_path: Path) -> None:
@@ -55,7 +57,7 @@ def test_ctrl_c_with_the_annotated_video_keeps_whole_shots_and_a_playable_video(
         stderr=subprocess.PIPE,
         text=True,
     )
-    tracks = out / "tracks.csv"
+    tracks = out / "tracks.csv.partial"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
         if tracks.exists() and tracks.read_text().count("\n") > 200:
@@ -68,9 +70,10 @@ def test_ctrl_c_with_the_annotated_video_keeps_whole_shots_and_a_playable_video(
     assert time.monotonic() - t0 < 20
     assert p.returncode == 130, (stdout, stderr)
     assert [ln for ln in stderr.splitlines() if ln.strip()] == [
-        "tabletrack: interrupted; what was found so far is in the output files"
+        "tabletrack: interrupted; what was found so far is in the output files named *.partial"
     ]
-    for name in ("events.jsonl", "calls.jsonl"):
+    for name in ("events.jsonl.partial", "calls.jsonl.partial"):
         for ln in (out / name).read_text().splitlines():
             json.loads(ln)
-    assert (out / "annotated.mp4").exists()
+    assert (out / "annotated.mp4.partial").exists()
+    assert not (out / "annotated.mp4").exists(), "an interrupted run's outputs keep the .partial mark"

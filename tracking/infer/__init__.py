@@ -39,7 +39,7 @@ The steps share no state: each reads the frozen config and what the steps before
 """
 
 from tracking.infer.config import InferenceConfig, with_sampling
-from tracking.infer.shot import infer_events, shot_events
+from tracking.infer.shot import infer_events, iter_inferred_shots, shot_events
 from tracking.infer.start import SURE_OPENING
 from tracking.infer.stream import EventStream
 from tracking.infer.unseen import MAX_BALL_SPEED_MM_S, MOVING_STRIKER_REACH_D
@@ -53,6 +53,7 @@ __all__ = [
     "EventStream",
     "InferenceConfig",
     "infer_events",
+    "iter_inferred_shots",
     "shot_events",
     "with_sampling",
 ]

@@ -20,7 +20,7 @@ The steps, each in its own module, each reading only what the steps before it re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from calibration.table import TableSpec
 from tracking.events import BallBall, CushionHit, Event, EventKind
@@ -46,18 +46,27 @@ def infer_events(
     """Every event of the trajectories, shot by shot (numbered from ``first_shot``), in time
     order within each shot. The last shot lacks its ``ShotEnd`` when the data stop while balls
     still move."""
+    return [ev for shot in iter_inferred_shots(trajectories, table, config, first_shot) for ev in shot]
+
+
+def iter_inferred_shots(
+    trajectories: Mapping[BallId, Trajectory] | Iterable[Trajectory],
+    table: TableSpec,
+    config: InferenceConfig = InferenceConfig(),  # noqa: B008 (frozen: one shared default is safe)
+    first_shot: int = 1,
+) -> Iterator[list[Event]]:
+    """:func:`infer_events` one shot at a time, each shot's events as soon as they are inferred,
+    so a caller writes (and judges) each shot before the next is worked out."""
     trajs = as_trajectory_map(trajectories)
     config = with_sampling(config, trajs)
     acts, clip_end = activities(trajs, config)
     clock = Clock(trajs.values())
-    events: list[Event] = []
     shot = first_shot
     for span in group_shots(acts, config.segment):
         evs = shot_events(acts, span, shot, table, config, clock.frame_at, clip_end, final=True)
         if evs:
-            events.extend(evs)
+            yield evs
             shot += 1
-    return events
 
 
 def shot_events(

@@ -1,0 +1,186 @@
+"""Is the table in view? The cloth's colour at fixed points of the playing surface, frame by frame.
+
+Contract: :meth:`ClothModel.from_video` samples a video's frames from ``start_frame`` on (the frame
+the camera was solved on, where the table is certainly seen), drops the dark ones (a black lead-in,
+a lens cap), and keeps, at each of a grid of points on the cloth (table millimetres projected to
+pixels once), the median colour over :attr:`VisibilityConfig.model_frames` frames; it also gives
+their per-pixel median image, the background for detectors that model the cloth. A single frame
+is never the model: one frame with a hand, a shadow or a black fade would be the cloth forever.
+:meth:`ClothModel.visible` says whether a frame shows the table: at least
+:attr:`VisibilityConfig.min_match_fraction` of the points match the model (chroma within
+``max_chroma_diff``, lightness within ``max_lightness_diff``, CIE L*a*b* in OpenCV's 8-bit
+scale). :class:`GapLog` turns the frames that do not into gaps (first and last frame, times).
+
+Why: a black stretch in mid-clip made the tracker see balls appear and vanish (17 phantom shots
+from two seconds of black), and a black first frame made a black cloth model that hid the real
+shot. A frame where the table is not seen carries no evidence about the balls; the pipeline skips
+it and marks the gap, and a call whose shot touches a gap is flagged for review.
+
+The figures: on the sample clips (carom, pool, snooker cloth; one with a hand over the table)
+every frame matches at 0.97 or more of the points, a black frame at 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.table import TableSpec
+from common.errors import TabletrackError, shorten
+from vision.source import VideoFile
+
+__all__ = ["ClothModel", "Gap", "GapLog", "TableNotSeenError", "VisibilityConfig"]
+
+
+class TableNotSeenError(TabletrackError):
+    """The table is not seen in enough frames of the video to model its cloth."""
+
+
+@dataclass(frozen=True)
+class VisibilityConfig:
+    """``grid_mm``: spacing of the sample points; ``inset_mm``: their distance from the cushion
+    noses (clear of the cushions' shadow); ``model_frames``: frames in the median;
+    ``model_span_s``: over how long they are spread; ``dark_lightness``: a frame whose points'
+    median lightness is below this is dark, never part of the model (the cloth of the sample clips
+    is 78-94); ``max_chroma_diff`` / ``max_lightness_diff``: a point matches the model within
+    these (lighting moves lightness more than chroma); ``min_match_fraction``: a frame shows the
+    table when at least this share of the points match (a hand or a cue covers under a fifth)."""
+
+    grid_mm: float = 80.0
+    inset_mm: float = 60.0
+    model_frames: int = 7
+    model_span_s: float = 2.0
+    dark_lightness: float = 20.0
+    max_chroma_diff: float = 20.0
+    max_lightness_diff: float = 60.0
+    min_match_fraction: float = 0.5
+
+
+def _lab(pixels_bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) BGR uint8 → (N, 3) Lab as int16."""
+    return cv2.cvtColor(pixels_bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.int16)
+
+
+@dataclass(frozen=True)
+class ClothModel:
+    """The cloth's colour at ``points_px`` ((N, 2) int: u, v) and the median ``background_bgr``
+    image of the frames it was made from (see the module docstring)."""
+
+    points_px: np.ndarray
+    lab: np.ndarray
+    background_bgr: np.ndarray
+    config: VisibilityConfig = field(default_factory=VisibilityConfig)
+
+    @staticmethod
+    def sample_points(camera: CameraModel, table: TableSpec, config: VisibilityConfig) -> np.ndarray:
+        """The grid of cloth points (table mm, inset from the noses) as pixels inside the image."""
+        inset, step = config.inset_mm, config.grid_mm
+        xs = np.arange(inset, table.length_mm - inset + 1e-9, step)
+        ys = np.arange(inset, table.width_mm - inset + 1e-9, step)
+        gx, gy = np.meshgrid(xs, ys)
+        pts = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size)])
+        px = np.round(camera.project(pts)).astype(np.int64)
+        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
+        return px[inside]
+
+    def _sample(self, frame_bgr: np.ndarray) -> np.ndarray:
+        return _lab(frame_bgr[self.points_px[:, 1], self.points_px[:, 0]])
+
+    def match_fraction(self, frame_bgr: np.ndarray) -> float:
+        """The share of the points whose colour matches the model in this frame."""
+        if len(self.points_px) == 0:
+            return 1.0
+        s = self._sample(frame_bgr)
+        d = s - self.lab
+        chroma = np.hypot(d[:, 1], d[:, 2])
+        ok = (chroma <= self.config.max_chroma_diff) & (np.abs(d[:, 0]) <= self.config.max_lightness_diff)
+        return float(np.mean(ok))
+
+    def visible(self, frame_bgr: np.ndarray) -> bool:
+        """Whether this frame shows the table (see the module docstring)."""
+        return self.match_fraction(frame_bgr) >= self.config.min_match_fraction
+
+    @staticmethod
+    def from_video(
+        video: Path,
+        camera: CameraModel,
+        table: TableSpec,
+        start_frame: int = 0,
+        config: VisibilityConfig | None = None,
+    ) -> ClothModel:
+        """The model of ``video``'s cloth from its frames at ``start_frame`` and after (see the
+        module docstring); :class:`TableNotSeenError` when no frame of the video is light."""
+        cfg = config or VisibilityConfig()
+        points = ClothModel.sample_points(camera, table, cfg)
+        frames: list[np.ndarray] = []
+        samples: list[np.ndarray] = []
+        with VideoFile(video) as src:
+            w, h = src.info.width_px, src.info.height_px
+            if (w, h) != (camera.image_w_px, camera.image_h_px):
+                camera = camera.scaled(w, h)
+                points = ClothModel.sample_points(camera, table, cfg)
+            stride = max(1, int(round(src.info.fps * cfg.model_span_s / cfg.model_frames)))
+            for fr in src.frames(decode=lambda i: i >= start_frame and (i - start_frame) % stride == 0):
+                if fr.image is None:
+                    continue
+                s = _lab(fr.image[points[:, 1], points[:, 0]]) if len(points) else np.zeros((0, 3), np.int16)
+                if len(s) and float(np.median(s[:, 0])) < cfg.dark_lightness:
+                    continue  # a dark frame: a black lead-in or fade, never the cloth's model
+                frames.append(fr.image)
+                samples.append(s)
+                if len(frames) >= cfg.model_frames:
+                    break
+        if not frames:
+            raise TableNotSeenError(f"{shorten(video, 120)}: the table is not seen in any frame (all dark)")
+        lab = np.median(np.stack(samples), axis=0).astype(np.int16)
+        background = np.median(np.stack(frames), axis=0).astype(np.uint8)
+        return ClothModel(points, lab, background, cfg)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Frames ``first_frame`` .. ``last_frame`` (times ``t0_s`` .. ``t1_s``) where the table was not seen."""
+
+    first_frame: int
+    last_frame: int
+    t0_s: float
+    t1_s: float
+
+    @property
+    def frames(self) -> int:
+        return self.last_frame - self.first_frame + 1
+
+    def describe(self) -> str:
+        return f"the table was not seen from {self.t0_s:.2f} to {self.t1_s:.2f} s ({self.frames} frames)"
+
+
+class GapLog:
+    """The gaps of a run, built frame by frame: :meth:`unseen` for a frame where the table is not
+    seen, :meth:`seen` for one where it is (closing an open gap)."""
+
+    def __init__(self) -> None:
+        self.gaps: list[Gap] = []
+        self._open: Gap | None = None
+
+    def unseen(self, frame: int, t_s: float) -> None:
+        if self._open is None:
+            self._open = Gap(frame, frame, t_s, t_s)
+        else:
+            self._open = Gap(self._open.first_frame, frame, self._open.t0_s, t_s)
+
+    def seen(self) -> None:
+        if self._open is not None:
+            self.gaps.append(self._open)
+            self._open = None
+
+    def all(self) -> list[Gap]:
+        """Every gap so far, an open one included."""
+        return [*self.gaps, *([self._open] if self._open is not None else [])]
+
+    def touching(self, t0_s: float, t1_s: float, margin_s: float) -> list[Gap]:
+        """The gaps that overlap ``t0_s - margin_s`` .. ``t1_s + margin_s``."""
+        return [g for g in self.all() if g.t1_s >= t0_s - margin_s and g.t0_s <= t1_s + margin_s]

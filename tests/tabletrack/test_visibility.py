@@ -1,0 +1,91 @@
+"""The table-in-view check (tabletrack/visibility.py) frame by frame, and the gaps it makes: a
+black or mostly covered frame is not the table, a frame with a hand over a corner still is; the
+cloth model comes from several light frames, never a dark lead-in; a call whose shot touches a gap
+is marked for review with the gap as its reason (tabletrack/pipeline.py _flag_gaps)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from small_clips import half_size_calibration, half_size_clip
+
+from calibration.camera import CameraModel
+from calibration.table import load_table
+from rules import judge_events
+from synth.physics.shots import load_shot
+from tabletrack.pipeline import _flag_gaps
+from tabletrack.visibility import ClothModel, GapLog, TableNotSeenError
+from tracking.events import group_shots
+
+
+@pytest.fixture(scope="module")
+def model_and_frame(tmp_path_factory: pytest.TempPathFactory) -> tuple[ClothModel, np.ndarray]:
+    d = tmp_path_factory.mktemp("vis")
+    video = half_size_clip(d / "clip.mp4", (0.0, 1.0), frames=150)  # a black first second
+    cam = CameraModel.load(half_size_calibration(d / "cal.json"))
+    model = ClothModel.from_video(video, cam, load_table("carom"))
+    cap = cv2.VideoCapture(str(video))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, 100)
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    return model, frame
+
+
+def _covered(frame: np.ndarray, share: float) -> np.ndarray:
+    """``frame`` with its left ``share`` of the width under a skin-coloured sheet."""
+    out = frame.copy()
+    out[:, : int(share * frame.shape[1])] = (120, 150, 200)
+    return out
+
+
+@pytest.mark.parametrize(
+    "edit,visible",
+    [
+        (lambda f: f, True),
+        (lambda f: np.zeros_like(f), False),
+        (lambda f: _covered(f, 0.8), False),
+        (lambda f: _covered(f, 0.2), True),
+        (lambda f: cv2.convertScaleAbs(f, alpha=0.8), True),  # the lights dimmed a little
+    ],
+    ids=["as filmed", "black", "80% covered", "a hand over 20%", "dimmer"],
+)
+def test_the_table_is_seen_or_not(model_and_frame: tuple[ClothModel, np.ndarray], edit, visible: bool) -> None:  # type: ignore[no-untyped-def]
+    model, frame = model_and_frame
+    assert model.visible(edit(frame)) is visible, model.match_fraction(edit(frame))
+
+
+def test_the_cloth_model_skips_a_dark_lead_in(model_and_frame: tuple[ClothModel, np.ndarray]) -> None:
+    model, frame = model_and_frame
+    assert float(np.median(model.lab[:, 0])) > 40  # lightness of a cloth, not of black
+    assert model.background_bgr.shape == frame.shape and model.background_bgr.mean() > 30
+
+
+def test_a_video_with_no_light_frame_is_refused(tmp_path: Path) -> None:
+    video = half_size_clip(tmp_path / "black.mp4", (0.0, 99.0), frames=40)
+    cam = CameraModel.load(half_size_calibration(tmp_path / "cal.json"))
+    with pytest.raises(TableNotSeenError, match="the table is not seen in any frame"):
+        ClothModel.from_video(video, cam, load_table("carom"))
+
+
+def test_003_2_a_call_touching_a_gap_is_marked_for_review() -> None:
+    """The point of point_2a (003 art. 2) stands, but the table was not seen during its shot."""
+    events = load_shot("point_2a").events
+    (shot,) = group_shots(events)
+    (call,), _ = judge_events(events, "three-cushion", {"start": {"next_is_break": False}})
+    gaps = GapLog()
+    t_mid = (shot.events[0].t_s + shot.events[-1].t_s) / 2
+    gaps.unseen(100, t_mid)
+    gaps.unseen(110, t_mid + 0.3)
+    gaps.seen()
+    flagged = _flag_gaps(call, shot, gaps)
+    assert flagged.needs_review and flagged.points == call.points
+    assert f"the table was not seen from {t_mid:.2f} to {t_mid + 0.3:.2f} s (11 frames)" in (
+        flagged.review_reason or ""
+    )
+    far = GapLog()
+    far.unseen(9000, shot.events[-1].t_s + 5.0)
+    assert _flag_gaps(call, shot, far) == call
