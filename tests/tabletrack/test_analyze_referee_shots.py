@@ -12,7 +12,7 @@ import pytest
 from calibration.table import load_table
 from rules.core.errors import RefereeInputError
 from synth.physics.shots import load_shot
-from tabletrack.pipeline import _Judge
+from tabletrack.shot_judge import ShotJudge
 from tracking.events import group_shots
 
 
@@ -22,7 +22,7 @@ from tracking.events import group_shots
 def test_referee_input_for_a_shot_the_video_never_had_is_refused(tmp_path: Path, given: dict, ok: bool) -> None:
     ref = tmp_path / "clip.referee.json"
     ref.write_text(json.dumps({"shots": given}))
-    judge = _Judge("three-cushion", str(ref), 60.0, tmp_path / "calls.jsonl.partial", load_table("carom"))
+    judge = ShotJudge("three-cushion", str(ref), 60.0, tmp_path / "calls.jsonl.partial", load_table("carom"))
     for shot in group_shots(load_shot("point_2a").events):
         judge.judge(shot)
     judge.close()

@@ -16,7 +16,7 @@ from calibration.camera import CameraModel
 from calibration.table import load_table
 from rules import judge_events
 from synth.physics.shots import load_shot
-from tabletrack.pipeline import _flag_gaps
+from tabletrack.shot_judge import _flag_gaps
 from tabletrack.visibility import ClothModel, GapLog, TableNotSeenError
 from tracking.events import group_shots
 
