@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import sections  # bench/sections.py (this script's folder is on sys.path)
 
 REPO = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- live:begin -->", "<!-- live:end -->"
@@ -212,6 +211,8 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
 
 def replace_section(text: str, body: str) -> str:
     """:func:`sections.replace_section` with this script's markers."""
+    import sections  # bench/sections.py (this script's folder is on sys.path when it runs)
+
     return sections.replace_section(text, body, BEGIN, END)
 
 

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import sections  # bench/sections.py (this script's folder is on sys.path)
 
 if TYPE_CHECKING:
     from calibration.camera import CameraModel
@@ -197,6 +196,8 @@ def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def replace_section(text: str, body: str, begin: str = BEGIN, end: str = END) -> str:
     """:func:`sections.replace_section` with this script's markers by default."""
+    import sections  # bench/sections.py (this script's folder is on sys.path when it runs)
+
     return sections.replace_section(text, body, begin, end)
 
 

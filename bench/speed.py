@@ -36,7 +36,6 @@ import time
 from pathlib import Path
 
 import cv2
-import sections  # bench/sections.py (this script's folder is on sys.path)
 
 REPO = Path(__file__).resolve().parents[1]
 BEGIN = "<!-- speed:begin -->"
@@ -164,6 +163,8 @@ def run(names: list[str] | None = None, quick: bool = False, both: bool = True) 
 
 def replace_section(text: str, body: str) -> str:
     """:func:`sections.replace_section` with this script's markers."""
+    import sections  # bench/sections.py (this script's folder is on sys.path when it runs)
+
     return sections.replace_section(text, body, BEGIN, END)
 
 
