@@ -94,7 +94,8 @@ def test_in_time_order():
     assert real.in_time_order([])
 
 
-def test_replace_section_replaces_only_between_markers():
+def test_replace_section_replaces_only_between_markers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(_PATH.parent))  # as when the script runs: bench/sections.py
     text = "# Benchmarks\n\nsynthetic part\n"
     once = real.replace_section(text, "first run")
     assert once.startswith(text) and real.BEGIN in once and "first run" in once
