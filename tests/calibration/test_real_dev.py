@@ -49,7 +49,8 @@ def test_carom_broadcast_blue_on_blue(frame: str) -> None:
 @pytest.mark.parametrize(
     "clip",
     [
-        "2019_PoolChamp_Clip9.mp4",
+        # all three slow (.ci/run's 10 minutes): tests/golden and bench/real.py cover the clips too
+        pytest.param("2019_PoolChamp_Clip9.mp4", marks=pytest.mark.slow),
         pytest.param("2019_PoolChamp_Clip1.mp4", marks=pytest.mark.slow),
         pytest.param("2019_PoolChamp_Clip17.mp4", marks=pytest.mark.slow),
     ],

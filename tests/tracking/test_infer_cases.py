@@ -82,7 +82,7 @@ def test_near_miss_is_no_contact(gap_mm: float) -> None:
             assert not [e for e in events if isinstance(e, BallBall)], [e for e in events if isinstance(e, BallBall)]
 
 
-@pytest.mark.parametrize("gap_mm", [4.0, 8.0])
+@pytest.mark.parametrize("gap_mm", [4.0, pytest.param(8.0, marks=pytest.mark.slow)])
 def test_rolling_along_a_cushion_without_touching_is_no_contact(gap_mm: float) -> None:
     """Three-cushion art. 3 counts impacts, not a ball rolling close by."""
     layout = {W_: (400.0, W - R - gap_mm), Y_: (1500.0, 300.0), R_: (2500.0, 300.0)}

@@ -80,6 +80,7 @@ def test_event_lists_and_times_at_60fps() -> None:
     assert np.median(e) <= 5.0 and np.percentile(e, 90) <= 10.0, (np.median(e), np.percentile(e, 90))
 
 
+@pytest.mark.slow
 def test_contact_times_are_not_early_at_30fps() -> None:
     """A ball decelerates all the time (rolling resistance, sliding friction after a contact): a
     straight line through the frames before a contact runs ahead of it and put contacts early,

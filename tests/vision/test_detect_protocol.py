@@ -49,8 +49,6 @@ def test_every_detector_has_the_protocol_method() -> None:
 
 def test_the_pipeline_calls_only_the_protocol() -> None:
     # the frame loop that analyze and live share (tabletrack/session.py) and what composes it
-    src = "".join(
-        (REPO / "tabletrack" / name).read_text(encoding="utf-8") for name in ("pipeline.py", "session.py")
-    )
+    src = "".join((REPO / "tabletrack" / name).read_text(encoding="utf-8") for name in ("pipeline.py", "session.py"))
     calls = set(re.findall(r"\bdetector\.(\w+)\(", src))
     assert calls == {"detect_frame"}, calls
