@@ -198,7 +198,7 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
         lines.append(
             f"| memory flat over a {mem['minutes']:.0f}-minute stream ({mem['clip']} looped) | RSS {mem['rss_start_mb']:.0f} MB "
             f"after warm-up, {mem['rss_end_mb']:.0f} MB at the end (max {mem['rss_max_mb']:.0f}); {mem['frames']} frames, "
-            f"{mem['dropped']} dropped, {mem['calls']} calls | {'yes' if abs(grow) < 0.1 * mem['rss_start_mb'] else 'no'} |"
+            f"{mem['dropped']} dropped, {mem['calls']} calls | {'yes' if grow < 0.1 * mem['rss_start_mb'] else 'no'} |"
         )
     load = os.getloadavg()
     lines += [
