@@ -271,7 +271,12 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     src = VideoFile(video)
     fps = src.info.fps
     rect = Rectifier(camera, table, opts.px_per_mm)
-    detector = make_detector(table, rect, opts.detector, cloth.background_bgr, opts.yolo_key_every)
+    # the detector's picture of the empty cloth: the first frame where it shows the table (as
+    # live starts from its first frame, so both see the same), else the cloth model's median of
+    # light frames (a black lead-in must not become the background)
+    first = src.first_frame()
+    background = first if cloth.visible(first) else cloth.background_bgr
+    detector = make_detector(table, rect, opts.detector, background, opts.yolo_key_every)
     session = FrameAnalysis(
         table=table,
         game=opts.game,
