@@ -51,7 +51,6 @@ class ShotJudge:
         self.config = JudgeConfig(frame_period_s=1.0 / fps)
         self.engine = engine_for(g, self.config, self.opening)
         self.state: Any = None
-        self.sight: OpeningSight | None = None
         self.calls_path = calls_path
         self.writer = CallWriter(calls_path)
         self.sheet_path = sheet_path or calls_path.with_name("score_sheet.json")
@@ -62,24 +61,25 @@ class ShotJudge:
         self.hold_reason: str | None = None
         self.held: dict[int, str] = {}
 
-    def _begin(self, shot: Shot) -> None:
-        """The state the first shot starts from: the referee's, or a new game whose first shot is
-        a break only where its start shows the break position (:mod:`rules.core.opening`)."""
-        raw, self.sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
-        if self.sight is not None:
-            self.ref = self.engine.parse_input(raw, self.ref_name)
-        self.state = self.engine.initial_state(self.ref.setup if self.ref else None)
+    def _judged(self, shot: Shot) -> tuple[Call, Any, Any, OpeningSight | None]:
+        """The call of ``shot`` from the current state, flagged for the gaps it touches, and the
+        state, referee input and opening sight after it; nothing is kept. The first shot starts
+        from the referee's state, or a new game whose first shot is a break only where its start
+        shows the break position (:mod:`rules.core.opening`)."""
+        state, ref, sight = self.state, self.ref, None
+        if state is None:
+            raw, sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
+            if sight is not None:
+                ref = self.engine.parse_input(raw, self.ref_name)
+            state = self.engine.initial_state(ref.setup if ref else None)
+        call, after = self.engine.judge_shot(state, shot, ref.for_shot(shot.number) if ref else None)
+        if sight is not None:
+            call = with_opening(call, sight)
+        return _flag_gaps(call, shot, self.gaps), after, ref, sight
 
     def judge(self, shot: Shot) -> Call:
         """The call of ``shot`` (the next one in order), written before it is returned."""
-        first = self.state is None
-        if first:
-            self._begin(shot)
-        shot_input = self.ref.for_shot(shot.number) if self.ref else None
-        call, self.state = self.engine.judge_shot(self.state, shot, shot_input)
-        if first and self.sight is not None:
-            call = with_opening(call, self.sight)
-        call = _flag_gaps(call, shot, self.gaps)
+        call, self.state, self.ref, _ = self._judged(shot)
         if self.hold_reason is not None:
             self.held[shot.number] = self.hold_reason
         call = self._held(call)
@@ -95,27 +95,14 @@ class ShotJudge:
         no file): live mode shows it the moment the balls stop, before the shot is settled and
         :meth:`judge` makes it final. The engines' states are frozen, so judging from the current
         state without keeping the result is free of side effects."""
-        state, ref, sight = self.state, self.ref, None
-        if state is None:
-            raw, sight = opening_input(self.raw_ref, self.game, shot.start, self.opening)
-            if sight is not None:
-                ref = self.engine.parse_input(raw, self.ref_name)
-            state = self.engine.initial_state(ref.setup if ref else None)
-        shot_input = ref.for_shot(shot.number) if ref else None
-        call, after = self.engine.judge_shot(state, shot, shot_input)
-        if sight is not None:
-            call = with_opening(call, sight)
+        call, after, _, _ = self._judged(shot)
         if self.hold_reason is not None:
-            why = f"{call.review_reason}; {self.hold_reason}" if call.review_reason else self.hold_reason
-            call = replace(call, needs_review=True, review_reason=why)
+            call = _for_review(call, self.hold_reason)
         return call, self.engine.score_sheet(after)
 
     def _held(self, call: Call) -> Call:
         reason = self.held.get(call.shot)
-        if reason is None:
-            return call
-        why = f"{call.review_reason}; {reason}" if call.review_reason else reason
-        return replace(call, needs_review=True, review_reason=why)
+        return call if reason is None else _for_review(call, reason)
 
     def set_input(self, raw: Mapping[str, Any] | None) -> None:
         """Replace the referee input for the shots still to come (live: a referee action). The
@@ -183,7 +170,11 @@ def _flag_gaps(call: Call, shot: Shot, gaps: GapLog) -> Call:
     touching = gaps.touching(shot.events[0].t_s, max(e.t_s for e in shot.events), GAP_MARGIN_S)
     if not touching:
         return call
-    why = "; ".join(g.describe() for g in touching)
+    return _for_review(call, "; ".join(g.describe() for g in touching))
+
+
+def _for_review(call: Call, why: str) -> Call:
+    """``call`` with ``needs_review`` and ``why`` added to its review reason."""
     reason = f"{call.review_reason}; {why}" if call.review_reason else why
     return replace(call, needs_review=True, review_reason=reason)
 
