@@ -130,6 +130,8 @@ def train_detector(
     )
     wall = time.time() - t0
     trainer = model.trainer
+    if trainer is None:
+        raise TrainError("ultralytics trained no model: its trainer is None after train()")
     best = Path(trainer.best) if Path(trainer.best).is_file() else Path(trainer.last)
     metrics = {k: float(v) for k, v in (trainer.metrics or {}).items() if isinstance(v, (int, float))}
     exported = YOLO(str(best), task="detect").export(
@@ -389,7 +391,7 @@ def export_classifier(net: torch.nn.Module, out: Path) -> None:
     dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
     torch.onnx.export(
         net,
-        dummy,
+        (dummy,),
         str(out),
         input_names=["crops"],
         output_names=["out"],

@@ -129,8 +129,22 @@ class TrackerConfig:
     such as a spot, faintly ball-like, must not start a track of a ball that is not on the table).
     ``start_min_score``: a ball not yet seen takes a detection whose colour evidence for it is
     below one half (real light splits a model's belief over balls of one look: a stripe read 0.3
-    the 13, 0.25 the 15) when that ball is the detection's likeliest among the balls not yet seen
-    and its score is at least this.
+    the 13, 0.25 the 15) when that ball is among the detection's ``start_top_k`` likeliest of the
+    balls not yet seen and its score is at least this; the assignment then names the balls of a
+    frame together (real eight-ball broadcast: an orange 5 read 0.51 the 3, 0.23 the 5 beside the
+    red 3 read 0.95 the 3 and a maroon 7 read 0.43 the 5, 0.43 the 7: only together are all three
+    named, where the likeliest alone left the 5 untracked).
+    ``confirm_sightings``, ``confirm_span_s``, ``pending_gap_s``: a detection sure it is a ball
+    that no ball takes (its likeliest balls are all named elsewhere), seen again at the same place
+    at least ``confirm_sightings`` times over at least ``confirm_span_s`` with no gap over
+    ``pending_gap_s``, is a ball whose look the model confused with another's: it is named the
+    likeliest ball not yet seen, however low that score (real eight-ball broadcast: a stripe read
+    0.65 the 13 beside a 13 read 0.67, and 0.13 the 15, was never tracked at all). A flicker, a hand
+    passing, a ball rolling do not stay in one place for that long. Such a detection must be surer
+    it is a ball than a start needs (``pending_confidence``: a hand resting on the cloth read 0.40)
+    and its centre at least ``pending_rail_r`` radii inside the nose lines (a ball's centre never
+    lies nearer a cushion than its radius; real club footage: the white facings of the side pockets,
+    read 0.61-0.65 as balls, lay 22-26 mm from the nose line, the radius being 28.6).
     ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
     moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
     the last measurement."""
@@ -146,6 +160,12 @@ class TrackerConfig:
     min_confidence: float = 0.05
     start_confidence: float = 0.4
     start_min_score: float = 0.15
+    start_top_k: int = 3
+    confirm_sightings: int = 3
+    confirm_span_s: float = 0.1
+    pending_gap_s: float = 0.5
+    pending_confidence: float = 0.5
+    pending_rail_r: float = 0.95
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
@@ -166,6 +186,17 @@ class _Track:
     velocity_known: bool = False
     started: bool = False
     gone: bool = False  # vanished into a pocket: back only by a detection no other ball takes
+
+
+@dataclass
+class _Pending:
+    """A ball-like detection no ball took, waiting to be seen again at the same place."""
+
+    x: float
+    y: float
+    t_first: float
+    t_last: float
+    sightings: int = 1
 
 
 class Tracker:
@@ -192,6 +223,7 @@ class Tracker:
             seen[detector_class(b)] = self._rank_in_class[b] + 1
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
+        self._pending: list[_Pending] = []
 
     # -- prediction ----------------------------------------------------------------------------
 
@@ -231,6 +263,7 @@ class Tracker:
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
+        assigned.update(self._confirm_pending(dets, preds, t_s, assigned))
         states: list[BallState] = []
         for i, ball in enumerate(self.balls):
             tr = self._tracks[ball]
@@ -402,6 +435,63 @@ class Tracker:
                 taken.add(free_dets[c])
         return out
 
+    def _confirm_pending(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+        assigned: Mapping[int, int],
+    ) -> dict[int, int]:
+        """Ball index -> detection index for the waiting detections confirmed this frame (see
+        ``confirm_sightings`` in :class:`TrackerConfig`): each is named the likeliest ball not yet
+        seen. Detections left over this frame join or start a waiting entry; entries not seen for
+        ``pending_gap_s`` are dropped."""
+        cfg = self.config
+        self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
+        taken = set(assigned.values())
+        free = [j for j in range(len(dets)) if j not in taken and dets[j].score >= cfg.pending_confidence]
+        if not free:
+            return {}
+        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        held = [(q[0], q[1]) for q in preds.values() if q is not None]
+        held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
+        out: dict[int, int] = {}
+        for j in free:
+            d = dets[j]
+            if any(math.hypot(d.x_mm - x, d.y_mm - y) < 0.75 * D for x, y in held):
+                continue  # a second box on a ball that is tracked
+            if self._zones and pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None:
+                continue  # a pocketed ball seen in the throat
+            if self.table is not None and not self._on_cloth(d.x_mm, d.y_mm, cfg.pending_rail_r):
+                continue  # over a rail: a pocket's facing, a reflection, never a ball's centre
+            near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
+            if not near:
+                self._pending.append(_Pending(d.x_mm, d.y_mm, t_s, t_s))
+                continue
+            p = near[0]
+            p.sightings += 1
+            p.t_last = t_s
+            if p.sightings < cfg.confirm_sightings or t_s - p.t_first < cfg.confirm_span_s:
+                continue
+            unseen = [
+                (label_score(d, b) or 0.0, -i, i)
+                for i, b in enumerate(self.balls)
+                if not self._tracks[b].started and i not in assigned and i not in out
+            ]
+            if not unseen:
+                continue
+            _, _, i = max(unseen)
+            out[i] = j
+            self._pending.remove(p)
+            held.append((d.x_mm, d.y_mm))
+        return out
+
+    def _on_cloth(self, x_mm: float, y_mm: float, frac_r: float) -> bool:
+        """Whether a centre lies at least ``frac_r`` ball radii inside every cushion nose line."""
+        assert self.table is not None
+        m = frac_r * self.table.ball_radius_mm
+        return m <= x_mm <= self.table.length_mm - m and m <= y_mm <= self.table.width_mm - m
+
     @staticmethod
     def _detection_ranks(dets: Sequence[BallDetection]) -> list[int]:
         order = sorted(range(len(dets)), key=lambda j: (dets[j].x_mm, dets[j].y_mm))
@@ -475,11 +565,14 @@ class Tracker:
         # earlier, still visible in the throat (broadcast side pockets), not a ball in play
         if self._zones:
             crowded = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(crowded, dets)]
-        likeliest: list[BallId | None] = []
+        # each detection's likeliest few balls among those not yet seen (best first)
+        likeliest: list[tuple[BallId, ...]] = []
         for d in dets:
-            scored = [(label_score(d, b), b) for b in unseen]
-            best = max(((sc, b) for sc, b in scored if sc is not None), default=None, key=lambda x: x[0])
-            likeliest.append(best[1] if best is not None else None)
+            scored = sorted(
+                ((sc, b) for sc, b in ((label_score(d, b), b) for b in unseen) if sc is not None),
+                key=lambda x: -x[0],
+            )
+            likeliest.append(tuple(b for _, b in scored[: cfg.start_top_k]))
         for i, ball in enumerate(self.balls):
             p = preds[ball]
             tr = self._tracks[ball]
@@ -496,10 +589,10 @@ class Tracker:
                         weak
                         and score is not None
                         and p is None
-                        and likeliest[j] is ball
+                        and ball in likeliest[j]
                         and score >= cfg.start_min_score
                     ):
-                        weak = False  # not yet seen, and this detection's likeliest unseen ball
+                        weak = False  # not yet seen, and among this detection's likeliest unseen balls
                     if weak or (p is None and (d.score < cfg.start_confidence or crowded[j])):
                         continue
                     cost[i, j] = col + 4.5 + (1.0 if score is None else 0.0) + 1e-3 * i

@@ -117,6 +117,19 @@ def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 100) ->
     return boxes[order], s[order].astype(np.float32)
 
 
+def ball_sized(boxes: np.ndarray, view_hw: tuple[int, ...], min_side_px: float) -> np.ndarray:
+    """Which finder boxes (k, 4: x0, y0, x1, y1 in view px) may hold a ball: on the rectified view
+    every ball spans its diameter (more along a blur), so a box whose longer side is under
+    ``min_side_px`` is a table mark (real broadcast: the foot spot, 0.6-0.67 of a diameter, scored
+    0.61 and was tracked as a ball), unless the view's border cuts it (a ball leaving over a rail
+    may show any part of itself)."""
+    b = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    h, w = int(view_hw[0]), int(view_hw[1])
+    cut = (b[:, 0] < 2) | (b[:, 1] < 2) | (b[:, 2] > w - 3) | (b[:, 3] > h - 3)
+    big = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) >= float(min_side_px)
+    return np.asarray(big | cut, dtype=bool)
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -126,7 +139,8 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 class YoloDetector:
     """See the module docstring. ``conf`` is the finder's score threshold, ``iou`` its NMS
     overlap; ``refine`` how many times at most the centre is re-cropped at the refined position
-    (a ball whose centre moved less than ``converged_r`` radii is not re-cropped)."""
+    (a ball whose centre moved less than ``converged_r`` radii is not re-cropped); finder boxes
+    whose longer side is under ``min_box_d`` ball diameters are no ball (:func:`ball_sized`)."""
 
     def __init__(
         self,
@@ -146,6 +160,7 @@ class YoloDetector:
         proposal_inset_r: float = 0.8,
         converged_r: float = 0.03,
         proposal_min_ball: float = 0.85,
+        min_box_d: float = 0.75,
     ) -> None:
         self.geometry = geometry
         self.r_px = float(ball_radius_mm) * geometry.px_per_mm
@@ -154,6 +169,7 @@ class YoloDetector:
         self.proposals, self.proposal_weight = bool(proposals), float(proposal_weight)
         self.proposal_refine, self.proposal_inset_r = int(proposal_refine), float(proposal_inset_r)
         self.proposal_min_ball = float(proposal_min_ball)
+        self.min_box_d = float(min_box_d)
         self._det = _session(Path(detector_path or DEFAULT_DETECTOR), threads)
         self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), threads)
         shape = self._det.get_inputs()[0].shape
@@ -246,6 +262,9 @@ class YoloDetector:
         ``radius_from_box`` sizes each crop by its box instead of the table's ball, and takes no
         proposals (for photos with no rectified geometry, where a ball's size is not known)."""
         boxes, scores = self.find(rectified_bgr)
+        if not radius_from_box and len(boxes):
+            keep = ball_sized(boxes, rectified_bgr.shape[:2], self.min_box_d * 2.0 * self.r_px)
+            boxes, scores = boxes[keep], scores[keep]
         n = len(self.labels)
         if len(boxes):
             u0 = (boxes[:, 0] + boxes[:, 2]) / 2.0

@@ -5,6 +5,8 @@ detections that both look most like one ball both start, the second as its next 
 
 from __future__ import annotations
 
+import pytest
+
 from calibration.table import load_table
 from tracking.detections import BallDetection
 from tracking.ids import BallId
@@ -67,3 +69,48 @@ def test_no_ball_starts_in_a_pocket_throat() -> None:
     inside = (float(z.centre_mm[0]), float(z.centre_mm[1]))
     got = _started(Tracker(BALLS, POOL), [_det(*inside, _5=0.9), _det(400, 300, cue=0.95)])
     assert got == {"cue": (400, 300)}
+
+
+def test_the_balls_of_a_frame_are_named_together() -> None:
+    # real eight-ball broadcast (issue 13): the red 3 read 0.95 the 3, an orange 5 read 0.51 the 3
+    # and 0.23 the 5, a maroon 7 read 0.43 the 5 and 0.43 the 7; the likeliest alone left one of
+    # them untracked; named together, each is its own ball
+    dets = [
+        _det(2046, 757, _3=0.95, _1=0.03),
+        _det(592, 481, _3=0.51, _5=0.23, _6=0.16),
+        _det(542, 917, _5=0.43, _7=0.43, _2=0.05),
+    ]
+    got = _started(Tracker(BALLS, POOL), dets)
+    assert got == {"3": (2046, 757), "5": (592, 481), "7": (542, 917)}
+
+
+def _frames(tr: Tracker, frames: list[list[BallDetection]], dt: float = 0.04) -> list[set[str]]:
+    return [{s.ball.value for s in tr.update(i, i * dt, dets)} for i, dets in enumerate(frames)]
+
+
+# a stripe read 0.65 the 13 beside the 13 (read 0.67), and 0.13 the 15: below start_min_score
+CONFUSED = {"_13": 0.65, "_15": 0.13, "_9": 0.09}
+THE_13 = {"_13": 0.9}
+
+
+@pytest.mark.parametrize(
+    "x, y, conf, step_mm, named, why",
+    [
+        (411, 983, 0.81, 0.0, "15", "seen at rest 3 times: named its likeliest free ball"),
+        (411, 983, 0.45, 0.0, None, "not sure enough it is a ball (a hand on the cloth read 0.40)"),
+        (411, 20, 0.81, 0.0, None, "its centre over the rail: a pocket's facing, never a ball"),
+        (411, 983, 0.81, 40.0, None, "moving: a hand, a cue, never in one place"),
+    ],
+)
+def test_a_ball_whose_look_is_taken_is_named_once_it_stays(
+    x: float, y: float, conf: float, step_mm: float, named: str | None, why: str
+) -> None:
+    tr = Tracker(BALLS, POOL)
+    frames = [
+        [_det(1048, 217, **THE_13), _det(x + k * step_mm, y, conf=conf, **CONFUSED), _det(400, 300, cue=0.95)]
+        for k in range(5)
+    ]
+    seen = _frames(tr, frames)
+    assert "13" in seen[0] and "cue" in seen[0]
+    assert "15" not in seen[1], "one sighting is not enough"
+    assert ("15" in seen[-1]) is (named == "15"), why

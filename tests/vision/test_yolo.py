@@ -105,3 +105,21 @@ def test_shipped_models_find_the_packed_reds_of_a_snooker_break_off(snooker_brea
     colours = {b.value for b in pos if not b.value.startswith("red")}
     assert colours <= {d.label.value for d in found}
     assert len(found) <= len(pos) + 1, f"{len(found) - len(pos)} detections more than balls"
+
+
+@pytest.mark.parametrize(
+    "box, kept, why",
+    [
+        ((100, 100, 129, 128), True, "a ball's box: 29 px for a 28.6 px ball"),
+        ((100, 100, 140, 124), True, "a blurred ball: longer along its path"),
+        ((100, 100, 117, 119), False, "the foot spot on a real broadcast: 0.6-0.67 of a diameter"),
+        ((100, 100, 129, 110), True, "a ball half under a hand: its longer side is whole"),
+        ((0, 300, 12, 312), True, "cut by the view's border: a ball leaving over a rail"),
+        ((588, 300, 599, 311), True, "cut by the right border"),
+    ],
+)
+def test_boxes_smaller_than_a_ball_are_no_ball(box, kept, why):
+    from vision.yolo import ball_sized
+
+    got = ball_sized(np.array([box], float), (400, 600), 0.75 * 28.6)
+    assert bool(got[0]) is kept, why
