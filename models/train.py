@@ -299,7 +299,12 @@ def train_classifier(
     if not len(ytr):
         raise TrainError(f"classifier data: {crops_dir}/train.npz holds no crops")
     net = _net()
-    if init is not None:
+    frozen_bn = False
+    if init is not None and Path(init).suffix == ".onnx":
+        init_from_onnx(net, Path(init))
+        frozen_bn = True
+        log(f"classifier: starting from {init} (batch norms folded into the convolutions: kept frozen)")
+    elif init is not None:
         if not Path(init).is_file():
             raise TrainError(f"classifier --init: expected torch weights at {init}, found nothing")
         try:
@@ -333,6 +338,10 @@ def train_classifier(
     hist = []
     for ep in range(epochs):
         net.train()
+        if frozen_bn:
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         order = torch.multinomial(w, len(ytr), replacement=True, generator=gen)
         tot = 0.0
         for i in range(0, len(order), batch):
@@ -376,6 +385,47 @@ def train_classifier(
         "val": hist[-1],
         "onnx": str(out),
     }
+
+
+def init_from_onnx(net: torch.nn.Module, path: Path) -> None:
+    """Load a shipped classifier (:func:`export_classifier`'s ONNX) into ``net``: the exporter folds
+    each batch norm into the convolution before it, so the convolutions take the folded weights
+    and each batch norm becomes the identity plus the folded bias (mean 0, variance 1, scale 1); the
+    trainer then keeps those batch norms frozen. Why: the shipped model's torch weights are not
+    kept with it, and fine-tuning it costs a fraction of training anew on this machine's CPU."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    if not path.is_file():
+        raise TrainError(f"classifier --init: expected an ONNX classifier at {path}, found nothing")
+    g = onnx.load(str(path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    convs = [n for n in g.node if n.op_type == "Conv"]
+    gemms = [n for n in g.node if n.op_type == "Gemm"]
+    tconv = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    tbn = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    tlin = [m for m in net.modules() if isinstance(m, torch.nn.Linear)]
+    if (len(convs), len(gemms)) != (len(tconv), len(tlin)):
+        raise TrainError(
+            f"classifier --init: expected {len(tconv)} Conv and {len(tlin)} Gemm nodes in {path}, "
+            f"got {len(convs)} and {len(gemms)}"
+        )
+    with torch.no_grad():
+        for node, conv, bn in zip(convs, tconv, tbn):
+            w, b = inits[node.input[1]], inits[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise TrainError(
+                    f"classifier --init: expected a conv of {tuple(conv.weight.shape)} in {path}, got {w.shape}"
+                )
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b.copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for node, lin in zip(gemms, tlin):
+            lin.weight.copy_(torch.from_numpy(inits[node.input[1]].copy()))
+            lin.bias.copy_(torch.from_numpy(inits[node.input[2]].copy()))
 
 
 def export_classifier(net: torch.nn.Module, out: Path) -> None:
@@ -442,7 +492,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, default=CLASSIFIER_ONNX)
     c.add_argument("--threads", type=int, default=2)
     c.add_argument("--minutes", type=float, help="cap on the training time (learning rate scheduled over it)")
-    c.add_argument("--init", type=Path, help="torch weights (.pt) of an earlier run to start from")
+    c.add_argument(
+        "--init", type=Path, help="an earlier run to start from: its torch weights (.pt) or its ONNX (the shipped one)"
+    )
     a = ap.parse_args(argv)
     try:
         if a.what == "detector":

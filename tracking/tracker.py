@@ -453,7 +453,7 @@ class Tracker:
         if not free:
             return {}
         D = self.table.ball_diameter_mm if self.table is not None else 61.5
-        held = [(q[0], q[1]) for q in preds.values() if q is not None]
+        held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
         out: dict[int, int] = {}
         for j in free:
@@ -484,6 +484,15 @@ class Tracker:
             out[i] = j
             self._pending.remove(p)
             held.append((d.x_mm, d.y_mm))
+        return out
+
+    def _held(self, preds: Mapping[BallId, tuple[float, float, float, float] | None]) -> list[tuple[float, float]]:
+        """Where the balls on the table are: each one's prediction for this frame and, for a ball
+        seen last frame, where it was seen (a prediction is reflected off the cushion lines, which
+        a ball rolling into a pocket's mouth never meets: real broadcast, a 7 rolling into a corner
+        was predicted 50 mm back from where it was, and a misread of it started a 5 there)."""
+        out = [(q[0], q[1]) for q in preds.values() if q is not None]
+        out += [(t.x_seen, t.y_seen) for t in self._tracks.values() if t.started and t.seen_last_frame]
         return out
 
     def _on_cloth(self, x_mm: float, y_mm: float, frac_r: float) -> bool:
@@ -558,7 +567,7 @@ class Tracker:
             unseen = [b for b in self.balls if not self._tracks[b].started]
         # where balls already are: no ball not yet seen starts there (a second box on one ball,
         # a ball's reflection in a pocket's throat)
-        held = [(q[0], q[1]) for q in preds.values() if q is not None] + list(occupied)
+        held = self._held(preds) + list(occupied)
         sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
         crowded = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
         # nor in a pocket's drop circle: a ball seen there before any ball was is one pocketed

@@ -114,3 +114,16 @@ def test_a_ball_whose_look_is_taken_is_named_once_it_stays(
     assert "13" in seen[0] and "cue" in seen[0]
     assert "15" not in seen[1], "one sighting is not enough"
     assert ("15" in seen[-1]) is (named == "15"), why
+
+
+def test_no_ball_starts_where_a_ball_rolling_into_a_pocket_mouth_was() -> None:
+    # real broadcast (issue 13, nine-ball Clip17): the 7 rolled into a corner's mouth, where no
+    # cushion is; its prediction, reflected off the cushion line, fell 50 mm back, and a misread of
+    # it (0.9 the 5, the 5 not on the table) started a 5 where the 7 was: a pocketed 5 that never was
+    tr = Tracker(BALLS, POOL)
+    tr.update(0, 0.0, [_det(400, 300, cue=0.95), _det(45, 1150, _7=0.9)])
+    frames = [(45, 1150 + 13 * k) for k in range(1, 9)]  # 13 mm a frame toward the corner
+    for i, (x, y) in enumerate(frames, start=1):
+        tr.update(i, i * 0.04, [_det(400, 300, cue=0.95), _det(x, y, _7=0.9)])
+    got = {s.ball.value for s in tr.update(9, 0.36, [_det(400, 300, cue=0.95), _det(38, 1259, _5=0.9, _7=0.02)])}
+    assert "5" not in got
