@@ -421,6 +421,8 @@ def init_from_onnx(net: torch.nn.Module, path: Path) -> None:
             conv.weight.copy_(torch.from_numpy(w.copy()))
             bn.weight.fill_(1.0)
             bn.bias.copy_(torch.from_numpy(b.copy()))
+            if bn.running_mean is None or bn.running_var is None:
+                raise TrainError("classifier --init: expected batch norms that track running statistics")
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
         for node, lin in zip(gemms, tlin):
