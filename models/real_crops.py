@@ -18,6 +18,7 @@ Contract, two steps:
   rectified view (0.5 px/mm, as the detector sees it) at the tracked centre moved by a random
   offset (the regression's target), at observed samples only, every ``--every``-th frame. Clips
   listed in ``--val-clips`` go to ``val`` only: a figure on them is then held out.
+- ``accuracy``: crop accuracy of ONNX classifiers on such crops files, per game.
 
 The footage is read where it lies (``../shared/data``) and never copied into the repository; the
 names file holds only our own annotation.
@@ -183,6 +184,32 @@ def build(
     return {"clips": counts, "train": len(split["train"]["y"]), "val": len(split["val"]["y"])}
 
 
+def crop_accuracy(model: Path, npz: Path) -> dict[str, tuple[float, int]]:
+    """Per game, the share of crops of ``npz`` (:mod:`models.dataset`'s format) whose argmax over
+    the game's classes and ``none`` is the label, and how many crops: how the model card compares
+    two classifiers on the same crops."""
+    import onnxruntime as ort
+
+    from models.classes import CLASSIFIER_CLASSES, GAMES
+
+    d = np.load(npz)
+    x = d["x"].astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    logits = np.concatenate(
+        [sess.run(None, {name: x[i : i + 512]})[0] for i in range(0, len(x), 512)] or [np.zeros((0, 30))]
+    )[:, : len(CLASSIFIER_CLASSES)]
+    out: dict[str, tuple[float, int]] = {}
+    for gi, game in enumerate(GAMES):
+        m = d["game"] == gi
+        if not m.any():
+            continue
+        allowed = np.array([c.startswith(game + ":") or c == "none" for c in CLASSIFIER_CLASSES])
+        pred = np.where(allowed[None], logits[m], -np.inf).argmax(1)
+        out[game] = (round(float((pred == d["y"][m]).mean()), 4), int(m.sum()))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.real_crops", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -198,10 +225,17 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, required=True)
     b.add_argument("--every", type=int, default=3)
     b.add_argument("--val-clips", nargs="*", default=[])
+    c = sub.add_parser("accuracy", help="crop accuracy of classifiers (ONNX) on crops files")
+    c.add_argument("--models", type=Path, nargs="+", required=True)
+    c.add_argument("crops", type=Path, nargs="+", help="DIR/crops/SPLIT.npz")
     a = ap.parse_args(argv)
     try:
         if a.what == "sheet":
             print(contact_sheet(a.video, a.analysis, a.table, a.out))
+        elif a.what == "accuracy":
+            for m in a.models:
+                for f in a.crops:
+                    print(json.dumps({"model": str(m), "crops": str(f), **crop_accuracy(m, f)}))
         else:
             print(json.dumps(build(a.names, a.data_root, a.analyses, a.out, a.every, a.val_clips)))
     except (TabletrackError, OSError, ValueError, KeyError) as e:

@@ -59,3 +59,24 @@ def test_the_shipped_classifier_loads_into_the_trainer_network() -> None:
     want = ort.InferenceSession(str(path)).run(None, {"crops": x})[0]
     got = net(torch.from_numpy(x)).detach().numpy()
     assert np.abs(want - got).max() < 1e-4
+
+
+def test_crop_accuracy_counts_right_crops_per_game(tmp_path: Path) -> None:
+    # crops the shipped classifier names at once (plain cloth is `none`) against wrong labels
+    pytest.importorskip("onnxruntime")
+    from models.classes import GAMES
+    from models.real_crops import crop_accuracy
+
+    cloth = np.zeros((4, 40, 40, 3), np.uint8)
+    cloth[:] = (120, 90, 20)  # a blue-green cloth, no ball
+    none = class_index("pool", "none")
+    f = tmp_path / "c.npz"
+    np.savez_compressed(
+        f,
+        x=cloth,
+        y=np.array([none, none, none, class_index("pool", "3")]),
+        game=np.full(4, GAMES.index("pool")),
+        off=np.zeros((4, 2), np.float32),
+    )
+    acc, n = crop_accuracy(REPO / "models" / "ball_classifier.onnx", f)["pool"]
+    assert n == 4 and acc == pytest.approx(0.75)
