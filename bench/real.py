@@ -467,6 +467,17 @@ def calibration_errors(
     return out
 
 
+def classifier_trained_on() -> set[str]:
+    """The real clips whose crops the shipped classifier was trained on (models/real_labels.json,
+    less its ``_held_out`` list), without the ``.mp4``."""
+    f = REPO / "models" / "real_labels.json"
+    if not f.is_file():
+        return set()
+    spec = json.loads(f.read_text())
+    held = set(spec.get("_held_out", []))
+    return {k for k in spec if not k.startswith("_") and k not in held}
+
+
 def section_nine(work: Path) -> tuple[str, dict]:
     folder = REAL / "nine-ball-clips"
     if not (folder / "labels.json").is_file():
@@ -476,6 +487,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
     from tracking.events import BallBall, Pocketed, ShotStart
 
     table = load_table("pool")
+    trained = classifier_trained_on()
     labels = json.loads((folder / "labels.json").read_text())
     clips = sorted((k for k in labels if k != "_meta"), key=lambda k: int("".join(c for c in k if c.isdigit()) or 0))
     rows: list[dict[str, Any]] = []
@@ -587,7 +599,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
 
         body.append(
             [
-                r["clip"],
+                r["clip"] + (" †" if r["clip"] in trained else ""),
                 r["symmetry"],
                 f"{mm(r['corner_px'])}; {mm(r['corner_nose_px'])}",
                 f"{mm(r['corner_mm'])}; {mm(r['corner_nose_mm'])}",
@@ -650,7 +662,11 @@ def section_nine(work: Path) -> tuple[str, dict]:
         'height against the spec. "symmetry": the renaming of the tracker\'s table frame that best fits the '
         "labels' image convention (head = image left, left = image top); pocket names in this table are the "
         "labels' (translated through it). Frames: decode order, as the labels.",
+        "",
+        "† the shipped classifier was fine-tuned on crops of this clip's balls (models/real_labels.json, "
+        "models/MODEL_CARD.md): its figures here are not held out; the other clips' are.",
     ]
+    summary["trained_on"] = sorted(trained)
     summary["rows"] = [{k: v for k, v in r.items() if k not in ("pockets",)} for r in rows]
     return "\n".join(text), summary
 

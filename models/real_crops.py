@@ -12,7 +12,8 @@ Contract, two steps:
   observed frames and the tracker's name: what a person looks at to name each ball.
 - ``build``: a names file (JSON, committed: :data:`LABELS_FILE`) ``{clip: {"video": path relative
   to the data root, "analysis": folder name, "game": "pool", "names": {tracked id: true id or null}}}``
-  (null: not a ball, or a ball the person cannot name: left out) -> ``DIR/crops/{train,val}.npz``
+  (null: not a ball, or a ball the person cannot name: left out; ``_held_out``: the clips kept out of
+  training, for the record) -> ``DIR/crops/{train,val}.npz``
   in :mod:`models.dataset`'s format (``x`` uint8 Nx40x40x3 BGR, ``y`` class index, ``game``,
   ``off`` the true centre's offset from the crop centre in crop px). Crops are cut from the
   rectified view (0.5 px/mm, as the detector sees it) at the tracked centre moved by a random
