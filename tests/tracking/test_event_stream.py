@@ -130,3 +130,33 @@ def test_peeking_changes_nothing_and_sees_the_shot_before_it_settles(name: str) 
     seen = [e for e in peeked[-1] if isinstance(e, ShotEnd)]
     assert [e.shot for e in seen] == [end.shot]
     assert abs(seen[0].t_s - end.t_s) <= rest_s
+
+
+def test_the_buffer_is_not_re_examined_while_a_ball_moves() -> None:
+    # issue 10: each examination rebuilds and segments the whole shot; while a ball moved within
+    # settle_s no shot can settle, so the stream looks again only every max_skip_s of data
+    sim = next(s for s in scenarios(TABLE) if s.name == "around_table").run(TABLE)
+    trajs = sample_video(sim, 60, 1.0, seed=1)
+    stream = EventStream(TABLE)
+    looked: list[tuple[float, bool]] = []  # (data time, a ball moved within settle_s)
+    real = stream._process
+
+    def counting(t_now: float, final: bool):  # type: ignore[no-untyped-def]
+        if not final:
+            looked.append((t_now, t_now - stream._t_motion < stream.settle_s))
+        return real(t_now, final)
+
+    stream._process = counting  # type: ignore[method-assign]
+    rows = sorted((float(t), b.value, b, k) for b, tr in trajs.items() for k, t in enumerate(tr.t_s))
+    polls = 0
+    for t, _, b, k in rows:
+        tr = trajs[b]
+        stream.add(b, t, int(tr.frame[k]), float(tr.x_mm[k]), float(tr.y_mm[k]))
+        before = stream._last_poll
+        stream.poll()
+        polls += stream._last_poll != before
+    assert any(moving for _, moving in looked), "the clip has motion"
+    assert len(looked) < polls, "every poll re-examined the buffer"
+    for (t0, _), (t1, moving) in zip(looked, looked[1:]):
+        if moving:
+            assert t1 - t0 >= stream.max_skip_s, (t0, t1)

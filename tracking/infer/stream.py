@@ -39,7 +39,8 @@ class EventStream:
 
     Feed samples with :meth:`add` (any order across balls, increasing time per ball) or a
     tracker's frame with :meth:`add_states`; :meth:`poll` re-examines the buffer (at most every
-    ``poll_interval_s`` of data time) and returns newly completed shots' events; :meth:`finish`
+    ``poll_interval_s`` of data time; while a ball moved within ``settle_s``, when no shot can
+    settle, at most every ``max_skip_s``) and returns newly completed shots' events; :meth:`finish`
     closes the data and returns the rest. Samples of finished shots are dropped (each ball keeps
     its last rest run), so memory stays bounded by one shot. The events are those
     :func:`infer_events` finds on the whole data.
@@ -52,6 +53,13 @@ class EventStream:
 
     #: see the class docstring
     watermark_margin_s = 1.0
+    #: a ball whose consecutive samples lie further apart than this moves (a resting ball's
+    #: detections jitter by a millimetre or two): while one moved within ``settle_s``, :meth:`poll`
+    #: does not re-examine the buffer (profile, carom 1080p60 sample: the polls were 1.2 s of a
+    #: 9 s analysis), but at least every ``max_skip_s`` of data (a ball jittering more than this
+    #: delays a settled shot by no more than that)
+    motion_mm = 3.0
+    max_skip_s = 1.0
 
     def __init__(
         self,
@@ -72,6 +80,11 @@ class EventStream:
         self.settle_s = max(seg.rest_min_s, seg.silent_rest_s) + seg.shot_gap_s
         self._finished = False
         self._final_until_s = -math.inf
+        # when a ball last moved (by more than ``motion_mm`` between two samples) and when the
+        # buffer was last examined: no shot can settle within ``settle_s`` of a motion
+        self._t_motion = -math.inf
+        self._last_xy: dict[BallId, tuple[float, float]] = {}
+        self._last_process = -math.inf
 
     @property
     def final_until_s(self) -> float:
@@ -95,6 +108,10 @@ class EventStream:
             raise ValueError(f"EventStream: ball {ball.value} sample at t={t_s} does not follow t={rows[-1][0]}")
         rows.append((float(t_s), int(frame), float(x_mm), float(y_mm), bool(observed), float(confidence)))
         self._t_now = max(self._t_now, float(t_s))
+        last = self._last_xy.get(ball)
+        if last is not None and math.hypot(x_mm - last[0], y_mm - last[1]) > self.motion_mm:
+            self._t_motion = max(self._t_motion, float(t_s))
+        self._last_xy[ball] = (float(x_mm), float(y_mm))
 
     def add_states(self, states: Iterable) -> list[Event]:
         """One frame of :class:`tracking.tracker.BallState` values; returns completed events."""
@@ -108,6 +125,10 @@ class EventStream:
         if t_now - self._last_poll < self._poll_interval:
             return []
         self._last_poll = t_now
+        if t_now - self._t_motion < self.settle_s and t_now - self._last_process < self.max_skip_s:
+            # a ball moved within settle_s: no shot can be settled now (a shot settled before it
+            # would have been handed back by an earlier poll, or waits at most max_skip_s)
+            return []
         return self._process(t_now, final=False)
 
     def finish(self) -> list[Event]:
@@ -141,6 +162,8 @@ class EventStream:
         return out
 
     def _process(self, t_now: float, final: bool) -> list[Event]:
+        if not final:
+            self._last_process = t_now
         trajs = self._trajectories()
         if not trajs:
             self._advance_watermark(t_now)
