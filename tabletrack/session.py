@@ -157,7 +157,8 @@ class FrameAnalysis:
         the shot's rest frame), or None when a ball still moves or no shot is open. Nothing is
         written or changed (:meth:`tracking.infer.EventStream.peek`, :meth:`ShotJudge.preview`);
         the shot's final call still comes through ``on_call`` once it is settled."""
-        if not self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames).resting:
+        seg = self.stream.config.segment
+        if not self.tracker.still_for(seg.rest_min_s, seg.rest_tol_mm, self.gone_frames):
             return None
         shots = group_shots(self.stream.peek())
         if not shots:

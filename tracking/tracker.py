@@ -671,6 +671,32 @@ class Tracker:
                 return False
         return seen
 
+    def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9) -> bool:
+        """Whether every ball on the table has lain within ``tol_mm`` of one place for the last
+        ``window_s`` (its samples since the last one at or before the window's start; frames
+        skipped as still have none): the rest the shot segmenter requires
+        (:class:`tracking.segment.SegmentConfig` ``rest_min_s``, ``rest_tol_mm``), so that a shot's
+        end can be read from the samples now. Balls left out as by :meth:`motion` (gone, not in
+        the rack). Why not :meth:`motion`'s ``resting``: that compares the last two samples only,
+        and a resting ball's detections jitter by a millimetre or two, so on a real clip it came
+        20 frames (0.67 s at 30 fps) after the rest the segmenter dates the shot's end to."""
+        latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
+        seen = False
+        for rows in self._rows.values():
+            if not rows or rows[-1][1] < latest - gone_frames:
+                continue
+            t_from = rows[-1][0] - window_s
+            k = len(rows) - 1
+            while k > 0 and rows[k][0] > t_from + 1e-9:
+                k -= 1  # back to the last sample at or before the window's start
+            if rows[k][0] > t_from + 1e-9:
+                return False  # not seen for that long
+            xy = np.array([(r[2], r[3]) for r in rows[k:]])
+            if float(np.max(np.hypot(*(xy - xy.mean(axis=0)).T))) > tol_mm:
+                return False
+            seen = True
+        return seen
+
     def forget(self, keep: int = 64) -> None:
         """Keep only each ball's last ``keep`` samples (at least 2: rest is judged from the last
         two), so a tracker that runs for hours (live) holds bounded memory; :meth:`trajectories`

@@ -334,8 +334,7 @@ class LiveRunner:
         :data:`PEEK_EVERY_S` of source time, and only after a ball has moved."""
         assert self.session is not None
         if not self.session.motion.resting:
-            self._moved = True
-            return
+            self._moved = True  # (the last two samples differ: a ball moves, or a resting one jitters)
         if not self._moved or t_s < self._next_peek_s:
             return
         self._next_peek_s = t_s + PEEK_EVERY_S
