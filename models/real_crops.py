@@ -46,15 +46,30 @@ class RealCropsError(TabletrackError):
     """A names file or an analysis folder that cannot give crops."""
 
 
-def _tracks(analysis: Path) -> tuple[Any, Any, dict]:
+def _tracks(analysis: Path) -> tuple[Any, dict[str, list[tuple[int, float, float, float]]]]:
+    """The clip's camera and, per tracked ball, its observed samples (frame, x, y, confidence),
+    read from ``tracks.csv`` (``tabletrack analyze``'s documented columns; parsed here, as
+    DESIGN.md keeps models/ off the tracking package)."""
+    import csv
+
     from calibration.camera import CameraModel
-    from tracking.tracks_csv import read_tracks_csv
 
     cal, tr = analysis / "calibration.json", analysis / "tracks.csv"
     for f in (cal, tr):
         if not f.is_file():
             raise RealCropsError(f"{analysis}: expected {f.name} (tabletrack analyze --out), found nothing")
-    return CameraModel.load(cal), None, read_tracks_csv(tr)
+    out: dict[str, list[tuple[int, float, float, float]]] = {}
+    with tr.open(newline="") as fh:
+        rows = csv.DictReader(fh)
+        want = {"frame", "ball", "x_mm", "y_mm", "observed", "confidence"}
+        if not want <= set(rows.fieldnames or ()):
+            raise RealCropsError(f"{tr}: expected the columns {sorted(want)}, got {rows.fieldnames}")
+        for r in rows:
+            if r["observed"].strip() in ("1", "true", "True"):
+                out.setdefault(r["ball"], []).append(
+                    (int(r["frame"]), float(r["x_mm"]), float(r["y_mm"]), float(r["confidence"]))
+                )
+    return CameraModel.load(cal), out
 
 
 def track_crops(
@@ -73,16 +88,15 @@ def track_crops(
     from vision.rectify import Rectifier
     from vision.yolo_geometry import CROP_BALL_PX, ball_crop
 
-    camera, _, tracks = _tracks(analysis)
+    camera, tracks = _tracks(analysis)
     table = load_table(table_kind)
     rect = Rectifier(camera, table, VIEW_PX_PER_MM)
     r_px = table.ball_radius_mm * VIEW_PX_PER_MM
     at: dict[int, list[tuple[str, float, float]]] = {}
-    for ball, t in tracks.items():
-        for i in np.nonzero(t.observed)[0]:
-            f = int(t.frame[i])
-            if f % every == 0 and float(t.confidence[i]) >= 0.5:
-                at.setdefault(f, []).append((ball.value, float(t.x_mm[i]), float(t.y_mm[i])))
+    for ball, samples in tracks.items():
+        for f, x, y, conf in samples:
+            if f % every == 0 and conf >= 0.5:
+                at.setdefault(f, []).append((ball, x, y))
     cap = cv2.VideoCapture(str(video))
     if not cap.isOpened():
         raise RealCropsError(f"{video}: expected a video OpenCV can read, could not open it")
