@@ -90,11 +90,16 @@ class CaptureStats:
 class FrameQueue:
     """The bounded queue between capture and analysis, with the drop policy of the module docstring."""
 
+    #: frames without an image (grabbed, not decoded: still frames at rest) are a few bytes; the
+    #: queue holds up to this many times ``max_frames`` of them
+    bare_factor = 20
+
     def __init__(self, max_frames: int) -> None:
         if max_frames < 2:
             raise ValueError(f"FrameQueue: expected room for at least 2 frames, got {max_frames}")
         self.max_frames = max_frames
         self._q: deque[CapturedFrame] = deque()
+        self._images = 0  # queued frames that carry a decoded image
         self._cond = threading.Condition()
         self._dropped_idx: deque[int] = deque(maxlen=64)
         self.dropped = 0
@@ -105,33 +110,48 @@ class FrameQueue:
     def __len__(self) -> int:
         return len(self._q)
 
+    def _full(self, item: CapturedFrame) -> bool:
+        """Whether ``item`` needs a queued frame dropped first. Room is counted in decoded images
+        (``max_frames`` of them: 6 MB each at 1080p), so that a stall of the analysis while the
+        balls rest (judging a shot: half a second on a 1080p60 clip), when most frames are grabbed
+        without decoding, drops nothing."""
+        if len(self._q) >= self.bare_factor * self.max_frames:
+            return True
+        return item.frame.image is not None and self._images >= self.max_frames
+
     def _victim(self) -> int:
         """The queued frame to drop: the oldest that is neither protected nor next to a frame
-        already dropped; else the oldest not protected; else the oldest."""
+        already dropped; else the oldest not protected; else the oldest. Among frames with an
+        image when the images are what fills the queue."""
         lo, hi = self.protected_s
         dropped = set(self._dropped_idx)
         q = self._q
-        free = [k for k in range(len(q)) if not lo <= q[k].frame.t_s <= hi]
+        pool: list[int] = list(range(len(q)))
+        if self._images >= self.max_frames:
+            pool = [k for k in pool if q[k].frame.image is not None]
+        free = [k for k in pool if not lo <= q[k].frame.t_s <= hi]
         for k in free:
             i = q[k].frame.index
             if i - 1 not in dropped and i + 1 not in dropped:
                 return k
-        return free[0] if free else 0
+        return free[0] if free else next(iter(pool), 0)
 
     def put(self, item: CapturedFrame, wait: bool = False) -> CapturedFrame | None:
         """Queue ``item``; when full, drop one (returned) or, with ``wait``, wait for room."""
         with self._cond:
             if wait:
-                while len(self._q) >= self.max_frames and not self.closed:
+                while self._full(item) and not self.closed:
                     self._cond.wait(0.1)
             victim = None
-            if len(self._q) >= self.max_frames:
+            if self._full(item):
                 k = self._victim()
                 victim = self._q[k]
                 del self._q[k]
+                self._images -= victim.frame.image is not None
                 self.dropped += 1
                 self._dropped_idx.append(victim.frame.index)
             self._q.append(item)
+            self._images += item.frame.image is not None
             self._cond.notify_all()
             return victim
 
@@ -145,6 +165,7 @@ class FrameQueue:
                     return None
                 self._cond.wait(left)
             item = self._q.popleft()
+            self._images -= item.frame.image is not None
             self._cond.notify_all()
             return item
 

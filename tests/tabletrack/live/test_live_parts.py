@@ -20,8 +20,12 @@ REPO = Path(__file__).resolve().parents[3]
 EVENTS = REPO / "tests" / "fixtures"
 
 
-def _cf(i: int, t: float | None = None) -> CapturedFrame:
-    return CapturedFrame(Frame(i, i / 30 if t is None else t, None), 0.0)
+_PIXEL = np.zeros((1, 1, 3), np.uint8)
+
+
+def _cf(i: int, t: float | None = None, image: bool = True) -> CapturedFrame:
+    # a decoded frame (an image) unless ``image`` is False: grabbed only, as still frames at rest
+    return CapturedFrame(Frame(i, i / 30 if t is None else t, _PIXEL if image else None), 0.0)
 
 
 def test_a_full_queue_drops_spread_out_frames_never_two_neighbours_and_counts_them() -> None:
@@ -53,6 +57,30 @@ def test_protected_frames_are_kept_while_others_can_go() -> None:
     q.protected_s = (0.0, 2 / 30)  # frames 0-2: a contact the tracker is resolving
     dropped = [d.frame.index for i in range(8) if (d := q.put(_cf(i))) is not None]
     assert not {0, 1, 2} & set(dropped)
+
+
+def test_frames_grabbed_without_an_image_do_not_fill_the_queue() -> None:
+    # issue 12: judging a shot stalls the analysis for half a second on a 1080p60 clip while the
+    # balls rest; the frames then are grabbed without decoding and must not push out decoded ones
+    q = FrameQueue(4)
+    for i in range(30):
+        q.put(_cf(i, image=i % 8 == 0))  # 1 frame in 8 decoded, as at rest: 4 images
+    assert q.dropped == 0 and len(q) == 30
+    for i in range(30, 34):
+        q.put(_cf(i))  # decoded frames again: now 8 images for room for 4
+    assert q.dropped == 4
+    kept = []
+    while (item := q.get(0.01)) is not None:
+        kept.append(item)
+    assert sum(1 for c in kept if c.frame.image is not None) == 4  # only decoded frames went
+    assert len(kept) == 30
+
+
+def test_the_bare_frames_are_bounded_too() -> None:
+    q = FrameQueue(2)
+    for i in range(100):
+        q.put(_cf(i, image=False))
+    assert len(q) == FrameQueue.bare_factor * 2 and q.dropped == 100 - len(q)
 
 
 def test_source_spec() -> None:
