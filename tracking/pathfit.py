@@ -61,6 +61,18 @@ class PathFit:
     def pos(self, t_s: float) -> np.ndarray:
         return self._basis(t_s) @ self.coef
 
+    def pos_and_var_at(self, t_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`pos` (n, dims) and :meth:`pos_var` (n,) at many times at once (a grid search
+        evaluates a contact's terms at 33 times: one array operation instead of 33 small ones)."""
+        ts = np.asarray(t_s, dtype=float).reshape(-1)
+        tau = ts - self.t0_s
+        b = tau[:, None] ** np.arange(self.deg + 1)[None, :]
+        pos = b @ self.coef
+        var = self.sigma_mm**2 * np.einsum("ij,jk,ik->i", b, self.cov, b)
+        out = np.maximum(np.maximum(self.t_first_s - ts, ts - self.t_last_s), 0.0)
+        extrap = 0.5 * self.accel_sd_mm_s2 * out * out
+        return pos, var + extrap**2
+
     def vel(self, t_s: float) -> np.ndarray:
         return self._basis(t_s, 1) @ self.coef
 

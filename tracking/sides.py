@@ -376,6 +376,29 @@ def objective(terms: Sequence[Term], t: float) -> float:
     return total
 
 
+#: a term's values at many times at once: (residuals, variances), each (n,)
+TermGrid = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def _objective_grid(terms: Sequence[Term], ts: np.ndarray) -> np.ndarray:
+    """:func:`objective` at every time of ``ts``: terms that carry a ``grid`` form (the path
+    terms below) in one array operation each, the others one time at a time."""
+    total = np.zeros(len(ts))
+    for term in terms:
+        grid_form: TermGrid | None = getattr(term, "grid", None)
+        if grid_form is None:
+            total += np.array([objective([term], float(t)) for t in ts])
+            continue
+        r, v = grid_form(ts)
+        total += r * r / np.maximum(v, 1e-9)
+    return total
+
+
+def _with_grid(term: Term, grid_form: TermGrid) -> Term:
+    term.grid = grid_form  # type: ignore[attr-defined]
+    return term
+
+
 def solve_time(terms: Sequence[Term], lo_s: float, hi_s: float, grid: int = 33) -> tuple[float, float]:
     """The ``t`` in ``[lo_s, hi_s]`` minimising the sum of squared residuals over variances of
     ``terms``, and that minimum (grid search, then a bounded scalar refinement)."""
@@ -384,7 +407,7 @@ def solve_time(terms: Sequence[Term], lo_s: float, hi_s: float, grid: int = 33) 
     if hi_s <= lo_s:
         return lo_s, objective(terms, lo_s)
     ts = np.linspace(lo_s, hi_s, grid)
-    vals = np.array([objective(terms, float(t)) for t in ts])
+    vals = _objective_grid(terms, ts)
     k = int(np.argmin(vals))
     a = float(ts[max(k - 1, 0)])
     b = float(ts[min(k + 1, grid - 1)])
@@ -418,7 +441,11 @@ def meet_term(a: PathFit, b: PathFit) -> Term:
         d = a.pos(t) - b.pos(t)
         return float(np.linalg.norm(d)), (a.pos_var(t) + b.pos_var(t))
 
-    return term
+    def grid(ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        (pa, va), (pb, vb) = a.pos_and_var_at(ts), b.pos_and_var_at(ts)
+        return np.linalg.norm(pa - pb, axis=1), va + vb
+
+    return _with_grid(term, grid)
 
 
 def value_term(fit: PathFit, target: float, sigma: float) -> Term:
@@ -427,7 +454,11 @@ def value_term(fit: PathFit, target: float, sigma: float) -> Term:
     def term(t: float) -> tuple[float, float]:
         return float(fit.pos(t)[0] - target), fit.pos_var(t) + sigma**2
 
-    return term
+    def grid(ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p, v = fit.pos_and_var_at(ts)
+        return p[:, 0] - target, v + sigma**2
+
+    return _with_grid(term, grid)
 
 
 def distance_term(a: PathFit, b: PathFit, dist: float, sigma: float) -> Term:
@@ -436,7 +467,11 @@ def distance_term(a: PathFit, b: PathFit, dist: float, sigma: float) -> Term:
     def term(t: float) -> tuple[float, float]:
         return float(np.linalg.norm(a.pos(t) - b.pos(t)) - dist), a.pos_var(t) + b.pos_var(t) + sigma**2
 
-    return term
+    def grid(ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        (pa, va), (pb, vb) = a.pos_and_var_at(ts), b.pos_and_var_at(ts)
+        return np.linalg.norm(pa - pb, axis=1) - dist, va + vb + sigma**2
+
+    return _with_grid(term, grid)
 
 
 def velocity_change(before: Side, after: Side, t: float) -> tuple[np.ndarray, float] | None:
