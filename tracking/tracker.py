@@ -458,10 +458,8 @@ class Tracker:
         out: dict[int, int] = {}
         for j in free:
             d = dets[j]
-            if any(math.hypot(d.x_mm - x, d.y_mm - y) < 0.75 * D for x, y in held):
-                continue  # a second box on a ball that is tracked
-            if self._zones and pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None:
-                continue  # a pocketed ball seen in the throat
+            if self._crowded([d], held)[0]:
+                continue  # a second box on a tracked ball, or a pocketed ball seen in the throat
             if self.table is not None and not self._on_cloth(d.x_mm, d.y_mm, cfg.pending_rail_r):
                 continue  # over a rail: a pocket's facing, a reflection, never a ball's centre
             near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
@@ -484,6 +482,17 @@ class Tracker:
             out[i] = j
             self._pending.remove(p)
             held.append((d.x_mm, d.y_mm))
+        return out
+
+    def _crowded(self, dets: Sequence[BallDetection], held: Sequence[tuple[float, float]]) -> list[bool]:
+        """Per detection, whether no ball not yet seen may start there: within 0.75 of a diameter
+        of where a ball already is (``held``: a second box on one ball, a ball's reflection in a
+        pocket's throat), or in a pocket's drop circle (a ball seen there before any ball was is
+        one pocketed earlier, still visible in the throat of a broadcast side pocket)."""
+        sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
+        out = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
+        if self._zones:
+            out = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(out, dets)]
         return out
 
     def _held(self, preds: Mapping[BallId, tuple[float, float, float, float] | None]) -> list[tuple[float, float]]:
@@ -565,15 +574,7 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
-        # where balls already are: no ball not yet seen starts there (a second box on one ball,
-        # a ball's reflection in a pocket's throat)
-        held = self._held(preds) + list(occupied)
-        sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
-        crowded = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
-        # nor in a pocket's drop circle: a ball seen there before any ball was is one pocketed
-        # earlier, still visible in the throat (broadcast side pockets), not a ball in play
-        if self._zones:
-            crowded = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(crowded, dets)]
+        crowded = self._crowded(dets, self._held(preds) + list(occupied))
         # each detection's likeliest few balls among those not yet seen (best first)
         likeliest: list[tuple[BallId, ...]] = []
         for d in dets:
@@ -656,13 +657,17 @@ class Tracker:
             balls.append(BallMotion(b, float(x), float(y), float(vx), float(vy), tr.seen_last_frame, tr.gone))
         return MotionState(float(t), self._resting(still_mm, gone_frames), tuple(balls))
 
+    def _rows_on_table(self, gone_frames: int) -> list[list[tuple[float, int, float, float, bool, float]]]:
+        """The samples of each ball on the table: left out a ball never seen, and one whose last
+        sample is more than ``gone_frames`` frames older than the newest of any ball (pocketed,
+        off the table)."""
+        latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
+        return [rows for rows in self._rows.values() if rows and rows[-1][1] >= latest - gone_frames]
+
     def _resting(self, still_mm: float, gone_frames: int) -> bool:
         """See :meth:`motion`: from the samples emitted so far."""
-        latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
         seen = False
-        for rows in self._rows.values():
-            if not rows or rows[-1][1] < latest - gone_frames:
-                continue
+        for rows in self._rows_on_table(gone_frames):
             if len(rows) < 2:
                 return False
             seen = True
@@ -680,11 +685,8 @@ class Tracker:
         the rack). Why not :meth:`motion`'s ``resting``: that compares the last two samples only,
         and a resting ball's detections jitter by a millimetre or two, so on a real clip it came
         20 frames (0.67 s at 30 fps) after the rest the segmenter dates the shot's end to."""
-        latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
         seen = False
-        for rows in self._rows.values():
-            if not rows or rows[-1][1] < latest - gone_frames:
-                continue
+        for rows in self._rows_on_table(gone_frames):
             t_from = rows[-1][0] - window_s
             k = len(rows) - 1
             while k > 0 and rows[k][0] > t_from + 1e-9:
