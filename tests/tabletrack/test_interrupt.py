@@ -11,22 +11,31 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
-    out = tmp_path / "out"
+def _analyze_until(out: Path, lines: int, *flags: str) -> tuple[subprocess.Popen, Path]:
+    """``tabletrack analyze`` on a sample clip into ``out``, returned once its tracks hold more
+    than ``lines`` lines (or it ended). Its SIGINT is the default whatever the test runner's is: a
+    shell starts background jobs with SIGINT ignored, and a Python started so never sees Ctrl-C."""
     video = REPO / "sample_videos" / "kiss_720p60.mp4"
     p = subprocess.Popen(
-        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet", "--no-video"],
+        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet", *flags],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     tracks = out / "tracks.csv.partial"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
-        if tracks.exists() and tracks.read_text().count("\n") > 60:
+        if tracks.exists() and tracks.read_text().count("\n") > lines:
             break
         time.sleep(0.05)
+    return p, tracks
+
+
+def test_ctrl_c_keeps_the_tracks_written_so_far(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    p, tracks = _analyze_until(out, 60, "--no-video")
     assert p.poll() is None, "the analysis ended before it could be interrupted"
     p.send_signal(signal.SIGINT)
     stdout, stderr = p.communicate(timeout=60)
@@ -49,20 +58,7 @@ def test_ctrl_c_with_the_annotated_video_keeps_whole_shots_and_a_playable_video(
     import json
 
     out = tmp_path / "out"
-    video = REPO / "sample_videos" / "kiss_720p60.mp4"
-    p = subprocess.Popen(
-        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    tracks = out / "tracks.csv.partial"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and p.poll() is None:
-        if tracks.exists() and tracks.read_text().count("\n") > 200:
-            break
-        time.sleep(0.05)
+    p, tracks = _analyze_until(out, 200)
     assert p.poll() is None, "the analysis ended before it could be interrupted"
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
