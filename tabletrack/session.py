@@ -8,11 +8,18 @@ loop needs to remember (the tracker's motion state, the still-frame gate, the pe
 for the annotated video, the time spent per kind of frame) and writes ``tracks.csv``,
 ``events.jsonl`` and ``calls.jsonl`` as it goes: every finished shot is on disk before the next
 frame is read.
+
+A ball the tracker names only after it has been seen a few times in one place (a detection the
+model confused with another ball's, :class:`tracking.tracker.TrackerConfig` ``confirm_sightings``)
+is reported from its first sighting: while such a detection waits, the frames since its first
+sighting (at most ``backfill_s``, 0.3 s) are held back from ``tracks.csv`` and the event stream,
+and written with the ball's earlier samples once it is named, so both stay in time order.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +39,7 @@ from tracking.events import Event, group_shots
 from tracking.identity import detector_class
 from tracking.ids import BallId
 from tracking.infer import EventStream
-from tracking.tracker import Tracker
+from tracking.tracker import BallState, Tracker
 from tracking.tracks_csv import TracksCsvWriter
 from vision.detect import Detector
 from vision.source import Frame
@@ -113,6 +120,8 @@ class FrameAnalysis:
         self._kind_prev: str | None = None
         self._events_writer = EventLogWriter(path("events.jsonl"))
         self._tracks_writer = TracksCsvWriter(path("tracks.csv"))
+        #: analysed frames held back while a detection waits to be named: [frame, t_s, states]
+        self._held: deque[tuple[int, float, list[BallState]]] = deque()
         self._closed = False
 
     def wants(self, index: int) -> bool:
@@ -142,15 +151,36 @@ class FrameAnalysis:
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
         self.last_states = [(st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states]
-        if self.bounded:
-            if self.analysed % 256 == 0:
-                self.tracker.forget()
-        else:
-            for st in states:
-                self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
-        self._tracks_writer.write_states(states)
-        self._emit(self.stream.add_states(states))
+        if self.bounded and self.analysed % 256 == 0:
+            self.tracker.forget()
+        self._hold(fr.index, fr.t_s, states)
+        self._release(self.tracker.waiting_since())
         return True
+
+    def _hold(self, frame: int, t_s: float, states: list[BallState]) -> None:
+        """Queue this frame's states, and put the earlier samples of balls named this frame into
+        the held frames they were seen in."""
+        order = {b: k for k, b in enumerate(self.tracker.balls)}
+        late = self.tracker.take_backfill()
+        if late:
+            at = {f: st for f, _, st in self._held}
+            for s in late:
+                if s.frame in at:  # always, while backfill_s is within what is held
+                    at[s.frame].append(s)
+            for _, _, st in self._held:
+                st.sort(key=lambda s: order[s.ball])
+        self._held.append((frame, t_s, list(states)))
+
+    def _release(self, hold_from_s: float | None, emit: bool = True) -> None:
+        """Write and stream the held frames before ``hold_from_s`` (all when None)."""
+        while self._held and (hold_from_s is None or self._held[0][1] < hold_from_s):
+            _, _, states = self._held.popleft()
+            if not self.bounded:
+                for st in states:
+                    self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+            self._tracks_writer.write_states(states)
+            if emit:
+                self._emit(self.stream.add_states(states))
 
     def provisional(self) -> tuple[Call, dict[str, Any], int] | None:
         """The open shot's call as if the balls stay where they are: (call, score sheet after it,
@@ -173,6 +203,7 @@ class FrameAnalysis:
 
     def finish(self) -> None:
         """The end of the frames: the shot in progress is closed and judged."""
+        self._release(None)
         self._emit(self.stream.finish())
 
     def close(self) -> None:
@@ -181,6 +212,7 @@ class FrameAnalysis:
             return
         self._closed = True
         try:
+            self._release(None, emit=False)  # an interrupted analysis keeps every sample it made
             self.judge.close()
         finally:
             self._events_writer.close()

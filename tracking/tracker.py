@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -145,6 +145,11 @@ class TrackerConfig:
     and its centre at least ``pending_rail_r`` radii inside the nose lines (a ball's centre never
     lies nearer a cushion than its radius; real club footage: the white facings of the side pockets,
     read 0.61-0.65 as balls, lay 22-26 mm from the nose line, the radius being 28.6).
+    ``backfill_s``: a ball named so is reported from its first sighting, not from the frame that
+    confirmed it (a ball on the table at the clip's start is there in its first frame): the
+    earlier sightings within ``backfill_s`` of the confirming frame come back from
+    :meth:`Tracker.take_backfill`, and :meth:`Tracker.waiting_since` tells the pipeline how far
+    back it must hold its output for them.
     ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
     moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
     the last measurement."""
@@ -166,6 +171,7 @@ class TrackerConfig:
     pending_gap_s: float = 0.5
     pending_confidence: float = 0.5
     pending_rail_r: float = 0.95
+    backfill_s: float = 0.3
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
@@ -197,6 +203,8 @@ class _Pending:
     t_first: float
     t_last: float
     sightings: int = 1
+    #: every sighting: (frame, t_s, x_mm, y_mm, score)
+    seen: list[tuple[int, float, float, float, float]] = field(default_factory=list)
 
 
 class Tracker:
@@ -224,6 +232,8 @@ class Tracker:
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
         self._pending: list[_Pending] = []
+        #: states of confirmed balls' earlier sightings, not yet taken (:meth:`take_backfill`)
+        self._backfill: list[BallState] = []
 
     # -- prediction ----------------------------------------------------------------------------
 
@@ -263,11 +273,14 @@ class Tracker:
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
-        assigned.update(self._confirm_pending(dets, preds, t_s, assigned))
+        confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned)
+        assigned.update({i: j for i, (j, _) in confirmed.items()})
         states: list[BallState] = []
         for i, ball in enumerate(self.balls):
             tr = self._tracks[ball]
             j = assigned.get(i)
+            if i in confirmed:
+                self._report_earlier(ball, confirmed[i][1], t_s)
             if j is not None:
                 d = dets[j]
                 self._observe(tr, d, t_s, preds[ball])
@@ -437,15 +450,16 @@ class Tracker:
 
     def _confirm_pending(
         self,
+        frame: int,
         dets: Sequence[BallDetection],
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
         assigned: Mapping[int, int],
-    ) -> dict[int, int]:
-        """Ball index -> detection index for the waiting detections confirmed this frame (see
-        ``confirm_sightings`` in :class:`TrackerConfig`): each is named the likeliest ball not yet
-        seen. Detections left over this frame join or start a waiting entry; entries not seen for
-        ``pending_gap_s`` are dropped."""
+    ) -> dict[int, tuple[int, list[tuple[int, float, float, float, float]]]]:
+        """Ball index -> (detection index, its earlier sightings) for the waiting detections
+        confirmed this frame (see ``confirm_sightings`` in :class:`TrackerConfig`): each is named
+        the likeliest ball not yet seen. Detections left over this frame join or start a waiting
+        entry; entries not seen for ``pending_gap_s`` are dropped."""
         cfg = self.config
         self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
         taken = set(assigned.values())
@@ -455,7 +469,7 @@ class Tracker:
         D = self.table.ball_diameter_mm if self.table is not None else 61.5
         held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
-        out: dict[int, int] = {}
+        out: dict[int, tuple[int, list[tuple[int, float, float, float, float]]]] = {}
         for j in free:
             d = dets[j]
             if self._crowded([d], held)[0]:
@@ -464,11 +478,13 @@ class Tracker:
                 continue  # over a rail: a pocket's facing, a reflection, never a ball's centre
             near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
             if not near:
-                self._pending.append(_Pending(d.x_mm, d.y_mm, t_s, t_s))
+                self._pending.append(_Pending(d.x_mm, d.y_mm, t_s, t_s, seen=[(frame, t_s, d.x_mm, d.y_mm, d.score)]))
                 continue
             p = near[0]
+            earlier = list(p.seen)
             p.sightings += 1
             p.t_last = t_s
+            p.seen.append((frame, t_s, d.x_mm, d.y_mm, d.score))
             if p.sightings < cfg.confirm_sightings or t_s - p.t_first < cfg.confirm_span_s:
                 continue
             unseen = [
@@ -479,10 +495,37 @@ class Tracker:
             if not unseen:
                 continue
             _, _, i = max(unseen)
-            out[i] = j
+            out[i] = (j, earlier)
             self._pending.remove(p)
             held.append((d.x_mm, d.y_mm))
         return out
+
+    def _report_earlier(self, ball: BallId, seen: Sequence[tuple[int, float, float, float, float]], t_s: float) -> None:
+        """A ball just confirmed from waiting sightings: those within ``backfill_s`` become its
+        first samples (the ball has none yet) and states for :meth:`take_backfill`."""
+        for frame, t, x, y, score in seen:
+            if t_s - t > self.config.backfill_s or t >= t_s:
+                continue
+            self._rows[ball].append((float(t), int(frame), float(x), float(y), True, float(score)))
+            self._backfill.append(
+                BallState(ball, int(frame), float(t), float(x), float(y), 0.0, 0.0, True, float(score), 0.0)
+            )
+
+    def take_backfill(self) -> list[BallState]:
+        """The states, at earlier frames, of balls confirmed since the last call (see
+        ``backfill_s`` in :class:`TrackerConfig`), in time order; each is handed out once."""
+        out = sorted(self._backfill, key=lambda s: (s.t_s, self.balls.index(s.ball)))
+        self._backfill = []
+        return out
+
+    def waiting_since(self) -> float | None:
+        """The time of the first sighting of a detection that may still be confirmed as a ball
+        (whose earlier sightings :meth:`take_backfill` would then hand back): output from then on
+        is not final; never more than ``backfill_s`` before the last frame. None when nothing
+        waits, or no ball is left to name."""
+        if not self._pending or all(tr.started for tr in self._tracks.values()):
+            return None
+        return max(min(p.t_first for p in self._pending), self._t_prev - self.config.backfill_s)
 
     def _crowded(self, dets: Sequence[BallDetection], held: Sequence[tuple[float, float]]) -> list[bool]:
         """Per detection, whether no ball not yet seen may start there: within 0.75 of a diameter

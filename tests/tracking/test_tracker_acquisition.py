@@ -127,3 +127,32 @@ def test_no_ball_starts_where_a_ball_rolling_into_a_pocket_mouth_was() -> None:
         tr.update(i, i * 0.04, [_det(400, 300, cue=0.95), _det(x, y, _7=0.9)])
     got = {s.ball.value for s in tr.update(9, 0.36, [_det(400, 300, cue=0.95), _det(38, 1259, _5=0.9, _7=0.02)])}
     assert "5" not in got
+
+
+def test_a_ball_named_once_it_stays_is_reported_from_its_first_sighting() -> None:
+    # real eight-ball broadcast (issue 13): balls on the table in the clip's first frame were in
+    # tracks.csv only from the third, so the first frame's labelled balls were missed
+    tr = Tracker(BALLS, POOL)
+    frames = [[_det(1048, 217, **THE_13), _det(411, 983, conf=0.81, **CONFUSED)] for _ in range(5)]
+    waiting, late = [], []
+    for i, dets in enumerate(frames):
+        tr.update(i, i * 0.04, dets)
+        waiting.append(tr.waiting_since())
+        late.append(tr.take_backfill())
+    assert waiting[:3] == [0.0, 0.0, 0.0], "output from the first sighting on is not final"
+    assert late[:3] == [[], [], []]
+    # confirmed once seen 3 times over 0.1 s (frame 3, 0.12 s): frames 0-2 come back, in order
+    got = [(s.ball.value, s.frame, s.x_mm, s.observed) for s in late[3]]
+    assert got == [("15", f, 411, True) for f in range(3)]
+    assert waiting[3] is None and late[4] == [], "each earlier sample is handed out once"
+    assert [int(f) for f in tr.trajectories()[BallId("15")].frame] == [0, 1, 2, 3, 4]
+
+
+def test_only_sightings_within_backfill_s_are_reported() -> None:
+    tr = Tracker(BALLS, POOL)
+    dt = 0.2  # 5 fps: the third sighting is 0.4 s after the first, beyond backfill_s (0.3 s)
+    for i in range(3):
+        tr.update(i, i * dt, [_det(1048, 217, **THE_13), _det(411, 983, conf=0.81, **CONFUSED)])
+        if i == 1:
+            assert tr.waiting_since() == pytest.approx(0.0)
+    assert [s.frame for s in tr.take_backfill()] == [1]
