@@ -190,7 +190,8 @@ class FrameAnalysis:
         seg = self.stream.config.segment
         if not self.tracker.still_for(seg.rest_min_s, seg.rest_tol_mm, self.gone_frames):
             return None
-        shots = group_shots(self.stream.peek())
+        # with the frames held back while a detection waits to be named
+        shots = group_shots(self.stream.peek(st for _, _, states in self._held for st in states))
         if not shots:
             return None
         shot = shots[0]

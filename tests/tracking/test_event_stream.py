@@ -132,6 +132,53 @@ def test_peeking_changes_nothing_and_sees_the_shot_before_it_settles(name: str) 
     assert abs(seen[0].t_s - end.t_s) <= rest_s
 
 
+def test_peeking_ahead_takes_held_samples_and_leaves_no_trace() -> None:
+    # a pipeline holds frames back while a detection waits to be named (issue 13); the live page's
+    # provisional call peeks with them (issue 12), and the stream is as if never peeked
+    from types import SimpleNamespace
+
+    sim = next(s for s in scenarios(TABLE) if s.name == "stun_collision").run(TABLE)
+    trajs = sample_video(sim, 60, 1.0, seed=1)
+    batch = infer_events(trajs, TABLE)
+    end = next(e for e in batch if isinstance(e, ShotEnd))
+    rows = sorted((float(t), b.value, b, k) for b, tr in trajs.items() for k, t in enumerate(tr.t_s))
+    cut, peek_at = end.t_s - 0.2, end.t_s + 0.1
+    stream, got = EventStream(TABLE), []
+    held = []
+    for t, _, b, k in rows:
+        tr = trajs[b]
+        vals = (
+            b,
+            t,
+            int(tr.frame[k]),
+            float(tr.x_mm[k]),
+            float(tr.y_mm[k]),
+            bool(tr.observed[k]),
+            float(tr.confidence[k]),
+        )
+        if cut <= t <= peek_at:
+            held.append(vals)
+            continue
+        if t > peek_at and held:
+            states = [
+                SimpleNamespace(ball=v[0], t_s=v[1], frame=v[2], x_mm=v[3], y_mm=v[4], observed=v[5], confidence=v[6])
+                for v in held
+            ]
+            without = [e for e in stream.peek() if isinstance(e, ShotEnd)]
+            seen = [e for e in stream.peek(states) if isinstance(e, ShotEnd)]
+            # without them the data end 0.2 s before the rest: the shot "ends" where they end
+            assert [e.shot for e in without] == [end.shot] and end.t_s - without[0].t_s > 0.15
+            assert [e.shot for e in seen] == [end.shot] and abs(seen[0].t_s - end.t_s) <= 0.1
+            for v in held:
+                stream.add(*v)
+            got += stream.poll()
+            held = []
+        stream.add(*vals)
+        got += stream.poll()
+    got += stream.finish()
+    assert [event_to_dict(e) for e in got] == [event_to_dict(e) for e in batch]
+
+
 def test_the_buffer_is_not_re_examined_while_a_ball_moves() -> None:
     # issue 10: each examination rebuilds and segments the whole shot; while a ball moved within
     # settle_s no shot can settle, so the stream looks again only every max_skip_s of data

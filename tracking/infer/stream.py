@@ -138,18 +138,28 @@ class EventStream:
         self._final_until_s = math.inf
         return out
 
-    def peek(self) -> list[Event]:
+    def peek(self, ahead: Iterable = ()) -> list[Event]:
         """The events of the shots not yet handed back, as :meth:`finish` would give them were the
         data to end now, without changing the stream (nothing is trimmed, numbered or marked
         final). What a live page shows the moment the balls stop: the same as the settled events
-        unless a ball moves again before ``settle_s`` has passed."""
+        unless a ball moves again before ``settle_s`` has passed. ``ahead``: later
+        :class:`tracking.tracker.BallState` values not yet added (frames a pipeline holds back),
+        taken as if added, and gone again afterwards."""
         if self._finished:
             return []
-        next_shot = self._next_shot
+        lens = {b: len(r) for b, r in self._rows.items()}
+        saved = (self._next_shot, self._t_now, self._t_motion, dict(self._last_xy), self._final_until_s)
         try:
+            for st in ahead:
+                self.add(st.ball, st.t_s, st.frame, st.x_mm, st.y_mm, st.observed, st.confidence)
             return self._process(self._t_now, final=True)
         finally:
-            self._next_shot = next_shot
+            for ball in list(self._rows):
+                if ball in lens:
+                    del self._rows[ball][lens[ball] :]
+                else:
+                    del self._rows[ball]
+            self._next_shot, self._t_now, self._t_motion, self._last_xy, self._final_until_s = saved
 
     def _trajectories(self) -> dict[BallId, Trajectory]:
         out = {}
