@@ -141,10 +141,11 @@ class TrackerConfig:
     likeliest ball not yet seen, however low that score (real eight-ball broadcast: a stripe read
     0.65 the 13 beside a 13 read 0.67, and 0.13 the 15, was never tracked at all). A flicker, a hand
     passing, a ball rolling do not stay in one place for that long. Such a detection must be surer
-    it is a ball than a start needs (``pending_confidence``: a hand resting on the cloth read 0.40)
-    and its centre at least ``pending_rail_r`` radii inside the nose lines (a ball's centre never
-    lies nearer a cushion than its radius; real club footage: the white facings of the side pockets,
-    read 0.61-0.65 as balls, lay 22-26 mm from the nose line, the radius being 28.6).
+    it is a ball than a start needs (``pending_confidence``: a hand resting on the cloth read 0.40).
+    ``start_rail_r``: no ball not yet seen starts, directly or so, from a detection whose centre
+    lies less than this many radii inside the nose lines (a ball's centre never lies nearer a
+    cushion than its radius; real club footage: the white facings of the side pockets, read
+    0.61-0.68 as balls, lay 20-26 mm from the nose line, the radius being 28.6).
     ``backfill_s``: a ball named so is reported from its first sighting, not from the frame that
     confirmed it (a ball on the table at the clip's start is there in its first frame): the
     earlier sightings within ``backfill_s`` of the confirming frame come back from
@@ -170,7 +171,7 @@ class TrackerConfig:
     confirm_span_s: float = 0.1
     pending_gap_s: float = 0.5
     pending_confidence: float = 0.5
-    pending_rail_r: float = 0.95
+    start_rail_r: float = 0.95
     backfill_s: float = 0.3
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
@@ -473,9 +474,7 @@ class Tracker:
         for j in free:
             d = dets[j]
             if self._crowded([d], held)[0]:
-                continue  # a second box on a tracked ball, or a pocketed ball seen in the throat
-            if self.table is not None and not self._on_cloth(d.x_mm, d.y_mm, cfg.pending_rail_r):
-                continue  # over a rail: a pocket's facing, a reflection, never a ball's centre
+                continue  # a second box on a tracked ball, a pocketed ball seen in the throat, a facing
             near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
             if not near:
                 self._pending.append(_Pending(d.x_mm, d.y_mm, t_s, t_s, seen=[(frame, t_s, d.x_mm, d.y_mm, d.score)]))
@@ -530,10 +529,14 @@ class Tracker:
     def _crowded(self, dets: Sequence[BallDetection], held: Sequence[tuple[float, float]]) -> list[bool]:
         """Per detection, whether no ball not yet seen may start there: within 0.75 of a diameter
         of where a ball already is (``held``: a second box on one ball, a ball's reflection in a
-        pocket's throat), or in a pocket's drop circle (a ball seen there before any ball was is
-        one pocketed earlier, still visible in the throat of a broadcast side pocket)."""
+        pocket's throat), in a pocket's drop circle (a ball seen there before any ball was is
+        one pocketed earlier, still visible in the throat of a broadcast side pocket), or less than
+        ``start_rail_r`` radii inside a nose line (a pocket's facing, a reflection in the rail)."""
         sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
         out = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
+        if self.table is not None:
+            r = self.config.start_rail_r
+            out = [c or not self._on_cloth(d.x_mm, d.y_mm, r) for c, d in zip(out, dets)]
         if self._zones:
             out = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(out, dets)]
         return out

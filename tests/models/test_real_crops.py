@@ -39,10 +39,14 @@ def test_every_name_is_a_ball_of_the_game(clip: str) -> None:
 
 
 def test_names_are_one_to_one_within_a_clip() -> None:
-    # two tracked balls can never be the same real ball
+    # two tracked balls can never be the same real ball, unless the file says that one track took
+    # over from the other (``one_ball``); any number of tracks may be no ball (``none``)
     for clip, c in _clips().items():
-        named = [v for v in c["names"].values() if v is not None]
+        joined = {t for group in c.get("one_ball", []) for t in group[1:]}
+        named = [v for t, v in c["names"].items() if v not in (None, "none") and t not in joined]
         assert len(named) == len(set(named)), clip
+        for group in c.get("one_ball", []):
+            assert len({c["names"][t] for t in group}) == 1, f"{clip}: {group} named as one ball"
 
 
 def test_the_shipped_classifier_loads_into_the_trainer_network() -> None:

@@ -71,6 +71,18 @@ def test_no_ball_starts_in_a_pocket_throat() -> None:
     assert got == {"cue": (400, 300)}
 
 
+@pytest.mark.parametrize(
+    "y_mm, starts, why",
+    [
+        (1249.8, False, "20 mm inside the nose line: a side pocket's white facing (real club footage, game2)"),
+        (1270.0 - 28.0, True, "a ball frozen on the cushion, measured half a millimetre inside its radius"),
+    ],
+)
+def test_no_ball_starts_nearer_a_cushion_than_its_radius(y_mm: float, starts: bool, why: str) -> None:
+    got = _started(Tracker(BALLS, POOL), [_det(1155, y_mm, conf=0.68, _6=0.6), _det(400, 300, cue=0.95)])
+    assert ("6" in got) is starts, why
+
+
 def test_the_balls_of_a_frame_are_named_together() -> None:
     # real eight-ball broadcast (issue 13): the red 3 read 0.95 the 3, an orange 5 read 0.51 the 3
     # and 0.23 the 5, a maroon 7 read 0.43 the 5 and 0.43 the 7; the likeliest alone left one of
