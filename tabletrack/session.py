@@ -46,8 +46,10 @@ from vision.source import Frame
 
 __all__ = ["FrameAnalysis", "FrameTiming"]
 
-#: a ball still within this many mm between its last two samples rests (Tracker.motion)
+#: a ball still within this many mm between its last two samples, and over STILL_WINDOW_S, rests
+#: (Tracker.motion)
 STILL_MM = 1.5
+STILL_WINDOW_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ class FrameAnalysis:
         self.rest_stride = 2 if fps >= 50 else 1
         # a ball unseen for a second of frames has left the table and does not count for rest
         self.gone_frames = max(2, int(fps))
-        self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames)
+        self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S)
         self._frames = {"rest": 0, "moving": 0}
         self._secs = {"rest": 0.0, "moving": 0.0}
         self._clock = time.perf_counter()
@@ -130,7 +132,9 @@ class FrameAnalysis:
 
     def feed(self, fr: Frame) -> bool:
         """Analyse one frame (in order); True when it was analysed, False when skipped as still."""
-        self.motion = self.tracker.motion(fr.t_s, still_mm=STILL_MM, gone_frames=self.gone_frames)
+        self.motion = self.tracker.motion(
+            fr.t_s, still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S
+        )
         now = time.perf_counter()
         if self._kind_prev is not None:  # this frame's decode is counted with the previous frame
             self._frames[self._kind_prev] += 1

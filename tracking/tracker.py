@@ -685,14 +685,20 @@ class Tracker:
 
     # -- motion --------------------------------------------------------------------------------
 
-    def motion(self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10**9) -> MotionState:
+    def motion(
+        self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10**9, window_s: float = 0.0
+    ) -> MotionState:
         """Where the balls are going (predicted at ``t_s``; default: the last frame's time) and
         whether the table is at rest: every ball on it moved less than ``still_mm`` between its
-        last two samples. A ball whose last sample is more than ``gone_frames`` frames older than
-        the newest sample of any ball has left the table (pocketed, off) and does not count, nor
-        does one never seen (not in this rack, or hidden from the start). Nothing seen yet: not at
-        rest. Each asker passes its own thresholds (the pipeline's still-frame skipping: 1.5 mm
-        and one second of frames)."""
+        last two samples, and between its last sample and its last one at least ``window_s``
+        before (a ball creeping to a stop moves less than a millimetre a frame at 60 fps: a
+        real 25 mm/s crawl passed the frame-to-frame test, the frames were skipped as still and
+        the shot's end was dated, and its rest positions taken, 8 mm and 0.3 s early). A ball
+        whose last sample is more than ``gone_frames`` frames older than the newest sample of any
+        ball has left the table (pocketed, off) and does not count, nor does one never seen (not
+        in this rack, or hidden from the start). Nothing seen yet: not at rest. Each asker passes
+        its own thresholds (the pipeline's still-frame skipping: 1.5 mm over 0.2 s, and one
+        second of frames)."""
         t = self._t_prev if t_s is None else float(t_s)
         balls = []
         for b in self.balls:
@@ -701,7 +707,7 @@ class Tracker:
                 continue
             x, y, vx, vy = (tr.x, tr.y, tr.vx, tr.vy) if (t_s is None or tr.gone) else self._predict(tr, t)
             balls.append(BallMotion(b, float(x), float(y), float(vx), float(vy), tr.seen_last_frame, tr.gone))
-        return MotionState(float(t), self._resting(still_mm, gone_frames), tuple(balls))
+        return MotionState(float(t), self._resting(still_mm, gone_frames, window_s), tuple(balls))
 
     def _rows_on_table(self, gone_frames: int) -> list[list[tuple[float, int, float, float, bool, float]]]:
         """The samples of each ball on the table: left out a ball never seen, and one whose last
@@ -710,16 +716,22 @@ class Tracker:
         latest = max((rows[-1][1] for rows in self._rows.values() if rows), default=0)
         return [rows for rows in self._rows.values() if rows and rows[-1][1] >= latest - gone_frames]
 
-    def _resting(self, still_mm: float, gone_frames: int) -> bool:
+    def _resting(self, still_mm: float, gone_frames: int, window_s: float = 0.0) -> bool:
         """See :meth:`motion`: from the samples emitted so far."""
         seen = False
         for rows in self._rows_on_table(gone_frames):
             if len(rows) < 2:
                 return False
             seen = True
-            (_, _, x0, y0, _, _), (_, _, x1, y1, _, _) = rows[-2], rows[-1]
+            (_, _, x0, y0, _, _), (t1, _, x1, y1, _, _) = rows[-2], rows[-1]
             if np.hypot(x1 - x0, y1 - y0) > still_mm:
                 return False
+            if window_s > 0.0:
+                k = len(rows) - 2
+                while k > 0 and rows[k][0] > t1 - window_s:
+                    k -= 1  # back to the last sample at least window_s before (or the first)
+                if np.hypot(x1 - rows[k][2], y1 - rows[k][3]) > still_mm:
+                    return False
         return seen
 
     def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9) -> bool:

@@ -36,3 +36,24 @@ def test_still_for_is_the_segmenters_rest(frames: list[int], step_mm: float, sti
         jitter = step_mm * k if step_mm >= 2.0 else step_mm * (k % 2)
         tr.update(f, f * 0.04, [_det(400, 300, cue=0.95), _det(1200 + jitter, 600, _3=0.9)])
     assert tr.still_for(0.25, 3.5) is still, why
+
+
+@pytest.mark.parametrize(
+    "step_mm, window_s, resting, why",
+    [
+        (0.0, 0.2, True, "in one place"),
+        (0.42, 0.0, True, "a 25 mm/s crawl at 60 fps: under 1.5 mm a frame, so the last two samples say rest"),
+        (
+            0.42,
+            0.2,
+            False,
+            "the same crawl over 0.2 s: 5 mm, moving (the sample clip's red, 8 mm early at its shot end)",
+        ),
+        (0.02, 0.2, True, "a drift of 1.2 mm/s (a resting ball's detections over 0.2 s): rest"),
+    ],
+)
+def test_a_ball_creeping_to_a_stop_is_not_at_rest(step_mm: float, window_s: float, resting: bool, why: str) -> None:
+    tr = Tracker(BALLS, POOL)
+    for f in range(30):
+        tr.update(f, f / 60.0, [_det(400, 300, cue=0.95), _det(1200 + step_mm * f, 600, _3=0.9)])
+    assert tr.motion(still_mm=1.5, window_s=window_s).resting is resting, why

@@ -132,7 +132,7 @@ def test_the_call_is_shown_as_the_balls_stop_then_settled_after_its_events(live:
 
 
 def test_live_gives_the_events_and_calls_of_the_analysis(live: Live) -> None:
-    live.wait_for(lambda m: m["type"] == "call", 60)
+    live.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
     expected = json.loads(EXPECTED.read_text())["shots"]
     state = live.state()
     calls = state["calls"]
@@ -153,7 +153,7 @@ def test_live_gives_the_events_and_calls_of_the_analysis(live: Live) -> None:
 
 
 def test_controls_refuse_without_the_token_and_answer_malformed_requests_in_one_line(live: Live) -> None:
-    live.wait_for(lambda m: m["type"] == "call", 60)
+    live.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
     before = live.state()
     r = httpx.post(live.url + "/api/referee", json={"shot": 1, "fields": {"verdict": "point"}}, timeout=10)
     assert r.status_code == 401
@@ -209,7 +209,7 @@ def _wait(pred: Any, timeout_s: float = 15) -> None:
 
 
 def test_pages_in_a_browser(live: Live, tmp_path: Path) -> None:
-    live.wait_for(lambda m: m["type"] == "call", 60)
+    live.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
     from selenium.webdriver.common.by import By
 
     shots = _shots_dir(tmp_path)
@@ -262,7 +262,7 @@ def test_pages_in_a_browser(live: Live, tmp_path: Path) -> None:
 def test_killed_and_restarted_on_a_file_cut_short_it_resumes_and_says_the_source_ended(
     live: Live, tmp_path: Path
 ) -> None:
-    live.wait_for(lambda m: m["type"] == "call", 60)
+    live.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
     before = live.state()
     live.proc.send_signal(signal.SIGKILL)  # no chance to clean up
     live.proc.wait(10)
