@@ -50,6 +50,9 @@ __all__ = ["FrameAnalysis", "FrameTiming"]
 #: (Tracker.motion)
 STILL_MM = 1.5
 STILL_WINDOW_S = 0.2
+#: while every ball moves slower than this (creeping to a stop, rolling out), frames at high frame
+#: rates are analysed every other one, as at rest: 2.5 mm a frame at 60 fps, 5 mm between samples
+SLOW_MM_S = 150.0
 
 
 @dataclass(frozen=True)
@@ -109,10 +112,13 @@ class FrameAnalysis:
         self.bounded = bounded
         self._on_events = on_events
         self._on_call = on_call
-        # While every ball rests, frames at high frame rates are decoded only every other one
-        # (grab without the colour conversion is ~2.5x cheaper); a stroke is then seen at most
-        # one frame late, and its start is fitted from the motion anyway.
+        # While every ball rests, or creeps to a stop (slower than SLOW_MM_S), frames at high
+        # frame rates are decoded only every other one (grab without the colour conversion is
+        # ~2.5x cheaper); a stroke is then seen at most one frame late, and its start is fitted
+        # from the motion anyway. (Live: analysing every frame of a creeping end fell behind a
+        # 1080p60 camera, and frames were dropped.)
         self.rest_stride = 2 if fps >= 50 else 1
+        self.slow = False
         # a ball unseen for a second of frames has left the table and does not count for rest
         self.gone_frames = max(2, int(fps))
         self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S)
@@ -128,7 +134,7 @@ class FrameAnalysis:
 
     def wants(self, index: int) -> bool:
         """Whether frame ``index`` needs decoding to colour (asked by the source before it decodes)."""
-        return not (self.skip_still and self.motion.resting and index % self.rest_stride)
+        return not (self.skip_still and (self.motion.resting or self.slow) and index % self.rest_stride)
 
     def feed(self, fr: Frame) -> bool:
         """Analyse one frame (in order); True when it was analysed, False when skipped as still."""
@@ -155,6 +161,7 @@ class FrameAnalysis:
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
         self.last_states = [(st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states]
+        self.slow = self.rest_stride > 1 and self.tracker.slower_than(SLOW_MM_S, self.gone_frames)
         if self.bounded and self.analysed % 256 == 0:
             self.tracker.forget()
         self._hold(fr.index, fr.t_s, states)

@@ -734,6 +734,20 @@ class Tracker:
                     return False
         return seen
 
+    def slower_than(self, speed_mm_s: float, gone_frames: int = 10**9) -> bool:
+        """Whether every ball on the table (as :meth:`motion` counts them) moved slower than
+        ``speed_mm_s`` between its last two samples: balls rolling out or creeping to a stop,
+        which a video samples densely enough at half its rate."""
+        seen = False
+        for rows in self._rows_on_table(gone_frames):
+            if len(rows) < 2:
+                return False
+            (t0, _, x0, y0, _, _), (t1, _, x1, y1, _, _) = rows[-2], rows[-1]
+            if t1 <= t0 or np.hypot(x1 - x0, y1 - y0) > speed_mm_s * (t1 - t0):
+                return False
+            seen = True
+        return seen
+
     def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9) -> bool:
         """Whether every ball on the table has lain within ``tol_mm`` of one place for the last
         ``window_s`` (its samples since the last one at or before the window's start; frames

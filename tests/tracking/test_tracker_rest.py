@@ -57,3 +57,19 @@ def test_a_ball_creeping_to_a_stop_is_not_at_rest(step_mm: float, window_s: floa
     for f in range(30):
         tr.update(f, f / 60.0, [_det(400, 300, cue=0.95), _det(1200 + step_mm * f, 600, _3=0.9)])
     assert tr.motion(still_mm=1.5, window_s=window_s).resting is resting, why
+
+
+@pytest.mark.parametrize(
+    "step_mm, slow, why",
+    [
+        (0.42, True, "a 25 mm/s crawl at 60 fps"),
+        (2.0, True, "120 mm/s: rolling out"),
+        (3.0, False, "180 mm/s: in play (sampled at every frame)"),
+    ],
+)
+def test_slower_than_reads_the_last_two_samples(step_mm: float, slow: bool, why: str) -> None:
+    # issue 12: frames of a creeping end are analysed every other one at 60 fps (live fell behind)
+    tr = Tracker(BALLS, POOL)
+    for f in range(5):
+        tr.update(f, f / 60.0, [_det(400, 300, cue=0.95), _det(1200 + step_mm * f, 600, _3=0.9)])
+    assert tr.slower_than(150.0) is slow, why
