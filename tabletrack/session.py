@@ -50,9 +50,13 @@ __all__ = ["FrameAnalysis", "FrameTiming"]
 #: (Tracker.motion)
 STILL_MM = 1.5
 STILL_WINDOW_S = 0.2
-#: while every ball moves slower than this (creeping to a stop, rolling out), frames at high frame
-#: rates are analysed every other one, as at rest: 2.5 mm a frame at 60 fps, 5 mm between samples
+#: while every ball moves slower than SLOW_MM_S (rolling out), frames at high frame rates are
+#: analysed every other one, as at rest (5 mm between samples at 60 fps); slower than CRAWL_MM_S
+#: (creeping to a stop), every fourth (4 mm between samples); only once the table has not rested
+#: for SLOW_AFTER_S (a stroke's first frames are slow too, and its start is fitted from them)
 SLOW_MM_S = 150.0
+CRAWL_MM_S = 60.0
+SLOW_AFTER_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,9 @@ class FrameAnalysis:
         # from the motion anyway. (Live: analysing every frame of a creeping end fell behind a
         # 1080p60 camera, and frames were dropped.)
         self.rest_stride = 2 if fps >= 50 else 1
-        self.slow = False
+        #: the stride while every ball moves slowly (1: every frame)
+        self.slow_stride = 1
+        self._t_rested = -float("inf")  # the last analysed frame at which the table rested
         # a ball unseen for a second of frames has left the table and does not count for rest
         self.gone_frames = max(2, int(fps))
         self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S)
@@ -134,7 +140,11 @@ class FrameAnalysis:
 
     def wants(self, index: int) -> bool:
         """Whether frame ``index`` needs decoding to colour (asked by the source before it decodes)."""
-        return not (self.skip_still and (self.motion.resting or self.slow) and index % self.rest_stride)
+        if not self.skip_still:
+            return True
+        if self.motion.resting:
+            return index % self.rest_stride == 0
+        return index % self.slow_stride == 0
 
     def feed(self, fr: Frame) -> bool:
         """Analyse one frame (in order); True when it was analysed, False when skipped as still."""
@@ -161,7 +171,15 @@ class FrameAnalysis:
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
         self.last_states = [(st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states]
-        self.slow = self.rest_stride > 1 and self.tracker.slower_than(SLOW_MM_S, self.gone_frames)
+        self.slow_stride = 1
+        if self.motion.resting:
+            self._t_rested = fr.t_s
+        elif (
+            self.rest_stride > 1
+            and fr.t_s - self._t_rested > SLOW_AFTER_S
+            and self.tracker.slower_than(SLOW_MM_S, self.gone_frames)
+        ):
+            self.slow_stride = 4 if self.tracker.slower_than(CRAWL_MM_S, self.gone_frames) else 2
         if self.bounded and self.analysed % 256 == 0:
             self.tracker.forget()
         self._hold(fr.index, fr.t_s, states)

@@ -61,3 +61,41 @@ def test_a_ball_named_after_a_few_sightings_is_in_tracks_from_the_first(tmp_path
     assert len(rows) == 3 * 8, "every frame written once, interrupted or not"
     if finish:
         assert [int(f) for f in session.tracks()[BALLS.index(BallId("15"))].frames] == list(range(8))
+
+
+class Rolling:
+    """The cue ball still, the 3 rolling: fast (1000 mm/s) for 0.6 s, then creeping (40 mm/s)."""
+
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        t = frame.t_s
+        x = 600.0 + 1000.0 * min(t, 0.6) + 40.0 * max(t - 0.6, 0.0)
+        dets = (
+            BallDetection(400, 300, score=0.9, label_scores={BallId.CUE: 0.95}),
+            BallDetection(x, 600, score=0.9, label_scores={BallId("3"): 0.95}),
+        )
+        return Detections(frame.index, frame.t_s, dets)
+
+
+@pytest.mark.parametrize(
+    "fps, t_from, t_to, share, why",
+    [
+        (60.0, 0.1, 0.6, 1.0, "in play: every frame"),
+        (60.0, 1.3, 2.0, 0.25, "creeping to a stop at 40 mm/s: every fourth frame"),
+        (30.0, 1.3, 2.0, 1.0, "30 fps: every frame, whatever the speed"),
+    ],
+)
+def test_frames_of_a_creeping_end_are_analysed_at_a_stride(
+    tmp_path: Path, fps: float, t_from: float, t_to: float, share: float, why: str
+) -> None:
+    # issue 12: analysing every frame of a creeping end fell behind a live 1080p60 camera
+    session = FrameAnalysis(
+        table=POOL, game="eight-ball", balls=BALLS, detector=Rolling(), fps=fps, out_dir=tmp_path, skip_still=True
+    )
+    image = np.zeros((4, 4, 3), np.uint8)
+    analysed = []
+    for i in range(int(2.0 * fps)):
+        t = i / fps
+        if session.feed(Frame(i, t, image if session.wants(i) else None)) and t_from <= t < t_to:
+            analysed.append(i)
+    session.close()
+    assert len(analysed) == pytest.approx(share * (t_to - t_from) * fps, abs=1.5), why
