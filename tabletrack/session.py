@@ -47,9 +47,10 @@ from vision.source import Frame
 __all__ = ["FrameAnalysis", "FrameTiming"]
 
 #: a ball still within this many mm between its last two samples, and over STILL_WINDOW_S, rests
+#: (0.1 s: 0.2 s found the same rests on the samples, and a looped live stream fell further behind)
 #: (Tracker.motion)
 STILL_MM = 1.5
-STILL_WINDOW_S = 0.2
+STILL_WINDOW_S = 0.1
 #: while every ball moves slower than SLOW_MM_S (rolling out), frames at high frame rates are
 #: analysed every other one, as at rest (5 mm between samples at 60 fps); slower than CRAWL_MM_S
 #: (creeping to a stop), every fourth (4 mm between samples); only once the table has not rested

@@ -697,7 +697,7 @@ class Tracker:
         whose last sample is more than ``gone_frames`` frames older than the newest sample of any
         ball has left the table (pocketed, off) and does not count, nor does one never seen (not
         in this rack, or hidden from the start). Nothing seen yet: not at rest. Each asker passes
-        its own thresholds (the pipeline's still-frame skipping: 1.5 mm over 0.2 s, and one
+        its own thresholds (the pipeline's still-frame skipping: 1.5 mm over 0.1 s, and one
         second of frames)."""
         t = self._t_prev if t_s is None else float(t_s)
         balls = []
