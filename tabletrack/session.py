@@ -175,12 +175,9 @@ class FrameAnalysis:
         self.slow_stride = 1
         if self.motion.resting:
             self._t_rested = fr.t_s
-        elif (
-            self.rest_stride > 1
-            and fr.t_s - self._t_rested > SLOW_AFTER_S
-            and self.tracker.slower_than(SLOW_MM_S, self.gone_frames)
-        ):
-            self.slow_stride = 4 if self.tracker.slower_than(CRAWL_MM_S, self.gone_frames) else 2
+        elif self.rest_stride > 1 and fr.t_s - self._t_rested > SLOW_AFTER_S:
+            speed = self.tracker.top_speed_mm_s(self.gone_frames)
+            self.slow_stride = 4 if speed <= CRAWL_MM_S else 2 if speed <= SLOW_MM_S else 1
         if self.bounded and self.analysed % 256 == 0:
             self.tracker.forget()
         self._hold(fr.index, fr.t_s, states)
@@ -190,9 +187,9 @@ class FrameAnalysis:
     def _hold(self, frame: int, t_s: float, states: list[BallState]) -> None:
         """Queue this frame's states, and put the earlier samples of balls named this frame into
         the held frames they were seen in."""
-        order = {b: k for k, b in enumerate(self.tracker.balls)}
         late = self.tracker.take_backfill()
         if late:
+            order = {b: k for k, b in enumerate(self.tracker.balls)}
             at = {f: st for f, _, st in self._held}
             for s in late:
                 if s.frame in at:  # always, while backfill_s is within what is held

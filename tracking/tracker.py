@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -197,15 +197,26 @@ class _Track:
 
 @dataclass
 class _Pending:
-    """A ball-like detection no ball took, waiting to be seen again at the same place."""
+    """A ball-like detection no ball took, waiting to be seen again at the same place: its
+    sightings (frame, t_s, x_mm, y_mm, score), in time order; where it waits is the first."""
 
-    x: float
-    y: float
-    t_first: float
-    t_last: float
-    sightings: int = 1
-    #: every sighting: (frame, t_s, x_mm, y_mm, score)
-    seen: list[tuple[int, float, float, float, float]] = field(default_factory=list)
+    seen: list[tuple[int, float, float, float, float]]
+
+    @property
+    def x(self) -> float:
+        return self.seen[0][2]
+
+    @property
+    def y(self) -> float:
+        return self.seen[0][3]
+
+    @property
+    def t_first(self) -> float:
+        return self.seen[0][1]
+
+    @property
+    def t_last(self) -> float:
+        return self.seen[-1][1]
 
 
 class Tracker:
@@ -477,14 +488,12 @@ class Tracker:
                 continue  # a second box on a tracked ball, a pocketed ball seen in the throat, a facing
             near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
             if not near:
-                self._pending.append(_Pending(d.x_mm, d.y_mm, t_s, t_s, seen=[(frame, t_s, d.x_mm, d.y_mm, d.score)]))
+                self._pending.append(_Pending([(frame, t_s, d.x_mm, d.y_mm, d.score)]))
                 continue
             p = near[0]
             earlier = list(p.seen)
-            p.sightings += 1
-            p.t_last = t_s
             p.seen.append((frame, t_s, d.x_mm, d.y_mm, d.score))
-            if p.sightings < cfg.confirm_sightings or t_s - p.t_first < cfg.confirm_span_s:
+            if len(p.seen) < cfg.confirm_sightings or t_s - p.t_first < cfg.confirm_span_s:
                 continue
             unseen = [
                 (label_score(d, b) or 0.0, -i, i)
@@ -727,26 +736,30 @@ class Tracker:
             if np.hypot(x1 - x0, y1 - y0) > still_mm:
                 return False
             if window_s > 0.0:
-                k = len(rows) - 2
-                while k > 0 and rows[k][0] > t1 - window_s:
-                    k -= 1  # back to the last sample at least window_s before (or the first)
+                k = _last_at_or_before(rows, t1 - window_s)  # (or the first sample)
                 if np.hypot(x1 - rows[k][2], y1 - rows[k][3]) > still_mm:
                     return False
         return seen
 
-    def slower_than(self, speed_mm_s: float, gone_frames: int = 10**9) -> bool:
-        """Whether every ball on the table (as :meth:`motion` counts them) moved slower than
-        ``speed_mm_s`` between its last two samples: balls rolling out or creeping to a stop,
-        which a video samples densely enough at half its rate."""
-        seen = False
+    def top_speed_mm_s(self, gone_frames: int = 10**9) -> float:
+        """The speed of the fastest ball on the table (as :meth:`motion` counts them) between its
+        last two samples; infinite when a ball has fewer than two, or none is on the table. What
+        tells balls rolling out or creeping to a stop, which a video samples densely enough at a
+        fraction of its rate."""
+        top = -math.inf
         for rows in self._rows_on_table(gone_frames):
             if len(rows) < 2:
-                return False
+                return math.inf
             (t0, _, x0, y0, _, _), (t1, _, x1, y1, _, _) = rows[-2], rows[-1]
-            if t1 <= t0 or np.hypot(x1 - x0, y1 - y0) > speed_mm_s * (t1 - t0):
-                return False
-            seen = True
-        return seen
+            if t1 <= t0:
+                return math.inf
+            top = max(top, float(np.hypot(x1 - x0, y1 - y0)) / (t1 - t0))
+        return top if top > -math.inf else math.inf
+
+    def slower_than(self, speed_mm_s: float, gone_frames: int = 10**9) -> bool:
+        """Whether every ball on the table moved no faster than ``speed_mm_s`` between its last
+        two samples (:meth:`top_speed_mm_s`)."""
+        return self.top_speed_mm_s(gone_frames) <= speed_mm_s
 
     def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9) -> bool:
         """Whether every ball on the table has lain within ``tol_mm`` of one place for the last
@@ -760,9 +773,7 @@ class Tracker:
         seen = False
         for rows in self._rows_on_table(gone_frames):
             t_from = rows[-1][0] - window_s
-            k = len(rows) - 1
-            while k > 0 and rows[k][0] > t_from + 1e-9:
-                k -= 1  # back to the last sample at or before the window's start
+            k = _last_at_or_before(rows, t_from + 1e-9)
             if rows[k][0] > t_from + 1e-9:
                 return False  # not seen for that long
             xy = np.array([(r[2], r[3]) for r in rows[k:]])
@@ -793,6 +804,15 @@ class Tracker:
                 ball, a[:, 0], a[:, 1].astype(np.int64), a[:, 2], a[:, 3], a[:, 4].astype(bool), a[:, 5]
             )
         return out
+
+
+def _last_at_or_before(rows: Sequence[tuple[float, int, float, float, bool, float]], t_s: float) -> int:
+    """Index of the last of ``rows`` (time first, in time order) at or before ``t_s``; 0 when
+    none is."""
+    k = len(rows) - 1
+    while k > 0 and rows[k][0] > t_s:
+        k -= 1
+    return k
 
 
 def _reflect(x: float, v: float, lo: float, hi: float) -> tuple[float, float]:
