@@ -52,6 +52,7 @@ from tracking.sides import (
     solve_time,
     usable_path,
     velocity_change,
+    with_grid,
 )
 
 
@@ -362,7 +363,11 @@ def _launch_term(
     def term(t: float) -> tuple[float, float]:
         return float(np.hypot(*(striker.pos(t) - target))), striker.pos_var(t) + extra
 
-    return term
+    def grid(ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p, v = striker.pos_and_var_at(ts)
+        return np.hypot(p[:, 0] - target[0], p[:, 1] - target[1]), v + extra
+
+    return with_grid(term, grid)
 
 
 def _rest_ended_by(act: BallActivity, side: Side, t_s: float) -> bool:

@@ -138,6 +138,16 @@ class _Option:
     side_out: Side
 
 
+def window_mean(t_s: np.ndarray, values: np.ndarray, half_s: float) -> np.ndarray:
+    """At each time of ``t_s`` (increasing), the mean of ``values`` over the samples within
+    ``half_s`` of it (both ends included): a moving average over time, not over sample count, so
+    a gap in the data does not widen it. Cumulative sums: one pass, not a mean per sample."""
+    c = np.concatenate(([0.0], np.cumsum(values, dtype=np.float64)))
+    lo = np.searchsorted(t_s, t_s - half_s, side="left")
+    hi = np.searchsorted(t_s, t_s + half_s, side="right")
+    return (c[hi] - c[lo]) / (hi - lo)
+
+
 def refine_cushion(
     act: BallActivity,
     cushion: Cushion,
@@ -362,7 +372,7 @@ def dying_contact(act: BallActivity, motion: Motion, table: TableSpec, cfg: Cont
     for cushion in Cushion:
         proj = normal_coordinate(cushion, table)
         n = proj(s.xy_mm[idx])
-        smooth = np.array([n[np.abs(ts - t) <= cfg.dying_smooth_s].mean() for t in ts])
+        smooth = window_mean(ts, n, cfg.dying_smooth_s)
         j = int(np.argmin(smooth))
         closest = float(smooth[j])
         if closest - R > cfg.dying_touch_mm or n[0] - closest < 2.0 * cfg.dying_touch_mm:
@@ -412,7 +422,7 @@ def graze_contacts(
     proj = normal_coordinate(cushion, table)
     ts = s.t_s[idx]
     n = proj(s.xy_mm[idx])
-    smooth = np.array([n[np.abs(ts - t) <= cfg.dying_smooth_s].mean() for t in ts])
+    smooth = window_mean(ts, n, cfg.dying_smooth_s)
     out: list[CushionContact] = []
     taken: list[float] = list(same_s)
     order = np.argsort(smooth)

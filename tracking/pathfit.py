@@ -66,9 +66,9 @@ class PathFit:
         evaluates a contact's terms at 33 times: one array operation instead of 33 small ones)."""
         ts = np.asarray(t_s, dtype=float).reshape(-1)
         tau = ts - self.t0_s
-        b = tau[:, None] ** np.arange(self.deg + 1)[None, :]
+        b = np.vander(tau, self.deg + 1, increasing=True)
         pos = b @ self.coef
-        var = self.sigma_mm**2 * np.einsum("ij,jk,ik->i", b, self.cov, b)
+        var = self.sigma_mm**2 * np.sum((b @ self.cov) * b, axis=1)
         out = np.maximum(np.maximum(self.t_first_s - ts, ts - self.t_last_s), 0.0)
         extrap = 0.5 * self.accel_sd_mm_s2 * out * out
         return pos, var + extrap**2
@@ -95,7 +95,10 @@ def _lsq(
     m = a.T @ aw
     if deg >= 2 and ridge > 0.0:
         m[2, 2] += ridge
-    cov = np.linalg.pinv(m)
+    try:
+        cov = np.linalg.inv(m)  # (deg+1)^2, at most 3x3: an SVD (pinv) costs several times more
+    except np.linalg.LinAlgError:
+        cov = np.linalg.pinv(m)
     coef = cov @ (aw.T @ y)
     r = y - a @ coef
     ssr = float(np.sum(w[:, None] * r * r))
