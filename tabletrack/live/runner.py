@@ -228,7 +228,7 @@ class LiveRunner:
                     analysed = session.feed(fr)
                     if analysed:
                         self._analysed_times.append(time.monotonic())
-                        self._maybe_provisional(fr.t_s)
+                        self._maybe_provisional(fr.index, fr.t_s)
                         self._protect_contacts()
                         self._maybe_balls()
                     if fr.image is not None and fr.t_s >= self._next_check_s:
@@ -327,7 +327,7 @@ class LiveRunner:
                 self._rest_frames[e.shot] = e.frame
         self.publish({"type": "events", "events": [event_to_dict(e) for e in evs]})
 
-    def _maybe_provisional(self, t_s: float) -> None:
+    def _maybe_provisional(self, frame: int, t_s: float) -> None:
         """Show the open shot's call the moment every ball rests (:meth:`FrameAnalysis.provisional`),
         marked ``provisional``; the settled call follows ``settle_s`` later through ``on_call``
         and replaces it on the page (the same call unless a ball moved again). Tried at most every
@@ -338,6 +338,7 @@ class LiveRunner:
         if not self._moved or t_s < self._next_peek_s:
             return
         self._next_peek_s = t_s + PEEK_EVERY_S
+        t_start = time.time()
         got = self.session.provisional()
         if got is None:
             return
@@ -352,8 +353,22 @@ class LiveRunner:
             self._latencies.append(latency)
         d = self._call_dict(call, latency)
         d["provisional"] = True
+        t_at = self.capture.captured_at(frame)
         self.publish(
-            {"type": "call", "call": d, "rest_wall_s": t_rest, "published_wall_s": time.time(), "sheet": sheet}
+            {
+                "type": "call",
+                "call": d,
+                "rest_wall_s": t_rest,
+                "published_wall_s": time.time(),
+                "sheet": sheet,
+                # where the latency went: the frames until every ball had rested long enough
+                # (rest_frame -> decided_frame), how far analysis trailed the capture of that frame,
+                # the computation of the call
+                "rest_frame": rest_frame,
+                "decided_frame": frame,
+                "analysis_behind_ms": (t_start - t_at) * 1000.0 if t_at is not None else None,
+                "compute_ms": (time.time() - t_start) * 1000.0,
+            }
         )
 
     def _on_call(self, call: Call) -> None:
@@ -376,6 +391,7 @@ class LiveRunner:
                 "rest_wall_s": t_rest,
                 "published_wall_s": time.time(),
                 "sheet": self.session.judge.score_sheet(),
+                "rest_frame": rest,
             }
         )
 
