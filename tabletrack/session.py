@@ -18,6 +18,7 @@ and written with the ball's earlier samples once it is named, so both stay in ti
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -126,6 +127,8 @@ class FrameAnalysis:
         #: the stride while every ball moves slowly (1: every frame)
         self.slow_stride = 1
         self._t_rested = -float("inf")  # the last analysed frame at which the table rested
+        # the last frame skipped because its image had not changed since the last analysed one
+        self._t_unchanged = -float("inf")
         # a ball unseen for a second of frames has left the table and does not count for rest
         self.gone_frames = max(2, int(fps))
         self.motion = self.tracker.motion(still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S)
@@ -167,6 +170,7 @@ class FrameAnalysis:
                 return False
             self.gaps.seen()
         if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting):
+            self._t_unchanged = fr.t_s
             return False
         self.analysed += 1
         dets = self.detector.detect_frame(fr, self.motion)
@@ -209,13 +213,21 @@ class FrameAnalysis:
             if emit:
                 self._emit(self.stream.add_states(states))
 
+    def at_rest(self) -> bool:
+        """Whether every ball has lain still as long as the shot segmenter needs to call a rest
+        (:meth:`tracking.tracker.Tracker.still_for` with its ``rest_min_s`` and ``rest_tol_mm``;
+        frames skipped because their image did not change count as still): the cheap test before
+        :meth:`provisional`, worth asking on every frame."""
+        seg = self.stream.config.segment
+        now = self._t_unchanged if self._t_unchanged > -math.inf else None
+        return self.tracker.still_for(seg.rest_min_s, seg.rest_tol_mm, self.gone_frames, now_s=now)
+
     def provisional(self) -> tuple[Call, dict[str, Any], int] | None:
         """The open shot's call as if the balls stay where they are: (call, score sheet after it,
         the shot's rest frame), or None when a ball still moves or no shot is open. Nothing is
         written or changed (:meth:`tracking.infer.EventStream.peek`, :meth:`ShotJudge.preview`);
         the shot's final call still comes through ``on_call`` once it is settled."""
-        seg = self.stream.config.segment
-        if not self.tracker.still_for(seg.rest_min_s, seg.rest_tol_mm, self.gone_frames):
+        if not self.at_rest():
             return None
         # with the frames held back while a detection waits to be named
         shots = group_shots(self.stream.peek(st for _, _, states in self._held for st in states))

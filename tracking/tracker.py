@@ -761,7 +761,9 @@ class Tracker:
         two samples (:meth:`top_speed_mm_s`)."""
         return self.top_speed_mm_s(gone_frames) <= speed_mm_s
 
-    def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9) -> bool:
+    def still_for(
+        self, window_s: float, tol_mm: float, gone_frames: int = 10**9, now_s: float | None = None
+    ) -> bool:
         """Whether every ball on the table has lain within ``tol_mm`` of one place for the last
         ``window_s`` (its samples since the last one at or before the window's start; frames
         skipped as still have none): the rest the shot segmenter requires
@@ -769,10 +771,14 @@ class Tracker:
         end can be read from the samples now. Balls left out as by :meth:`motion` (gone, not in
         the rack). Why not :meth:`motion`'s ``resting``: that compares the last two samples only,
         and a resting ball's detections jitter by a millimetre or two, so on a real clip it came
-        20 frames (0.67 s at 30 fps) after the rest the segmenter dates the shot's end to."""
+        20 frames (0.67 s at 30 fps) after the rest the segmenter dates the shot's end to.
+        ``now_s``: the window ends there, not at each ball's last sample, when the frames since
+        were seen unchanged (a still test skipped them): each ball lay at its last sample until
+        then. Else the rest that began just before the frames were skipped would wait for the
+        next analysed frame to be seen."""
         seen = False
         for rows in self._rows_on_table(gone_frames):
-            t_from = rows[-1][0] - window_s
+            t_from = max(rows[-1][0], now_s if now_s is not None else -math.inf) - window_s
             k = _last_at_or_before(rows, t_from + 1e-9)
             if rows[k][0] > t_from + 1e-9:
                 return False  # not seen for that long

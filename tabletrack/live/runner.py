@@ -56,7 +56,7 @@ __all__ = ["LiveOptions", "LiveRunner", "LiveStats", "RefereeActionError"]
 
 Publish = Callable[[dict[str, Any]], None]
 
-#: how often (source seconds) the open shot's call is tried while the balls rest and it is not shown
+#: how often (source seconds) the open shot's call is computed while the balls rest and it is not shown
 PEEK_EVERY_S = 0.1
 
 
@@ -226,9 +226,9 @@ class LiveRunner:
                     if self._recalibrate.is_set() and fr.image is not None:
                         self._do_recalibrate(fr.image)
                     analysed = session.feed(fr)
+                    self._maybe_provisional(fr.index, fr.t_s, analysed)
                     if analysed:
                         self._analysed_times.append(time.monotonic())
-                        self._maybe_provisional(fr.index, fr.t_s)
                         self._protect_contacts()
                         self._maybe_balls()
                     if fr.image is not None and fr.t_s >= self._next_check_s:
@@ -327,15 +327,18 @@ class LiveRunner:
                 self._rest_frames[e.shot] = e.frame
         self.publish({"type": "events", "events": [event_to_dict(e) for e in evs]})
 
-    def _maybe_provisional(self, frame: int, t_s: float) -> None:
+    def _maybe_provisional(self, frame: int, t_s: float, analysed: bool) -> None:
         """Show the open shot's call the moment every ball rests (:meth:`FrameAnalysis.provisional`),
         marked ``provisional``; the settled call follows ``settle_s`` later through ``on_call``
-        and replaces it on the page (the same call unless a ball moved again). Tried at most every
-        :data:`PEEK_EVERY_S` of source time, and only after a ball has moved."""
+        and replaces it on the page (the same call unless a ball moved again). Only after a ball
+        has moved; the rest test (:meth:`FrameAnalysis.at_rest`, cheap) on every frame, those
+        skipped as still included (they come as the balls stop, and the next analysed frame may
+        be a while later); the call (a fraction of a second of computation) at most
+        every :data:`PEEK_EVERY_S` of source time."""
         assert self.session is not None
-        if not self.session.motion.resting:
+        if analysed and not self.session.motion.resting:
             self._moved = True  # (the last two samples differ: a ball moves, or a resting one jitters)
-        if not self._moved or t_s < self._next_peek_s:
+        if not self._moved or t_s < self._next_peek_s or not self.session.at_rest():
             return
         self._next_peek_s = t_s + PEEK_EVERY_S
         t_start = time.time()

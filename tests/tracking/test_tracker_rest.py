@@ -39,6 +39,28 @@ def test_still_for_is_the_segmenters_rest(frames: list[int], step_mm: float, sti
 
 
 @pytest.mark.parametrize(
+    "now_frame, still, why",
+    [
+        (None, False, "3 frames (0.08 s) at rest: not yet a rest"),
+        (4, False, "the frames since were unchanged, but 0.16 s in all"),
+        (8, True, "unchanged frames until 0.32 s: the ball lay there 0.25 s"),
+        (-3, False, "a time before the last sample changes nothing"),
+    ],
+)
+def test_still_for_counts_the_unchanged_frames_since_the_last_sample(
+    now_frame: int | None, still: bool, why: str
+) -> None:
+    # issue 12: the frames skipped as still come just as the balls stop; the call waited for the
+    # next analysed frame (0.27 s on the break sample) before the rest was seen
+    tr = Tracker(BALLS, POOL)
+    for f in range(6):
+        x = 1200 + 30.0 * min(f, 3)  # rolls, then lies still from frame 3
+        tr.update(f, f * 0.04, [_det(400, 300, cue=0.95), _det(x, 600, _3=0.9)])
+    now = None if now_frame is None else (5 + now_frame) * 0.04
+    assert tr.still_for(0.25, 3.5, now_s=now) is still, why
+
+
+@pytest.mark.parametrize(
     "step_mm, window_s, resting, why",
     [
         (0.0, 0.2, True, "in one place"),
