@@ -761,9 +761,7 @@ class Tracker:
         two samples (:meth:`top_speed_mm_s`)."""
         return self.top_speed_mm_s(gone_frames) <= speed_mm_s
 
-    def still_for(
-        self, window_s: float, tol_mm: float, gone_frames: int = 10**9, now_s: float | None = None
-    ) -> bool:
+    def still_for(self, window_s: float, tol_mm: float, gone_frames: int = 10**9, now_s: float | None = None) -> bool:
         """Whether every ball on the table has lain within ``tol_mm`` of one place for the last
         ``window_s`` (its samples since the last one at or before the window's start; frames
         skipped as still have none): the rest the shot segmenter requires
