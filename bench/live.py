@@ -92,6 +92,8 @@ def bench_clip(clip: Path) -> dict[str, Any]:
     first: dict[int, float] = {}
     final: dict[int, float] = {}
     parts: dict[int, dict[str, Any]] = {}
+    provisional_text: dict[int, str | None] = {}
+    settled_text: dict[int, str | None] = {}
     for t, m in calls:
         if not m.get("rest_wall_s"):
             continue
@@ -101,6 +103,9 @@ def bench_clip(clip: Path) -> dict[str, Any]:
             parts[shot] = m
         if not m["call"].get("provisional"):
             final[shot] = ms
+            settled_text[shot] = m["call"].get("text")
+        else:
+            provisional_text.setdefault(shot, m["call"].get("text"))
     fps = float(stats[-1]["source_fps"])
     # the physics truth's rest (every ball at speed 0) against the analysis's rest frame (the
     # first frame of the rest run: within rest_tol_mm of where the ball stops, so a little before)
@@ -129,6 +134,9 @@ def bench_clip(clip: Path) -> dict[str, Any]:
         "behind_ms": behind,
         "compute_ms": compute,
         "final_latency_ms": list(final.values()),
+        # shots shown a provisional call, and of those the ones whose settled call said the same
+        "provisional": len(provisional_text),
+        "confirmed": sum(settled_text.get(k) == t for k, t in provisional_text.items()),
         "read": last["frames_read"],
         "dropped": last["frames_dropped"],
         "analysed": last["frames_analysed"],
@@ -255,6 +263,13 @@ def section(rows: list[dict[str, Any]], mem: dict[str, Any] | None, cmd: str) ->
                 f"| call on the page < 300 ms after the balls rest (median) | {ours} (the first call shown for each "
                 f"shot; no physics truth to time the stop) | {'yes' if med < 300 else 'no'} |"
             )
+    shown = sum(r.get("provisional", 0) for r in rows)
+    if shown:
+        same = sum(r.get("confirmed", 0) for r in rows)
+        lines.append(
+            f"| (the provisional call is the settled one) | {same} of {shown} provisional calls said what the settled "
+            f"call said | {'yes' if same == shown else 'no'} |"
+        )
     if mem:
         grow = mem["rss_end_mb"] - mem["rss_start_mb"]
         lines.append(

@@ -29,6 +29,8 @@ def _row(first: list[float], physical: list[float]) -> dict:
         "dropped": 0,
         "analysed": 90,
         "rates": [50.0],
+        "provisional": len(first),
+        "confirmed": len(first) - 1,
     }
 
 
@@ -48,3 +50,9 @@ def test_latency_target_reads_the_physical_stop_when_there_is_one(first, physica
     assert "from the rest frame: median" in line
     assert ("from the balls' stop (truth)" in line) == bool(physical)
     assert "250 / 10 / 150" in text  # where the latency went
+
+
+def test_provisional_calls_the_settled_call_did_not_confirm_are_shown() -> None:
+    text = live.section([_row([200.0, 210.0], [150.0, 160.0])], None, "python bench/live.py")
+    line = next(x for x in text.splitlines() if x.startswith("| (the provisional call is the settled one)"))
+    assert "1 of 2 provisional calls" in line and line.endswith("| no |")
