@@ -195,13 +195,19 @@ def open_writer(out_path: Path, fps: float, size: tuple[int, int]) -> cv2.VideoW
     return writer
 
 
-def shrink(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def shrink(frame: np.ndarray, size: tuple[int, int], dst: np.ndarray | None = None) -> np.ndarray:
     """The frame at the output size (bilinear: ~6x cheaper than area averaging at 1080p -> 720p,
     and the same to the eye at a 2/3 downscale); a copy when the size is the frame's own, since
-    the overlay is drawn into it."""
+    the overlay is drawn into it. ``dst``: an array of the output's shape to write it into."""
     if (frame.shape[1], frame.shape[0]) == size:
-        return frame.copy()
-    return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+        if dst is None:
+            return frame.copy()
+        np.copyto(dst, frame)
+        return dst
+    if dst is None:
+        return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+    cv2.resize(frame, size, dst=dst, interpolation=cv2.INTER_LINEAR)
+    return dst
 
 
 def write_annotated_video(
@@ -264,6 +270,23 @@ def _write_annotated(
     writer.release()
 
 
+#: the most memory the annotated video's waiting frames take before they go to disk
+SPOOL_RAM_BYTES = 1 << 30
+
+
+def spool_ram_frames(frame_bytes: int, budget_bytes: int = SPOOL_RAM_BYTES) -> int:
+    """How many output frames wait in memory: ``budget_bytes`` (an eighth of the machine's
+    physical memory at most), at least 32. Why that much: a shot's frames all wait until its
+    events settle (a single-shot clip: every frame), and writing them to a temporary file cost
+    9 ms a frame on this machine's disk (1080p60 carom sample: 4.5 s of the video thread's 8.7,
+    the whole command's bottleneck); in memory it is a copy."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        physical = 8 * budget_bytes
+    return max(32, int(min(budget_bytes, physical // 8) // max(1, frame_bytes)))
+
+
 class AnnotatedVideo:
     """The annotated video written beside the analysis, from the frames it decoded (no second
     decode), in a thread (:class:`tabletrack.overlap.Worker`): resize, overlay and encode run on
@@ -275,7 +298,8 @@ class AnnotatedVideo:
     watermark, :attr:`tracking.infer.EventStream.final_until_s`): until then it waits, already
     shrunk to the output size, in a :class:`tabletrack.overlap.FrameSpool`. Memory bound: the
     message queue (``queue_frames`` full-size frames in flight) plus ``ram_frames`` output-size
-    frames (1280x720: 2.8 MB each); frames pending beyond that go to an anonymous temporary file,
+    frames (1280x720: 2.8 MB each; default :func:`spool_ram_frames`: up to 1 GiB, an eighth of
+    the machine's memory at most); frames pending beyond that go to an anonymous temporary file,
     at most the frames of the longest wait (about a shot plus two seconds: 60 fps x 10 s is
     1.6 GB of disk at 720p, freed as they are drawn).
 
@@ -294,7 +318,7 @@ class AnnotatedVideo:
         balls: Sequence[BallId],
         max_width_px: int = 1280,
         trail_frames: int = 90,
-        ram_frames: int = 32,
+        ram_frames: int | None = None,
         queue_frames: int = 6,
     ) -> None:
         from tabletrack.overlap import FrameSpool, Worker
@@ -306,7 +330,10 @@ class AnnotatedVideo:
         self._tmp_path = out_path.with_name("." + out_path.name + ".mp4")
         self._writer = open_writer(self._tmp_path, fps, self.size)
         self.overlay = Overlay(camera, table, scale, balls, trail_frames)
-        self.spool = FrameSpool((self.size[1], self.size[0], 3), ram_frames)
+        shape = (self.size[1], self.size[0], 3)
+        if ram_frames is None:
+            ram_frames = spool_ram_frames(int(np.prod(shape)))
+        self.spool = FrameSpool(shape, ram_frames)
         self.written = 0
         #: the thread's seconds per step: shrink (resize into the spool), draw, encode
         self.seconds = {"shrink": 0.0, "draw": 0.0, "encode": 0.0}
@@ -365,7 +392,7 @@ class AnnotatedVideo:
         kind = msg[0]
         t0 = time.perf_counter()
         if kind == "frame":
-            self.spool.push(msg[1], shrink(msg[2], self.size))
+            self.spool.push(msg[1], shrink(msg[2], self.size, self.spool.buffer()))
             self.seconds["shrink"] += time.perf_counter() - t0
         elif kind == "samples":
             self.overlay.add_frame_states(msg[1])
@@ -383,6 +410,7 @@ class AnnotatedVideo:
                 self.overlay.draw(img, idx)
                 t2 = time.perf_counter()
                 self._writer.write(img)
+                self.spool.recycle(img)
                 self.seconds["draw"] += t2 - t1
                 self.seconds["encode"] += time.perf_counter() - t2
                 self.written += 1

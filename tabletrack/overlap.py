@@ -14,7 +14,10 @@ Contract:
 - :class:`FrameSpool` is a first-in first-out store of equal-sized frames that keeps at most
   ``ram_frames`` in memory and the rest in an anonymous temporary file (slots reused as frames
   leave, so the file never holds more than the most frames pending at one time). Memory bound:
-  ``ram_frames`` frames in RAM; disk: the longest run of pending frames.
+  ``ram_frames`` frames in RAM; disk: the longest run of pending frames. :meth:`FrameSpool.buffer`
+  hands out an array to fill before :meth:`FrameSpool.push` and :meth:`FrameSpool.recycle` takes
+  back a popped frame's, so frames in memory reuse the same pages (a fresh 2.7 MB array per frame
+  cost its page faults: 3.6 ms a 720p frame here).
 - :class:`Worker` runs one function over messages from a bounded queue in a daemon thread; a
   message put after the function failed raises that failure in the putting thread (never waits
   forever on a dead worker); :meth:`Worker.close` ends it and raises its failure if it had one.
@@ -128,6 +131,8 @@ class FrameSpool:
         self._free: list[int] = []
         self._slots = 0
         self.peak_disk_frames = 0
+        self._pool: list[np.ndarray] = []  # popped frames' arrays, to fill again
+        self._scratch: np.ndarray | None = None  # the one array filled for a frame that goes to disk
 
     def __len__(self) -> int:
         return len(self._items)
@@ -136,12 +141,34 @@ class FrameSpool:
         """The index of the oldest frame held, None when empty."""
         return self._items[0][0] if self._items else None
 
+    def buffer(self) -> np.ndarray:
+        """An array of the spool's shape to fill and :meth:`push` next (its content is stale):
+        a recycled one while the frame will be kept in memory, else a scratch array that the
+        push writes to disk (then filled again by the next)."""
+        if self._in_ram < self.ram_frames:
+            return self._pool.pop() if self._pool else np.empty(self.shape, np.uint8)
+        if self._scratch is None:
+            self._scratch = np.empty(self.shape, np.uint8)
+        return self._scratch
+
+    def recycle(self, image: np.ndarray) -> None:
+        """Give back a popped frame's array once it is no longer used (optional)."""
+        if (
+            image.shape == self.shape
+            and image.dtype == np.uint8
+            and len(self._pool) < self.ram_frames
+            and image is not self._scratch
+            and image.flags.c_contiguous
+            and image.flags.owndata
+        ):
+            self._pool.append(image)
+
     def push(self, index: int, image: np.ndarray) -> None:
         if image.shape != self.shape or image.dtype != np.uint8:
             raise ValueError(
                 f"FrameSpool: expected a uint8 frame of shape {self.shape}, got {image.dtype} {image.shape}"
             )
-        if self._in_ram < self.ram_frames:
+        if self._in_ram < self.ram_frames and image is not self._scratch:
             self._items.append((index, image))
             self._in_ram += 1
             return
@@ -181,6 +208,7 @@ class FrameSpool:
 
     def close(self) -> None:
         self._items.clear()
+        self._pool.clear()
         self._in_ram = 0
         if self._fd is not None:
             os.close(self._fd)

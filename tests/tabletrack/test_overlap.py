@@ -140,6 +140,34 @@ def test_frame_spool_keeps_order_across_memory_and_disk_and_reuses_disk_slots() 
     assert 0 < spool.peak_disk_frames <= 40 - 40 // 3 - 2 + 1
 
 
+def test_frame_spool_buffers_filled_and_recycled_keep_every_frame_intact() -> None:
+    # issue 10: frames are resized into the spool's own arrays and their arrays reused once
+    # encoded (fresh arrays cost their page faults); a recycled or scratch array must never
+    # overwrite a frame still waiting, in memory or on disk
+    rng = np.random.default_rng(1)
+    spool = FrameSpool((6, 8, 3), ram_frames=3)
+    frames = {i: rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for i in range(30)}
+    out = []
+    ids = set()
+    for i in range(30):
+        buf = spool.buffer()
+        ids.add(id(buf))
+        np.copyto(buf, frames[i])
+        spool.push(i, buf)
+        if i % 2 == 1:
+            j, img = spool.pop()
+            out.append((j, img.copy()))
+            spool.recycle(img)
+    while len(spool):
+        j, img = spool.pop()
+        out.append((j, img.copy()))
+        spool.recycle(img)
+    assert [i for i, _ in out] == list(range(30))
+    assert all(np.array_equal(img, frames[i]) for i, img in out)
+    assert spool.peak_disk_frames > 0  # the scratch array went to disk, and came back intact
+    assert len(ids) <= 3 + 1 + 1  # the memory frames' arrays and the scratch, reused
+
+
 def test_frame_spool_refuses_a_frame_of_another_shape() -> None:
     spool = FrameSpool((4, 4, 3), ram_frames=1)
     with pytest.raises(ValueError, match="shape"):
@@ -225,3 +253,17 @@ def test_analyze_with_a_video_that_cannot_be_written_is_one_line(tmp_path: Path,
     # one line naming the video being written (under its temporary name: the run is not complete)
     assert len(lines) == 1 and lines[0].startswith(f"tabletrack: error: {tmp_path / 'o'}"), lines
     assert "annotated.mp4" in lines[0] and lines[0].endswith(": cannot write an MP4 here"), lines
+
+
+@pytest.mark.parametrize(
+    ("frame_bytes", "budget", "lo", "hi"),
+    [
+        (1280 * 720 * 3, 1 << 30, 32, 388),  # 720p: up to 1 GiB of frames (less on a small machine)
+        (1280 * 720 * 3, 1 << 20, 32, 32),  # a budget under 32 frames: still 32
+        (64, 1 << 30, 32, (1 << 30) // 64),
+    ],
+)
+def test_spool_ram_frames_is_the_budget_in_frames(frame_bytes: int, budget: int, lo: int, hi: int) -> None:
+    from tabletrack.annotate import spool_ram_frames
+
+    assert lo <= spool_ram_frames(frame_bytes, budget) <= hi
