@@ -8,8 +8,10 @@
 - :mod:`models.dataset` -- ``python -m models.dataset``: YOLO tiles, classifier crops, held-out views.
 - :mod:`models.train` -- ``python -m models.train detector|classifier``: training and ONNX export.
 - :mod:`models.evaluate` -- ``python -m models.evaluate``: mAP50, identity accuracy, ms/frame.
+- :mod:`models.quantize` -- ``python -m models.quantize``: the int8 finder from the float one.
 
-Shipped files: ``ball_detector.onnx`` (the ball finder), ``ball_classifier.onnx`` (identity and
+Shipped files: ``ball_detector.onnx`` (the ball finder, int8), ``ball_detector_fp32.onnx`` (the
+float finder it was quantized from, for evaluation and re-quantization), ``ball_classifier.onnx`` (identity and
 centre of each ball), ``ball_detector.yaml`` (the finder's network) and ``MODEL_CARD.md``. They
 run without torch through :mod:`vision.yolo`. Nothing is imported at package import: the names of
 ``__all__`` load from their module on first use (``models.train_detector`` imports

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 
 MODELS_DIR = Path(__file__).resolve().parent
 DETECTOR_YAML = MODELS_DIR / "ball_detector.yaml"
-DETECTOR_ONNX = MODELS_DIR / "ball_detector.onnx"
+#: the float finder training exports; the shipped ``ball_detector.onnx`` is its int8 form
+#: (``python -m models.quantize`` after training)
+DETECTOR_ONNX = MODELS_DIR / "ball_detector_fp32.onnx"
 CLASSIFIER_ONNX = MODELS_DIR / "ball_classifier.onnx"
 
 
