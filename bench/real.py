@@ -676,8 +676,26 @@ def section_nine(work: Path) -> tuple[str, dict]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _tracked_at(tracks: Sequence[BallTrack], frame: int) -> tuple[int, list[tuple[str, float, float, bool]]]:
-    """The analysed frame nearest ``frame`` and every ball's sample there."""
+def lost_samples(tracks_csv: Path) -> set[tuple[str, int]]:
+    """(ball, frame) of the samples with confidence 0 in a ``tracks.csv``: a *lost* ball, held
+    where it was last predicted (a pocketed ball, one gone under a hand for long), which the
+    tracker does not claim to see."""
+    import csv
+
+    if not tracks_csv.is_file():
+        return set()
+    with tracks_csv.open(encoding="utf-8", newline="") as f:
+        return {
+            (row["ball"], int(row["frame"]))
+            for row in csv.DictReader(f)
+            if row.get("confidence") not in (None, "") and float(row["confidence"]) <= 0.0
+        }
+
+
+def _tracked_at(
+    tracks: Sequence[BallTrack], frame: int, lost: set[tuple[str, int]] | None = None
+) -> tuple[int, list[tuple[str, float, float, bool]]]:
+    """The analysed frame nearest ``frame`` and every ball's sample there (those in ``lost`` left out)."""
     frames = sorted({int(f) for tr in tracks for f in tr.frames})
     if not frames:
         return frame, []
@@ -685,7 +703,7 @@ def _tracked_at(tracks: Sequence[BallTrack], frame: int) -> tuple[int, list[tupl
     out = []
     for tr in tracks:
         idx = np.nonzero(np.asarray(tr.frames) == f0)[0]
-        if len(idx):
+        if len(idx) and (tr.ball.value, f0) not in (lost or set()):
             i = int(idx[0])
             out.append((tr.ball.value, float(tr.x_mm[i]), float(tr.y_mm[i]), bool(tr.observed[i])))
     return f0, out
@@ -742,10 +760,11 @@ def section_eight(work: Path) -> tuple[str, dict]:
         r["s"] = time.perf_counter() - t0
         cam = res.camera
         r["calib_rms_px"] = cam.reprojection_error_px
+        lost = lost_samples(Path(res.out_dir) / "tracks.csv")
         for which, frame in (("first", 0), ("last", n - 1)):
             bb = clip / "bounding_boxes" / f"frame_{which}_bbox.txt"
             boxes = parse_bbox_text(bb.read_text()) if bb.is_file() else []
-            f0, balls = _tracked_at(res.tracks, frame)
+            f0, balls = _tracked_at(res.tracks, frame, lost)
             on = [(b, x, y) for b, x, y, obs in balls]
             uv = cam.project(np.array([[x, y, table.ball_radius_mm] for _, x, y in on]).reshape(-1, 3))
             tracked = [(float(u), float(v), b) for (b, _, _), (u, v) in zip(on, uv)]
@@ -839,7 +858,8 @@ def section_eight(work: Path) -> tuple[str, dict]:
         f"{summary['held_out_kind_right']}/{summary['held_out_labelled']}. A tracked ball matches "
         "a box when its centre, projected through the solved camera at ball-centre height, lies within one ball "
         "radius (half the box's mean side) of the box centre. Tracked balls: every ball the tracker has a sample "
-        "of at the analysed frame nearest the labelled one (bridged samples included). IoU: the spec's playing "
+        "of at the analysed frame nearest the labelled one (bridged samples included; a lost ball, held where it "
+        "was last predicted with confidence 0 in tracks.csv, as a pocketed one is, not). IoU: the spec's playing "
         "surface projected on the cloth plane against the mask's playing field (class 5).",
         "",
         "† the shipped classifier was fine-tuned on crops of this clip's balls (models/real_labels.json, "

@@ -103,3 +103,16 @@ def test_replace_section_replaces_only_between_markers(monkeypatch: pytest.Monke
     assert "first run" not in twice and "second run" in twice
     assert twice.startswith("# Benchmarks\n\nsynthetic part\n") and twice.endswith("trailer\n")
     assert twice.count(real.BEGIN) == 1 and twice.count(real.END) == 1
+
+
+def test_lost_samples_are_the_confidence_zero_rows(tmp_path):
+    # a pocketed ball is held where it was last predicted with confidence 0: not "tracked" there
+    p = tmp_path / "tracks.csv"
+    p.write_text(
+        "t,frame,ball,x_mm,y_mm,observed,confidence\n"
+        "0.0,0,cue,100,100,1,0.9\n0.0,0,3,200,200,1,0.8\n"
+        "0.04,1,cue,101,100,1,0.9\n0.04,1,3,200,200,0,0.5\n"
+        "0.08,2,cue,102,100,1,0.9\n0.08,2,3,200,200,0,0.0\n"
+    )
+    assert real.lost_samples(p) == {("3", 2)}
+    assert real.lost_samples(tmp_path / "absent.csv") == set()
