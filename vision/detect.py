@@ -30,12 +30,12 @@ Why the types live in :mod:`tracking.detections`: the tracker takes them and mus
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from tracking.detections import BallDetection, Detections, MotionState
-from vision.rectify import RectifiedGeometry, Rectifier
+from vision.rectify import LazyView, RectifiedGeometry, Rectifier
 
 if TYPE_CHECKING:
     from vision.source import Frame
@@ -70,5 +70,10 @@ class RectifiedDetector:
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         assert frame.image is not None  # the pipeline passes decoded frames only
-        dets = self.detector.detect(self.rectifier(frame.image), frame.t_s)
+        if getattr(self.detector, "takes_lazy_view", False):
+            # remapped where the detector reads it (a guided frame: around the balls only)
+            view: Any = LazyView(self.rectifier, frame.image)
+        else:
+            view = self.rectifier(frame.image)
+        dets = self.detector.detect(view, frame.t_s)
         return Detections(frame.index, frame.t_s, tuple(dets))

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracking.detections import BallDetection
+from vision.rectify import LazyView, as_view_array
 
 if TYPE_CHECKING:
     from vision.yolo import YoloDetector
@@ -89,7 +90,11 @@ class GuidedDetector:
     def stats(self) -> GuidedStats:
         return GuidedStats(self._full, self._guided)
 
-    def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
+    #: :class:`vision.detect.RectifiedDetector` hands this detector a :class:`vision.rectify.LazyView`:
+    #: a frame followed by crops is remapped only around the balls
+    takes_lazy_view = True
+
+    def detect(self, rectified_bgr: np.ndarray | LazyView, t_s: float | None = None) -> list[BallDetection]:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
         step = 1.0 if dt is None else dt
@@ -100,7 +105,7 @@ class GuidedDetector:
         )
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
-            dets = self.detector.detect(rectified_bgr)
+            dets = self.detector.detect(as_view_array(rectified_bgr))
             self._since_key = 0
             self._full += 1
         else:
@@ -111,7 +116,7 @@ class GuidedDetector:
         return dets
 
     # -- internals ---------------------------------------------------------------------------
-    def _follow(self, view: np.ndarray, step: float) -> list[BallDetection] | None:
+    def _follow(self, view: np.ndarray | LazyView, step: float) -> list[BallDetection] | None:
         """Crops at the predicted centres; None where any prediction is not confirmed."""
         cfg = self.config
         det = self.detector

@@ -119,3 +119,37 @@ class Rectifier:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=(0, 0, 0),
         )
+
+
+class LazyView:
+    """One frame's rectified view, remapped only where it is read: :meth:`whole` the full view
+    (remapped once, then kept), :meth:`window` a window of it (from the full view when that is
+    made, else remapped on its own: the same pixels, since each is the same map entry's
+    interpolation). ``shape`` is the full view's.
+
+    Why: between key frames the guided detector (:mod:`vision.guided`) only classifies crops
+    around the predicted balls; the whole view's remap was the largest cost of such a frame (5-7
+    ms on the pool and snooker samples), a crop's window is 40x40 px."""
+
+    def __init__(self, rectifier: Rectifier, frame_bgr: np.ndarray) -> None:
+        self.rectifier = rectifier
+        self.frame = frame_bgr
+        w, h = rectifier.geometry.size_px
+        self.shape = (h, w) + tuple(frame_bgr.shape[2:])
+        self._whole: np.ndarray | None = None
+
+    def whole(self) -> np.ndarray:
+        if self._whole is None:
+            self._whole = self.rectifier(self.frame)
+        return self._whole
+
+    def window(self, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
+        """View pixels [v0:v1, u0:u1] (inside the view)."""
+        if self._whole is not None:
+            return self._whole[v0:v1, u0:u1]
+        return self.rectifier.patch(self.frame, u0, v0, u1, v1)
+
+
+def as_view_array(view: np.ndarray | LazyView) -> np.ndarray:
+    """The full view as an array (a :class:`LazyView` remapped whole)."""
+    return view.whole() if isinstance(view, LazyView) else view

@@ -49,8 +49,8 @@ from calibration._vec import floats4
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
 from vision.proposals import ball_proposals, playing_region
-from vision.rectify import RectifiedGeometry
-from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox
+from vision.rectify import LazyView, RectifiedGeometry
+from vision.yolo_geometry import CROP_BALL_PX, letterbox, view_crop
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -200,7 +200,7 @@ class YoloDetector:
 
     def classify(
         self,
-        rectified_bgr: np.ndarray,
+        rectified_bgr: np.ndarray | LazyView,
         u: np.ndarray,
         v: np.ndarray,
         r_px: np.ndarray | None = None,
@@ -208,7 +208,8 @@ class YoloDetector:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For centres (k,) (and radii, default the table's ball): class probabilities over the
         game's labels and ``none`` (k, n + 1), and the refined centres u, v (view px), re-cropped
-        ``refine`` times (default the detector's)."""
+        ``refine`` times (default the detector's). The view may be a :class:`vision.rectify.LazyView`:
+        then only the crops' windows are remapped."""
         r = np.full(len(u), self.r_px) if r_px is None else np.maximum(np.asarray(r_px, np.float64), 1.0)
         k = CROP_BALL_PX / (2.0 * r)
         n = len(self.classes)
@@ -220,7 +221,7 @@ class YoloDetector:
         off = np.zeros((len(u), 2))
         todo = np.arange(len(u))
         for it in range(refine + 1):
-            crops = np.stack([ball_crop(rectified_bgr, float(u[i]), float(v[i]), float(r[i])) for i in todo])
+            crops = np.stack([view_crop(rectified_bgr, float(u[i]), float(v[i]), float(r[i])) for i in todo])
             x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
             out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
             off[todo] = np.clip(out[:, n : n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px

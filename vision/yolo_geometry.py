@@ -12,6 +12,7 @@ run time exactly what they were trained on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -78,3 +79,34 @@ def ball_crop(view_bgr: np.ndarray, u_px: float, v_px: float, r_px: float) -> np
     return cv2.warpAffine(
         view_bgr, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)
     )
+
+
+def crop_window(view_hw: tuple[int, int], u_px: float, v_px: float, r_px: float) -> tuple[int, int, int, int] | None:
+    """The view pixels (u0, v0, u1, v1) :func:`ball_crop` reads for a crop at (u, v), clipped to
+    the view; None where it blurs a wider window first (a ball so large the crop downsamples by
+    more than 4/3), or the crop lies outside the view."""
+    s = CROP_BALL_PX / (2.0 * r_px)
+    if s < 0.75:
+        return None
+    c = (CROP_PX - 1) / 2.0
+    reach = (c + 1.0) / s + 2.0  # bilinear reads the next pixel; a margin for the fixed-point map
+    h, w = view_hw
+    u0, v0 = max(int(np.floor(u_px - reach)), 0), max(int(np.floor(v_px - reach)), 0)
+    u1, v1 = min(int(np.ceil(u_px + reach)) + 1, w), min(int(np.ceil(v_px + reach)) + 1, h)
+    if u1 <= u0 or v1 <= v0:
+        return None
+    return u0, v0, u1, v1
+
+
+def view_crop(view: Any, u_px: float, v_px: float, r_px: float) -> np.ndarray:
+    """:func:`ball_crop` of a view given as an array or as a :class:`vision.rectify.LazyView`
+    (then only the window the crop reads is remapped: the same crop)."""
+    if isinstance(view, np.ndarray):
+        return ball_crop(view, u_px, v_px, r_px)
+    if r_px <= 0:
+        raise ValueError(f"ball_crop: expected a ball radius > 0 px, got {r_px}")
+    win = crop_window(view.shape[:2], u_px, v_px, r_px)
+    if win is None:
+        return ball_crop(view.whole(), u_px, v_px, r_px)
+    u0, v0, u1, v1 = win
+    return ball_crop(view.window(u0, v0, u1, v1), u_px - u0, v_px - v0, r_px)
