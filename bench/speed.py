@@ -5,7 +5,7 @@ For each clip, in one run of this script: decode-only of the same file first (ev
 BGR with OpenCV, and grab-only without the colour conversion), then the command in a subprocess
 (``python -m tabletrack analyze CLIP --quiet [--no-video]``, the game and table of a pool or snooker
 clip from its truth file), timed from outside: wall time, CPU used ((user + sys) / wall: 2.0 is
-both cores busy) and the maximum resident memory of the process, from ``os.wait4``. From the
+both cores busy) and the maximum resident memory of the process (its ``VmHWM``, read every 50 ms). From the
 command's own summary: the analysis stage alone (its ``speed`` line) and the frame rate while the
 balls rest (its ``frames`` line). The table gives
 
@@ -67,6 +67,35 @@ def game_args(video: Path) -> list[str]:
     return ["--game", truth["game"], "--table", table]
 
 
+class PeakMemory:
+    """The peak resident memory (``VmHWM`` of ``/proc/PID/status``, MB) of a running process,
+    read every ``every_s`` in a thread until :meth:`stop` (0 where /proc is not there)."""
+
+    def __init__(self, pid: int, every_s: float = 0.05) -> None:
+        import threading
+
+        self.mb = 0.0
+        self._path = Path(f"/proc/{pid}/status")
+        self._stop = threading.Event()
+        self._every = every_s
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                for line in self._path.read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        self.mb = max(self.mb, float(line.split()[1]) / 1024.0)
+            except (OSError, ValueError, IndexError):
+                pass
+            self._stop.wait(self._every)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(1.0)
+
+
 def run_command(video: Path, out: Path, with_video: bool) -> dict:
     cmd = [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(out), "--quiet", *game_args(video)]
     if not with_video:
@@ -74,7 +103,9 @@ def run_command(video: Path, out: Path, with_video: bool) -> dict:
     env = dict(os.environ, PYTHONPATH=str(REPO))
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = PeakMemory(p.pid)
     _, status, usage = os.wait4(p.pid, 0)
+    peak.stop()
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     stdout, stderr = p.stdout.read() if p.stdout else "", p.stderr.read() if p.stderr else ""
@@ -85,7 +116,9 @@ def run_command(video: Path, out: Path, with_video: bool) -> dict:
     return {
         "wall_s": wall,
         "cpu": (usage.ru_utime + usage.ru_stime) / wall,
-        "rss_mb": usage.ru_maxrss / 1024.0,
+        # the process's own high-water mark: ru_maxrss of a child inherits its parent's at exec
+        # (bench/run.py had grown to 1.3 GB by then, and every row read 1278 MB)
+        "rss_mb": peak.mb if peak.mb > 0 else usage.ru_maxrss / 1024.0,
         "analysis_s": float(speed.group(1)) if speed else float("nan"),
         "analysis_x": float(speed.group(2)) if speed else float("nan"),
         "resting_fps": float(rest.group(1)) if rest else float("nan"),
