@@ -41,8 +41,12 @@ where the table is not seen are gaps that start and end no shot.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import itertools
+import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,7 +72,7 @@ from tracking.ids import BallId
 from vision.classical import ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
-from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, Frame, VideoFile, VideoSourceError, check_clip
+from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, Frame, VideoFile, VideoInfo, VideoSourceError, check_clip
 
 
 @dataclass(frozen=True)
@@ -190,19 +194,50 @@ def make_detector(
     return RectifiedDetector(GuidedDetector(yolo, GuidedConfig(key_every=key_every)), rect)
 
 
-def obtain_camera(src: VideoFile, table: TableSpec, opts: AnalyzeOptions) -> tuple[CameraModel, int]:
-    """The camera from a file, from corners, or solved from one of the first frames; and the index
-    of the frame it was solved on (0 for a file or corners: no frame was looked at)."""
-    step = max(1, int(src.info.fps))  # one try a second over the first seconds
-    last = [0]  # the index of the last frame handed over: the one solved on, when one is
+def import_in_background(module: str) -> None:
+    """Start importing ``module`` on a daemon thread. Why: SciPy's optimizer takes ~0.5 s to
+    import, a twentieth of a sample clip's whole run, and the calibration needs it only after it
+    has found the table and measured its edges (OpenCV work that leaves Python free); an import
+    that the main thread reaches first simply waits for this one (Python's module lock)."""
+
+    def load() -> None:
+        with contextlib.suppress(ImportError):  # the main thread's own import says what is missing
+            importlib.import_module(module)
+
+    threading.Thread(target=load, name=f"import {module}", daemon=True).start()
+
+
+class OnePass:
+    """One pass over a video's frames whose choice of frames to decode can change as it goes:
+    ``analyze`` solves the camera on the first frames (one a second) and then takes the cloth
+    model's frames (:meth:`ClothModel.wants`) from the same pass, so nothing is opened, sought or
+    decoded twice. ``want(i)`` is asked for frame ``i`` just before it is read."""
+
+    def __init__(self, src: VideoFile, want: Callable[[int], bool]) -> None:
+        self.want = want
+        self._frames = src.frames(decode=lambda i: self.want(i))
+
+    def __iter__(self) -> Iterator[Frame]:
+        return self._frames
+
+
+def obtain_camera(
+    frames: OnePass, info: VideoInfo, table: TableSpec, opts: AnalyzeOptions
+) -> tuple[CameraModel, Frame | None]:
+    """The camera from a file, from corners, or solved from one of the first frames of ``frames``
+    (one a second); and the frame it was solved on (None for a file or corners: no frame was
+    looked at, and ``frames`` was not read)."""
+    step = max(1, int(info.fps))  # one try a second over the first seconds
+    frames.want = lambda i: i % step == 0
+    last: list[Frame | None] = [None]  # the last frame handed over: the one solved on, when one is
 
     def images() -> Iterator[np.ndarray]:
-        for fr in src.frames(decode=lambda i: i % step == 0):
+        for fr in frames:
             if fr.image is not None:
-                last[0] = fr.index
+                last[0] = fr
                 yield fr.image
 
-    cam = camera_from_images(images(), src.info.width_px, src.info.height_px, src.info.path, table, opts)
+    cam = camera_from_images(images(), info.width_px, info.height_px, info.path, table, opts)
     return cam, last[0]
 
 
@@ -254,14 +289,29 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     if referee_path:
         load_game_input(referee_path, game)
     t0 = time.perf_counter()
+    if not (opts.calibration or opts.corners):
+        import_in_background("scipy.optimize")  # the solver's; loads while the table is sought
     src = VideoFile(video)
     try:
         check_clip(src.info, MIN_CLIP_S)
-        camera, calib_frame = obtain_camera(src, table, opts)
+        info = src.info
+        first_pass = OnePass(src, lambda i: False)
+        camera, solved = obtain_camera(first_pass, info, table, opts)
+        # the cloth's colour from several frames where the table is seen, never from the first
+        # alone: the frame solved on and the next ones of the same pass
+        start = solved.index if solved is not None else 0
+        first_pass.want = lambda i: ClothModel.wants(i, start, info.fps)
+        cloth = ClothModel.from_frames(
+            itertools.chain([solved] if solved is not None else [], first_pass),
+            camera,
+            table,
+            (info.width_px, info.height_px),
+            start,
+            info.fps,
+            name=str(video),
+        )
     finally:
         src.close()
-    # the cloth's colour from several frames where the table is seen, never from the first alone
-    cloth = ClothModel.from_video(video, camera, table, calib_frame)
     t_cal = time.perf_counter() - t0
     out = Path(opts.out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ every frame matches at 0.97 or more of the points, a black frame at 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +32,8 @@ import numpy as np
 from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from common.errors import TabletrackError, shorten
-from vision.source import VideoFile
+from vision.median import median_image
+from vision.source import Frame, VideoFile
 
 __all__ = ["ClothModel", "Gap", "GapLog", "TableNotSeenError", "VisibilityConfig"]
 
@@ -105,6 +107,17 @@ class ClothModel:
         return self.match_fraction(frame_bgr) >= self.config.min_match_fraction
 
     @staticmethod
+    def stride(fps: float, config: VisibilityConfig | None = None) -> int:
+        """Frames between two of the model's frames: ``model_frames`` spread over ``model_span_s``."""
+        cfg = config or VisibilityConfig()
+        return max(1, int(round(fps * cfg.model_span_s / cfg.model_frames)))
+
+    @staticmethod
+    def wants(index: int, start_frame: int, fps: float, config: VisibilityConfig | None = None) -> bool:
+        """Whether frame ``index`` is one the model is made from (it still skips dark ones)."""
+        return index >= start_frame and (index - start_frame) % ClothModel.stride(fps, config) == 0
+
+    @staticmethod
     def from_video(
         video: Path,
         camera: CameraModel,
@@ -114,31 +127,46 @@ class ClothModel:
     ) -> ClothModel:
         """The model of ``video``'s cloth from its frames at ``start_frame`` and after (see the
         module docstring); :class:`TableNotSeenError` when no frame of the video is light."""
-        cfg = config or VisibilityConfig()
-        points = ClothModel.sample_points(camera, table, cfg)
-        frames: list[np.ndarray] = []
-        samples: list[np.ndarray] = []
         with VideoFile(video) as src:
-            w, h = src.info.width_px, src.info.height_px
-            if (w, h) != (camera.image_w_px, camera.image_h_px):
-                camera = camera.scaled(w, h)
-                points = ClothModel.sample_points(camera, table, cfg)
-            stride = max(1, int(round(src.info.fps * cfg.model_span_s / cfg.model_frames)))
-            for fr in src.frames(decode=lambda i: i >= start_frame and (i - start_frame) % stride == 0):
-                if fr.image is None:
-                    continue
-                s = _lab(fr.image[points[:, 1], points[:, 0]]) if len(points) else np.zeros((0, 3), np.int16)
-                if len(s) and float(np.median(s[:, 0])) < cfg.dark_lightness:
-                    continue  # a dark frame: a black lead-in or fade, never the cloth's model
-                frames.append(fr.image)
-                samples.append(s)
-                if len(frames) >= cfg.model_frames:
-                    break
-        if not frames:
-            raise TableNotSeenError(f"{shorten(video, 120)}: the table is not seen in any frame (all dark)")
+            fps, size = src.info.fps, (src.info.width_px, src.info.height_px)
+            frames = src.frames(decode=lambda i: ClothModel.wants(i, start_frame, fps, config))
+            return ClothModel.from_frames(frames, camera, table, size, start_frame, fps, config, name=str(video))
+
+    @staticmethod
+    def from_frames(
+        frames: Iterable[Frame],
+        camera: CameraModel,
+        table: TableSpec,
+        size_px: tuple[int, int],
+        start_frame: int,
+        fps: float,
+        config: VisibilityConfig | None = None,
+        name: str = "video",
+    ) -> ClothModel:
+        """:meth:`from_video` from a pass over a video's frames of ``size_px`` (w, h) already open:
+        it reads ``frames`` only as far as the model needs, and uses those of them that
+        :meth:`wants` and that carry an image (so ``analyze`` hands it the rest of the pass that
+        solved the camera, with the solved frame first, and decodes nothing twice)."""
+        cfg = config or VisibilityConfig()
+        if size_px != (camera.image_w_px, camera.image_h_px):
+            camera = camera.scaled(*size_px)
+        points = ClothModel.sample_points(camera, table, cfg)
+        kept: list[np.ndarray] = []
+        samples: list[np.ndarray] = []
+        for fr in frames:
+            if fr.image is None or not ClothModel.wants(fr.index, start_frame, fps, cfg):
+                continue
+            s = _lab(fr.image[points[:, 1], points[:, 0]]) if len(points) else np.zeros((0, 3), np.int16)
+            if len(s) and float(np.median(s[:, 0])) < cfg.dark_lightness:
+                continue  # a dark frame: a black lead-in or fade, never the cloth's model
+            kept.append(fr.image)
+            samples.append(s)
+            if len(kept) >= cfg.model_frames:
+                break
+        if not kept:
+            raise TableNotSeenError(f"{shorten(name, 120)}: the table is not seen in any frame (all dark)")
         lab = np.median(np.stack(samples), axis=0).astype(np.int16)
-        background = np.median(np.stack(frames), axis=0).astype(np.uint8)
-        return ClothModel(points, lab, background, cfg)
+        return ClothModel(points, lab, median_image(kept), cfg)
 
 
 @dataclass(frozen=True)

@@ -123,11 +123,17 @@ class ClassicalDetector:
         """Foreground: chroma or lightness off the cloth model by the thresholds (times ``scale``:
         a fast ball's streak, each pixel of which saw the ball for part of the exposure only, is
         sought with lower ones)."""
+        return self._fg_of(*self._off_cloth(lab, bg), scale)
+
+    @staticmethod
+    def _off_cloth(lab: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(squared chroma difference, lightness difference) of ``lab`` from the cloth model."""
         d = lab.astype(np.int16) - bg
-        dab2 = d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2
-        fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (
-            d[..., 0] > scale * self.config.lightness_threshold
-        )
+        return d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2, d[..., 0]
+
+    def _fg_of(self, dab2: np.ndarray, dl: np.ndarray, scale: float) -> np.ndarray:
+        """:meth:`_fg` from the differences of :meth:`_off_cloth` (both passes share them)."""
+        fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (dl > scale * self.config.lightness_threshold)
         return fg.astype(np.uint8) * 255
 
     # -- detection -----------------------------------------------------------------------------
@@ -145,7 +151,8 @@ class ClassicalDetector:
         assert bg is not None  # set by set_background, which detect and detect_image run first
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
-        mask_s = cv2.morphologyEx(self._fg(lab_s, bg), cv2.MORPH_OPEN, self._open)
+        dab2, dl = self._off_cloth(lab_s, bg)
+        mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
         pad = int(np.ceil(self.r_px * 0.5)) + 2
 
@@ -165,9 +172,9 @@ class ClassicalDetector:
                 continue
             boxes.append(full_box(x0, y0, bw, bh))
         faint: list[tuple[int, int, int, int]] = []
-        weak = cv2.morphologyEx(self._fg(lab_s, bg, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
-        nw, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+        weak = cv2.morphologyEx(self._fg_of(dab2, dl, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
         r_s = self.r_px / 2.0
+        nw, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
         for i in range(1, nw):
             x0, y0, bw, bh, area = ws[i]
             if area < 2.0 * np.pi * r_s * r_s or max(bw, bh) < self.config.streak_min_length_r * r_s:

@@ -19,6 +19,7 @@ from synth.physics.shots import load_shot
 from tabletrack.shot_judge import _flag_gaps
 from tabletrack.visibility import ClothModel, GapLog, TableNotSeenError
 from tracking.events import group_shots
+from vision.source import VideoFile
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +63,22 @@ def test_the_cloth_model_skips_a_dark_lead_in(model_and_frame: tuple[ClothModel,
     model, frame = model_and_frame
     assert float(np.median(model.lab[:, 0])) > 40  # lightness of a cloth, not of black
     assert model.background_bgr.shape == frame.shape and model.background_bgr.mean() > 30
+
+
+@pytest.mark.parametrize("start_frame", [0, 37])
+def test_the_model_from_a_shared_pass_is_the_model_of_its_own_pass(tmp_path: Path, start_frame: int) -> None:
+    """``analyze`` takes the model's frames from the pass that solved the camera (from_frames,
+    every frame decoded here): the same model as from_video's own pass."""
+    video = half_size_clip(tmp_path / "clip.mp4", (0.0, 1.0), frames=150)
+    cam = CameraModel.load(half_size_calibration(tmp_path / "cal.json"))
+    table = load_table("carom")
+    own = ClothModel.from_video(video, cam, table, start_frame)
+    with VideoFile(video) as src:
+        size = (src.info.width_px, src.info.height_px)
+        shared = ClothModel.from_frames(src.frames(), cam, table, size, start_frame, src.info.fps)
+    np.testing.assert_array_equal(shared.points_px, own.points_px)
+    np.testing.assert_array_equal(shared.lab, own.lab)
+    np.testing.assert_array_equal(shared.background_bgr, own.background_bgr)
 
 
 def test_a_video_with_no_light_frame_is_refused(tmp_path: Path) -> None:
