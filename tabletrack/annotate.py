@@ -5,12 +5,14 @@ Every overlay is the final answer (a live overlay would have to show guesses and
 ``analyze`` draws each frame from the frames it decoded once the analysis can no longer change
 what that frame shows (:class:`AnnotatedVideo`, in a thread beside the analysis, each frame
 waiting at most about a shot); :func:`write_annotated_video` draws a second pass over a video
-from finished tracks and events. Both draw through :class:`Overlay`. Output is MP4 (OpenCV's
-``mp4v``), scaled to at most ``max_width_px`` wide to keep it quick and small.
+from finished tracks and events. Both draw through :class:`Overlay`. Output is MP4 (H.264 by
+FFmpeg in its own process, :mod:`tabletrack.encode`), scaled to at most ``max_width_px`` wide to
+keep it quick and small.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -25,6 +27,7 @@ from calibration.camera import CameraModel
 from calibration.table import TableSpec
 from common.atomic import atomic_path
 from common.errors import TabletrackError
+from tabletrack.encode import Encoder, open_encoder
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
 
@@ -188,11 +191,10 @@ def output_size(width_px: int, height_px: int, max_width_px: int = 1280) -> tupl
     return scale, (int(round(width_px * scale)) // 2 * 2, int(round(height_px * scale)) // 2 * 2)
 
 
-def open_writer(out_path: Path, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
-    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    if not writer.isOpened():
-        raise OSError(f"{out_path}: cannot write an MP4 here")
-    return writer
+def open_writer(out_path: Path, fps: float, size: tuple[int, int]) -> Encoder:
+    """The encoder of the annotated video (:func:`tabletrack.encode.open_encoder`: H.264 by FFmpeg
+    in its own process, else OpenCV's ``mp4v``)."""
+    return open_encoder(out_path, fps, size)
 
 
 def shrink(frame: np.ndarray, size: tuple[int, int], dst: np.ndarray | None = None) -> np.ndarray:
@@ -379,11 +381,15 @@ class AnnotatedVideo:
         self._closed = True
         self._stop.set()  # the thread leaves a long run of frames between two of them
         if self._worker.abandon():  # never release the encoder under a thread still inside it
-            self._release()
+            # an encoder that had failed loses its frames, never the analysis's outputs
+            with contextlib.suppress(OSError):
+                self._release()
 
     def _release(self) -> None:
-        self._writer.release()
-        self.spool.close()
+        try:
+            self._writer.release()
+        finally:
+            self.spool.close()
         if self._tmp_path.exists():
             os.replace(self._tmp_path, self.out_path)
 

@@ -1,0 +1,130 @@
+"""The annotated video's encoder: H.264 by FFmpeg in a process of its own, else OpenCV's MPEG-4.
+
+Contract: :func:`open_encoder` opens ``out_path`` (MP4; the name must end in ``.mp4``) for frames
+of ``size`` (width, height; even) at ``fps``, and returns an :class:`Encoder`: ``write(bgr)`` each
+8-bit BGR frame of that size, ``release()`` once (finishes a playable file). Where the
+``imageio-ffmpeg`` package is installed (a dependency of the project: it carries its own FFmpeg
+binary) the frames are piped to FFmpeg's libx264 with the ``ultrafast`` preset at constant quality
+``crf``; otherwise, and where that FFmpeg cannot start, OpenCV's ``mp4v`` writer is used. Failures
+are :class:`OSError` with one line that names the file: cannot open it, or the encoder stopped
+(a full disk).
+
+Why: the frames of a shot wait until its events settle, so a one-shot clip's whole annotated
+video is drawn and encoded after the analysis, on one thread: OpenCV's encoder ran there at
+~5 ms a 720p frame, most of that tail. FFmpeg encodes in its own process, on the other core, while
+the thread draws the next frame, and its H.264 plays in a browser (the live pages, a coach's
+review), which MPEG-4 part 2 does not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+__all__ = ["Encoder", "open_encoder"]
+
+
+class Encoder(Protocol):
+    """What the annotated video writes through."""
+
+    #: the codec, for the record: ``"h264"`` or ``"mp4v"``
+    codec: str
+
+    def write(self, frame_bgr: np.ndarray) -> None: ...
+
+    def release(self) -> None: ...
+
+
+class _OpenCvEncoder:
+    codec = "mp4v"
+
+    def __init__(self, out_path: Path, fps: float, size: tuple[int, int]) -> None:
+        self.out_path = out_path
+        self._writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
+        if not self._writer.isOpened():
+            raise OSError(f"{out_path}: cannot write an MP4 here")
+
+    def write(self, frame_bgr: np.ndarray) -> None:
+        self._writer.write(frame_bgr)
+
+    def release(self) -> None:
+        self._writer.release()
+
+
+class _FfmpegEncoder:
+    codec = "h264"
+
+    def __init__(self, out_path: Path, fps: float, size: tuple[int, int], crf: int) -> None:
+        import imageio_ffmpeg
+
+        self.out_path = out_path
+        cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-hide_banner"]
+        cmd += ["-f", "rawvideo", "-pix_fmt", "bgr24", "-s", f"{size[0]}x{size[1]}", "-r", f"{float(fps):.6g}"]
+        cmd += ["-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast", "-crf", str(int(crf))]
+        cmd += ["-pix_fmt", "yuv420p", "-f", "mp4", str(out_path)]
+        # FFmpeg's messages go to a file, read back for the one line of an error (never onto the
+        # user's terminal, and never a pipe that could fill and stall it)
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed in release, or just below)
+        try:
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._log
+            )
+        except OSError as e:
+            self._log.close()
+            raise OSError(f"{out_path}: FFmpeg cannot start ({_first_line(e)})") from e
+
+    def write(self, frame_bgr: np.ndarray) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None, "write after release"
+        try:
+            proc.stdin.write(np.ascontiguousarray(frame_bgr).data)
+        except (BrokenPipeError, ValueError, OSError) as e:
+            proc.wait()
+            raise OSError(f"{self.out_path}: the video encoder stopped: {self._error() or _first_line(e)}") from e
+
+    def release(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                with contextlib.suppress(BrokenPipeError):
+                    proc.stdin.close()  # the end of the input: FFmpeg finishes the file
+            code = proc.wait()
+            if code != 0:
+                raise OSError(f"{self.out_path}: the video encoder failed (exit {code}): {self._error()}")
+        finally:
+            self._log.close()
+
+    def _error(self) -> str:
+        """FFmpeg's last message line."""
+        self._log.seek(0)
+        lines = [ln.strip() for ln in self._log.read().decode("utf-8", "replace").splitlines() if ln.strip()]
+        return lines[-1][:200] if lines else ""
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0][:200]
+
+
+def open_encoder(out_path: Path, fps: float, size: tuple[int, int], crf: int = 26) -> Encoder:
+    """The encoder for ``out_path`` (see the module docstring)."""
+    if size[0] % 2 or size[1] % 2:
+        raise ValueError(f"video size: expected even width and height, got {size[0]}x{size[1]}")
+    try:
+        import imageio_ffmpeg  # noqa: F401  (only whether it is there)
+    except ImportError:
+        return _OpenCvEncoder(out_path, fps, size)
+    try:
+        return _FfmpegEncoder(out_path, fps, size, crf)
+    except OSError:
+        if not out_path.parent.is_dir():
+            raise
+        return _OpenCvEncoder(out_path, fps, size)
