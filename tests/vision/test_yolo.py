@@ -123,3 +123,13 @@ def test_boxes_smaller_than_a_ball_are_no_ball(box, kept, why):
 
     got = ball_sized(np.array([box], float), (400, 600), 0.75 * 28.6)
     assert bool(got[0]) is kept, why
+
+
+def test_the_models_threads_sleep_between_runs() -> None:
+    """On two cores a spinning ONNX Runtime thread takes the core the decoder and the annotated
+    video need (vision/yolo.py _session): both shipped models run with spinning off."""
+    from vision.yolo import DEFAULT_CLASSIFIER, DEFAULT_DETECTOR, _session
+
+    for path in (DEFAULT_DETECTOR, DEFAULT_CLASSIFIER):
+        opts = _session(path, 2).get_session_options()
+        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0", path
