@@ -1165,15 +1165,17 @@ def write_section(out: Path, body: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", nargs="*", choices=list(SECTIONS), default=list(SECTIONS))
-    ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
+    ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"), help="write the section here ('-': only print)")
     ap.add_argument("--no-detector-eval", action="store_true", help="leave out models.evaluate on the real photos")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--keep", type=Path, help="leave each clip's analysis (events, calls, tracks, calibration) here")
     args = ap.parse_args(argv)
     body, figures = run(args.sections, not args.no_detector_eval, args.keep)
-    write_section(Path(args.out), body)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
+    if args.out == "-":  # as bench/live.py: printed above, written nowhere (not a file named '-')
+        return 0
+    write_section(Path(args.out), body)
     print(f"written the real-footage section of {args.out}")
     return 0
 
