@@ -47,10 +47,12 @@ from tabletrack.live.store import MatchStore, RefereeAction
 from tabletrack.pipeline import AnalyzeOptions, balls_for_game, camera_from_images, make_detector
 from tabletrack.session import FrameAnalysis
 from tabletrack.shot_judge import call_text
+from tabletrack.visibility import ClothModel, TableNotSeenError
 from tracking.eventlog import event_to_dict
 from tracking.events import Event, ShotEnd
 from tracking.ids import BallId
 from vision.rectify import Rectifier
+from vision.source import Frame
 
 __all__ = ["LiveOptions", "LiveRunner", "LiveStats", "RefereeActionError"]
 
@@ -168,6 +170,7 @@ class LiveRunner:
             bounded=True,
             on_events=self._on_events,
             on_call=self._on_call,
+            cloth=live_cloth(self.camera, opts.table, self.capture.first_image, self.fps),
         )
         raw = store.referee_input()
         if previous:
@@ -308,6 +311,7 @@ class LiveRunner:
         rect = Rectifier(cam, self.opts.table, self.opts.px_per_mm)
         self.session.detector = make_detector(self.opts.table, rect, self.opts.detector, image, self.opts.key_every)
         self.camera_check = CameraCheck(cam, self.opts.table)
+        self.session.cloth = live_cloth(cam, self.opts.table, image, self.fps)
         self.camera_agreement = self.camera_check.check(image).agreement
         self.camera_moved = False
         self.session.judge.hold_reason = None
@@ -533,6 +537,19 @@ class LiveRunner:
             "stats": asdict(self.stats()),
             "session": self.session_number,
         }
+
+
+def live_cloth(camera: CameraModel, table: TableSpec, image: np.ndarray, fps: float) -> ClothModel | None:
+    """The cloth model of a live session: from the frame the camera was solved on (or, with a
+    calibration file, the first frame), as a live source has no later frames to take a median
+    of; None when that frame is dark (a lens cap at start: no table-not-seen gaps then). With it,
+    frames where the table is not seen (black, covered) are gaps, and a call whose shot touches
+    one is marked for review, as in ``analyze`` (:mod:`tabletrack.visibility`)."""
+    h, w = image.shape[:2]
+    try:
+        return ClothModel.from_frames([Frame(0, 0.0, image)], camera, table, (w, h), 0, fps)
+    except TableNotSeenError:
+        return None
 
 
 def _players(raw: Mapping[str, Any], calls: list[dict[str, Any]], seen: list[str]) -> list[str]:

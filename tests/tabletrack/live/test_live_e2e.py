@@ -285,3 +285,41 @@ def test_killed_and_restarted_on_a_file_cut_short_it_resumes_and_says_the_source
     finally:
         again.proc.kill()
         again.proc.wait(10)
+
+
+def test_a_stretch_where_the_table_is_not_seen_marks_the_call_for_review_as_analyze_does(tmp_path: Path) -> None:
+    """003 art. 2 (the clip's miss): half a second of black frames in mid-shot is a gap live too
+    (tabletrack/live/runner.py live_cloth), and the shot's call needs review and says why, as
+    ``analyze`` says it (tests/tabletrack/test_video_gaps.py)."""
+    import cv2
+    import numpy as np
+
+    from calibration.camera import CameraModel
+
+    gap = tmp_path / "gap.mp4"
+    cap = cv2.VideoCapture(str(CLIP))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+    out = cv2.VideoWriter(str(gap), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
+    i = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        out.write(np.zeros_like(frame) if 3.0 * fps <= i < 3.5 * fps else frame)
+        i += 1
+    out.release()
+    cap.release()
+    cal = tmp_path / "cal.json"
+    truth = json.loads(CLIP.with_suffix(".truth.json").read_text(encoding="utf-8"))
+    CameraModel.from_dict(truth["camera"]).save(cal)
+    lv = _start(gap, tmp_path / "match", _free_port(), ("--calibration", str(cal)))
+    try:
+        msg = lv.wait_for(lambda m: m["type"] == "call" and not m["call"].get("provisional"), 60)
+    finally:
+        lv.proc.kill()
+        lv.proc.wait(10)
+    call = msg["call"]
+    assert (call["shot"], call["points"]) == (1, 0)
+    assert call["needs_review"], call
+    assert "the table was not seen from 3.00" in (call.get("review_reason") or ""), call
