@@ -60,6 +60,11 @@ Publish = Callable[[dict[str, Any]], None]
 
 #: how often (source seconds) the open shot's call is computed while the balls rest and it is not shown
 PEEK_EVERY_S = 0.1
+#: once the open shot's provisional call is shown, only a ball faster than this (a new stroke, not
+#: the last ball creeping to its stop at a few tens of mm/s) has the call computed again before the
+#: settled one: each computation is 0.2-0.3 s of the analysis thread, and the two such repeats a
+#: shot made were what overflowed the capture queue of a looped stream (drops in bursts of ~13)
+REARM_MM_S = 150.0
 
 
 class RefereeActionError(TabletrackError):
@@ -185,6 +190,8 @@ class LiveRunner:
         self._final_latencies: deque[float] = deque(maxlen=1000)
         self._shown: set[int] = set()  # shots whose call is on the page (provisional or final)
         self._moved = False  # a ball moved since the last call shown: a provisional call may come
+        #: the shot whose provisional call is on the page and whose settled call has not come yet
+        self._shown_provisional: int | None = None
         self._next_peek_s = -math.inf
         self._analysed_times: deque[float] = deque(maxlen=240)
         self._stop = threading.Event()
@@ -340,8 +347,16 @@ class LiveRunner:
         be a while later); the call (a fraction of a second of computation) at most
         every :data:`PEEK_EVERY_S` of source time."""
         assert self.session is not None
-        if analysed and not self.session.motion.resting:
-            self._moved = True  # (the last two samples differ: a ball moves, or a resting one jitters)
+        # (not resting: the last two samples differ: a ball moves, or a resting one jitters)
+        if (
+            analysed
+            and not self.session.motion.resting
+            and (
+                self._shown_provisional is None
+                or self.session.tracker.top_speed_mm_s(self.session.gone_frames) > REARM_MM_S
+            )
+        ):
+            self._moved = True
         if not self._moved or t_s < self._next_peek_s or not self.session.at_rest():
             return
         self._next_peek_s = t_s + PEEK_EVERY_S
@@ -354,6 +369,7 @@ class LiveRunner:
         if call.shot in self._shown:
             return
         self._shown.add(call.shot)
+        self._shown_provisional = call.shot
         t_rest = self.capture.captured_at(rest_frame)
         latency = (time.time() - t_rest) * 1000.0 if t_rest is not None else None
         if latency is not None:
@@ -390,6 +406,7 @@ class LiveRunner:
                 self._latencies.append(latency)
         self._shown.add(call.shot)
         self._moved = False
+        self._shown_provisional = None
         self.store.put_calls([call], self.session.judge.score_sheet(), latency)
         self.publish(
             {
