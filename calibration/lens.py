@@ -86,3 +86,39 @@ def backproject_to_plane(
     z = np.broadcast_to(np.asarray(z_mm, np.float64), (len(n),))
     s = (z - C[2]) / rays[:, 2]
     return C[None, :2] + s[:, None] * rays[:, :2]
+
+
+def project_batch(
+    P_w: np.ndarray,
+    R: np.ndarray,
+    t: np.ndarray,
+    f: np.ndarray,
+    cx: float,
+    cy: float,
+    k1: np.ndarray,
+    k2: np.ndarray,
+) -> np.ndarray:
+    """:func:`project` for B cameras at once: points (B, N, 3), ``R`` (B, 3, 3), ``t`` (B, 3),
+    ``f``, ``k1``, ``k2`` (B,) → (B, N, 2) distorted pixels (NaN behind the camera)."""
+    Xc = np.asarray(P_w, np.float64) @ R.transpose(0, 2, 1) + t[:, None, :]
+    z = Xc[..., 2]
+    z = np.where(z > 1e-9, z, np.nan)
+    x, y = Xc[..., 0] / z, Xc[..., 1] / z
+    r2 = x * x + y * y
+    d = 1.0 + k1[:, None] * r2 + k2[:, None] * r2 * r2
+    return np.stack([f[:, None] * x * d + cx, f[:, None] * y * d + cy], axis=-1)
+
+
+def rodrigues_batch(w: np.ndarray) -> np.ndarray:
+    """:func:`rodrigues` of B rotation vectors (B, 3) → (B, 3, 3)."""
+    w = np.asarray(w, np.float64).reshape(-1, 3)
+    th = np.linalg.norm(w, axis=1)
+    small = th < 1e-12
+    k = np.where(small[:, None], w, w / np.where(small, 1.0, th)[:, None])
+    K = np.zeros((len(w), 3, 3))
+    K[:, 0, 1], K[:, 0, 2] = -k[:, 2], k[:, 1]
+    K[:, 1, 0], K[:, 1, 2] = k[:, 2], -k[:, 0]
+    K[:, 2, 0], K[:, 2, 1] = -k[:, 1], k[:, 0]
+    s = np.where(small, 1.0, np.sin(th))[:, None, None]
+    c = np.where(small, 0.0, 1.0 - np.cos(th))[:, None, None]
+    return np.eye(3)[None] + s * K + c * (K @ K)
