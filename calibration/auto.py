@@ -45,6 +45,15 @@ from calibration.solve import (
 from calibration.table import TableSpec
 
 MIN_EDGE_POINTS_PER_SIDE = 12
+#: A second start (the other reading of which outline sides are the long ones) is solved through
+#: only if its first, wide edge measurement finds at least this share of the cloth/wood edge points
+#: a start already solved found. Why: the wrong reading puts its sides off the table's edges, finds
+#: 0.37-0.60 of the right one's points (pool and snooker samples, the real eight-ball frames) and
+#: then lost every comparison, yet its solve was 0.8-1.9 s, most of a pocket table's calibration;
+#: where the two readings are truly alike (a table seen from behind its head rail) both find about
+#: as many, and both are solved as before. The first start solved is the one whose corners fit
+#: better, so a right reading tried second finds more than the first, never less.
+OTHER_START_EDGE_SHARE = 0.5
 #: the steepest view of the table's centre (degrees from the vertical) the automatic solve takes on:
 #: beyond it the far rail and its diamonds are foreshortened to a few pixels and the near rail's
 #: cushion hides its own nose line. Beyond OBLIQUE_VIEW_DEG it warns: on clean rendered frames the
@@ -168,13 +177,21 @@ class _Solver:
                 best = key
         return replace(state, setback_mm=best[2])
 
-    def run(self, state: CameraState) -> _Run:
+    def run(self, state: CameraState, min_outline_edges: int = 0) -> _Run:
+        """Carry one start through every pass. ``min_outline_edges``: fewer cloth/wood edge points
+        than this along the start's sides stop it after the first measurement (another start
+        already solved found more than twice as many: see :data:`OTHER_START_EDGE_SHARE`)."""
         table = self.table
         wide = max(12.0, 0.02 * max(self.w, self.h))
         e0 = measure_edges(self.images, table, state, window_px=wide, kinds=("cloth_wood",))
         if len(e0) < 4 * MIN_EDGE_POINTS_PER_SIDE:
             raise CalibrationError(
                 f"table edges not found: expected the cloth/wood edge along all four sides, got {len(e0)} edge points"
+            )
+        if len(e0) < min_outline_edges:
+            raise CalibrationError(
+                f"this reading of which sides are long finds {len(e0)} cloth/wood edge points, expected at least "
+                f"{min_outline_edges} (half of what the other reading found): not solved further"
             )
         fit, _, _, _ = self._fit_rejecting(state, e0, PointObs.empty())
         e1 = measure_edges(self.images, table, fit.state, window_px=5.0)
@@ -190,6 +207,7 @@ class _Solver:
                 fit.state, edges, diamonds.as_points(), fit_offsets=True, fit_setback=fit_setback
             )
         return _Run(
+            outline_edges=len(e0),
             fit=fit,
             edges_all=edges,
             edges=edges_in,
@@ -213,6 +231,8 @@ class _Run:
     diamond_inliers: np.ndarray
     flags: dict
     start: CameraState
+    #: cloth/wood edge points the first, wide measurement found along the start's sides
+    outline_edges: int = 0
 
     def score(self) -> float:
         """Higher is better: inlier observations (a diamond worth 15 edge points), discounted by the
@@ -365,7 +385,8 @@ def calibrate_frame(
             # there and its diamonds (none in a pocket's mouth) decide which sides are long
             break
         try:
-            runs.append(solver.run(st))
+            floor = int(np.ceil(OTHER_START_EDGE_SHARE * max((r.outline_edges for r in runs), default=0)))
+            runs.append(solver.run(st, min_outline_edges=floor))
         except CalibrationError as e:
             errors.append(str(e))
     if not runs:

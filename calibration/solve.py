@@ -352,7 +352,11 @@ class _Problem:
         e = self.edges
         if len(e):
             off = nose[:, e.side] + np.where(e.kind == 1, cush[:, e.side], 0.0)
-            xy = self.e_origin[None] + e.s_mm[None, :, None] * self.e_tan[None, :, :2] + off[:, :, None] * self.e_out[None]
+            xy = (
+                self.e_origin[None]
+                + e.s_mm[None, :, None] * self.e_tan[None, :, :2]
+                + off[:, :, None] * self.e_out[None]
+            )
             P = np.concatenate([xy, np.broadcast_to(self.e_z[None, :, None], (B, len(e), 1))], axis=2)
             delta = 40.0
             a = project(P - delta * self.e_tan)
@@ -497,7 +501,12 @@ def sample_states(
         Lc = np.linalg.cholesky(fit.param_cov + 1e-18 * np.eye(len(fit.theta)))
     except np.linalg.LinAlgError:
         return []
-    return [prob.state(fit.theta + Lc @ rng.standard_normal(len(fit.theta))) for _ in range(n)]
+    try:
+        return [prob.state(fit.theta + Lc @ rng.standard_normal(len(fit.theta))) for _ in range(n)]
+    except OverflowError:
+        # a covariance so wide that a draw has no camera (a log focal length of hundreds): the
+        # fit does not bound its parameters, as with a non-finite covariance
+        return []
 
 
 def _pose_from_homography(M: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -12,6 +12,7 @@ renderer). Each case prints its measured errors (``pytest -s`` shows them).
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -201,3 +202,42 @@ def test_fit_k2_hint_solves_a_second_order_lens() -> None:
     print(f"\nk2 lens: k1 only max {plain:.2f} mm, k1+k2 max {e.max():.2f} mm (k2 {res.camera.k2:+.3f})")
     assert e.max() < 0.3 and e.max() < plain
     assert abs(res.camera.k2 - 0.06) < 0.03
+
+
+def test_a_pocket_tables_other_reading_is_solved_only_if_it_finds_as_many_edges(monkeypatch) -> None:
+    """Of the two readings of which outline sides are long, the one tried second is carried on only
+    when its first edge measurement finds at least half the points the first found
+    (``OTHER_START_EDGE_SHARE``): on the pool sample it finds fewer, is stopped, and the camera is
+    the one solving both gives."""
+    import cv2
+
+    import calibration.auto as auto
+
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "pool" / "combination_1080p60.mp4"
+    cap = cv2.VideoCapture(str(clip))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok, f"cannot read {clip}"
+    pool = load_table("pool")
+    calls: list[tuple[int, str]] = []
+    run = auto._Solver.run
+
+    def spy(self, state, min_outline_edges=0):
+        try:
+            out = run(self, state, min_outline_edges=min_outline_edges)
+        except CalibrationError as e:
+            calls.append((min_outline_edges, str(e)))
+            raise
+        calls.append((min_outline_edges, f"solved {out.outline_edges}"))
+        return out
+
+    monkeypatch.setattr(auto._Solver, "run", spy)
+    got = calibrate_frame(frame, pool)
+    assert [c[0] for c in calls][0] == 0 and calls[0][1].startswith("solved")
+    first_edges = int(calls[0][1].split()[1])
+    assert len(calls) == 2 and calls[1][0] == int(np.ceil(0.5 * first_edges))
+    assert "not solved further" in calls[1][1]
+    monkeypatch.setattr(auto, "OTHER_START_EDGE_SHARE", 0.0)
+    both = calibrate_frame(frame, pool)
+    grid = np.array([[x, y, pool.ball_radius_mm] for x in (0.0, 1270.0, 2540.0) for y in (0.0, 635.0, 1270.0)])
+    np.testing.assert_allclose(got.camera.project(grid), both.camera.project(grid), atol=1e-6)

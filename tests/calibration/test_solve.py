@@ -181,3 +181,18 @@ def test_the_vectorised_jacobian_is_scipys_forward_difference(flags: dict[str, b
     x = X[1]
     want = approx_derivative(prob, x, f0=prob(x), method="2-point")
     np.testing.assert_allclose(prob.jacobian(x), want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
+
+
+def test_sampling_a_fit_that_bounds_nothing_gives_no_cameras() -> None:
+    """A covariance so wide that a draw overflows (a log focal length of hundreds) means the fit
+    does not bound its parameters: no samples (the caller reports an unbounded spread), no
+    OverflowError (a real pool photo's degenerate fit raised one)."""
+    from calibration.solve import Fit, sample_states
+
+    true = overhead_camera(TABLE, 1920, 1080, 3600, tilt_deg=12.0)
+    st = state_of(true)
+    n = 8  # log_f, rotation (3), centre x/z, y/z, log z/f, k1
+    x = np.zeros(n)
+    x[0] = np.log(st.f)
+    fit = Fit(st, np.zeros(0), np.zeros((0, 2)), 0.0, ("p",) * n, np.eye(n) * 1e6, x, True)
+    assert sample_states(TABLE, fit, st, 10, np.random.default_rng(0)) == []
