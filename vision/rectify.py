@@ -50,18 +50,6 @@ class RectifiedGeometry:
         return u, v
 
 
-def _project_in_parts(camera: CameraModel, pts: np.ndarray, parts: int = 2) -> np.ndarray:
-    """``camera.project(pts)`` on ``parts`` threads (OpenCV releases the GIL; each point is
-    projected alone, so the result is the same): a 1451x741 view is a million points, ~1 s."""
-    if parts < 2 or len(pts) < 100_000:
-        return camera.project(pts)
-    from concurrent.futures import ThreadPoolExecutor
-
-    chunks = np.array_split(pts, parts)
-    with ThreadPoolExecutor(parts) as ex:
-        return np.concatenate(list(ex.map(camera.project, chunks)))
-
-
 class Rectifier:
     """Remaps a raw frame into the rectified view (one ``cv2.remap`` with fixed-point maps).
 
@@ -78,7 +66,7 @@ class Rectifier:
         uu, vv = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
         x, y = self.geometry.uv_to_mm(uu.ravel(), vv.ravel())
         pts = np.column_stack([x, y, np.full_like(x, self.geometry.z_mm)])
-        px = _project_in_parts(camera, pts).astype(np.float32)
+        px = camera.project(pts).astype(np.float32)
         mx = px[:, 0].reshape(h, w)
         my = px[:, 1].reshape(h, w)
         self._m1, self._m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
