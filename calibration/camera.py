@@ -20,11 +20,11 @@ import numpy as np
 from calibration._vec import floats3
 from common.atomic import write_text_atomic
 from common.errors import TabletrackError, shorten
+from common.jsonio import load_json_file
 
 #: from this many points on, :meth:`CameraModel.project` runs in NumPy (OpenCV's per-call cost is
 #: lower for a few points, its per-point cost 20x higher)
 MANY_POINTS = 4096
-from common.jsonio import load_json_file
 
 
 class CameraModelError(TabletrackError):
