@@ -298,12 +298,13 @@ class AnnotatedVideo:
     has settled, its call after that), so a frame is drawn only once the caller says, with
     :meth:`final`, that nothing found later can change the frames up to it (the event stream's
     watermark, :attr:`tracking.infer.EventStream.final_until_s`): until then it waits, already
-    shrunk to the output size, in a :class:`tabletrack.overlap.FrameSpool`. Memory bound: the
-    message queue (``queue_frames`` full-size frames in flight) plus ``ram_frames`` output-size
-    frames (1280x720: 2.8 MB each; default :func:`spool_ram_frames`: up to 1 GiB, an eighth of
-    the machine's memory at most); frames pending beyond that go to an anonymous temporary file,
-    at most the frames of the longest wait (about a shot plus two seconds: 60 fps x 10 s is
-    1.6 GB of disk at 720p, freed as they are drawn).
+    shrunk to the output size and in YUV 4:2:0, in a :class:`tabletrack.overlap.FrameSpool`.
+    Memory bound: the message queue (``queue_frames`` full-size frames in flight) plus
+    ``ram_frames`` output-size frames (1280x720: 1.4 MB each; default :func:`spool_ram_frames`: up
+    to 1 GiB, an eighth of the machine's memory at most: 777 frames, 13 s at 60 fps); frames
+    pending beyond that go to an anonymous temporary file, at most the frames of the longest wait
+    (about a shot plus two seconds: 60 fps x 20 s is 1.6 GB of disk at 720p, freed as they are
+    drawn).
 
     Calls in order: :meth:`frame` (every frame, in order), :meth:`samples`, :meth:`events`,
     :meth:`calls` as they are known, :meth:`final`; then :meth:`close` (draws what is left) or
@@ -332,10 +333,15 @@ class AnnotatedVideo:
         self._tmp_path = out_path.with_name("." + out_path.name + ".mp4")
         self._writer = open_writer(self._tmp_path, fps, self.size)
         self.overlay = Overlay(camera, table, scale, balls, trail_frames)
-        shape = (self.size[1], self.size[0], 3)
+        # frames wait as YUV 4:2:0 (I420, the encoder's input anyway): half the bytes of BGR, so
+        # twice the frames in the same memory before any goes to disk (1080p60 carom sample: 132
+        # of its 520 frames went to the temporary file at ~9 ms each); the conversions both ways
+        # cost ~0.2 ms a frame at 720p, and the overlay is drawn on BGR as before
+        shape = (self.size[1] * 3 // 2, self.size[0])
         if ram_frames is None:
             ram_frames = spool_ram_frames(int(np.prod(shape)))
         self.spool = FrameSpool(shape, ram_frames)
+        self._bgr = np.empty((self.size[1], self.size[0], 3), np.uint8)  # the thread's scratch
         self.written = 0
         #: the thread's seconds per step: shrink (resize into the spool), draw, encode
         self.seconds = {"shrink": 0.0, "draw": 0.0, "encode": 0.0}
@@ -398,7 +404,8 @@ class AnnotatedVideo:
         kind = msg[0]
         t0 = time.perf_counter()
         if kind == "frame":
-            self.spool.push(msg[1], shrink(msg[2], self.size, self.spool.buffer()))
+            small = shrink(msg[2], self.size, self._bgr)
+            self.spool.push(msg[1], cv2.cvtColor(small, cv2.COLOR_BGR2YUV_I420, dst=self.spool.buffer()))
             self.seconds["shrink"] += time.perf_counter() - t0
         elif kind == "samples":
             self.overlay.add_frame_states(msg[1])
@@ -411,12 +418,13 @@ class AnnotatedVideo:
             while len(self.spool) and (upto is None or (self.spool.head_index() or 0) <= upto):
                 if self._stop.is_set():
                     return
-                idx, img = self.spool.pop()
+                idx, yuv = self.spool.pop()
                 t1 = time.perf_counter()
+                img = cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420, dst=self._bgr)
+                self.spool.recycle(yuv)
                 self.overlay.draw(img, idx)
                 t2 = time.perf_counter()
                 self._writer.write(img)
-                self.spool.recycle(img)
                 self.seconds["draw"] += t2 - t1
                 self.seconds["encode"] += time.perf_counter() - t2
                 self.written += 1
