@@ -145,3 +145,33 @@ def test_a_grey_or_white_pool_cloth_is_found_and_calibrated(cloth_bgr) -> None:
     probe = np.array([[0.0, 0.0, 0.0], [table.length_mm, table.width_mm, 0.0], [1270.0, 635.0, 0.0]])
     err = np.hypot(*(res.camera.project(probe) - cam.project(probe)).T)
     assert err.max() < 3.0, err
+
+
+def _best_hypothesis_one_at_a_time(P: np.ndarray, i: np.ndarray, j: np.ndarray, tol: float) -> np.ndarray:
+    best = np.zeros(len(P), bool)
+    for a, b in zip(i, j):
+        d = P[b] - P[a]
+        n = float(np.hypot(*d))
+        if n < 10.0 * tol:
+            continue
+        inl = np.abs((P - P[a]) @ np.array([-d[1], d[0]]) / n) <= tol
+        if inl.sum() > best.sum():
+            best = inl
+    return best
+
+
+@pytest.mark.parametrize("seed, n_pts, tol", [(0, 300, 1.5), (1, 2000, 2.0), (2, 40, 1.0), (3, 5, 50.0)])
+def test_ransac_hypotheses_in_chunks_pick_the_line_one_at_a_time_picks(seed: int, n_pts: int, tol: float) -> None:
+    """The chunked scoring of the outline's line hypotheses keeps the first line with the most
+    inliers, as scoring them one by one does (the last case: every pair too close, no line)."""
+    from calibration.find_table import _best_hypothesis
+
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(0, 800, n_pts)
+    side = rng.integers(0, 3, n_pts)
+    P = np.where(side[:, None] == 0, np.column_stack([t, 0.3 * t + 10]), np.column_stack([t, 500 - 0.1 * t]))
+    P[side == 2] = rng.uniform(0, 800, (int((side == 2).sum()), 2))
+    P += rng.normal(0, 0.5, P.shape)
+    i, j = rng.integers(0, n_pts, 400), rng.integers(0, n_pts, 400)
+    want = _best_hypothesis_one_at_a_time(P, i, j, tol)
+    np.testing.assert_array_equal(_best_hypothesis(P, i, j, tol), want)
