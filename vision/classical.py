@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from tracking.detections import BallDetection, Detections, MotionState, ball_label, ball_scores
+from vision.components import sparse_components
 from vision.rectify import RectifiedGeometry, Rectifier
 from vision.source import Frame
 
@@ -153,7 +154,7 @@ class ClassicalDetector:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         dab2, dl = self._off_cloth(lab_s, bg)
         mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask_s, connectivity=8)
+        stats = sparse_components(mask_s).stats  # OpenCV's, without the background row
         pad = int(np.ceil(self.r_px * 0.5)) + 2
 
         def full_box(x0: int, y0: int, bw: int, bh: int) -> tuple[int, int, int, int]:
@@ -166,20 +167,19 @@ class ClassicalDetector:
 
         min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
         boxes = []
-        for i in range(1, n):
-            x0, y0, bw, bh, area = stats[i]
+        for x0, y0, bw, bh, area in stats:
             if area < min_small_area:
                 continue
             boxes.append(full_box(x0, y0, bw, bh))
         faint: list[tuple[int, int, int, int]] = []
         weak = cv2.morphologyEx(self._fg_of(dab2, dl, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
         r_s = self.r_px / 2.0
-        nw, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
-        for i in range(1, nw):
-            x0, y0, bw, bh, area = ws[i]
+        wc = sparse_components(weak)
+        for i, (x0, y0, bw, bh, area) in enumerate(wc.stats):
             if area < 2.0 * np.pi * r_s * r_s or max(bw, bh) < self.config.streak_min_length_r * r_s:
                 continue
-            strong_share = float((mask_s[y0 : y0 + bh, x0 : x0 + bw][wl[y0 : y0 + bh, x0 : x0 + bw] == i] > 0).mean())
+            inside = wc.pixels(i, x0, y0, x0 + bw, y0 + bh)
+            strong_share = float((mask_s[y0 : y0 + bh, x0 : x0 + bw][inside] > 0).mean())
             if strong_share > 0.6:
                 continue  # the strong pass sees it well enough
             faint.append(full_box(x0, y0, bw, bh))
