@@ -64,6 +64,7 @@ from tabletrack.outputs import RunOutputs
 from tabletrack.overlap import Prefetch
 from tabletrack.progress import Progress
 from tabletrack.session import FrameAnalysis
+from tabletrack.still import table_region
 from tabletrack.tables import check_table_for_game
 from tabletrack.visibility import ClothModel
 from tracking.events import Event
@@ -338,6 +339,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         skip_still=opts.skip_still,
         cloth=cloth,
         output_path=outputs.path,
+        still_region=table_region(camera, table),
     )
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
     annotated: AnnotatedVideo | None = None

@@ -96,6 +96,7 @@ class FrameAnalysis:
         on_call: Callable[[Call], None] | None = None,
         cloth: ClothModel | None = None,
         output_path: Callable[[str], Path] | None = None,
+        still_region: np.ndarray | None = None,
     ) -> None:
         self.fps = fps
         self.skip_still = skip_still
@@ -103,7 +104,7 @@ class FrameAnalysis:
         self.tracker = Tracker(balls, table)
         self.classes = frozenset(detector_class(b) for b in balls)
         self.stream = EventStream(table, first_shot=first_shot)
-        self.gate = StillGate()
+        self.gate = StillGate(region=still_region)
         path = output_path or (lambda name: out_dir / name)
         #: frames where the table is not seen (:mod:`tabletrack.visibility`): skipped whole, so
         #: they start and end no shot; calls of shots touching them are marked for review

@@ -4,7 +4,10 @@ While every ball rests, most frames carry no news; analysing each costs a rectif
 detection. :class:`StillGate` compares a small grey thumbnail of the frame with the one of the last
 analysed frame; when nothing moved beyond the sensor noise, the frame is skipped, except one every
 ``keep_every_s`` so the tracks keep a heartbeat. Any change (a ball starting, a hand over the
-table) sends frames back to full analysis.
+table) sends frames back to full analysis. With a ``region`` (:func:`table_region`: the table out
+to its rails' outer edge and a ball beyond), only changes there count: nothing outside it can move
+a ball without first crossing it, and a broadcast shows players walking round the table, a
+referee, spectators and score graphics changing while every ball rests.
 
 Two questions, two owners: *are the balls at rest?* is the tracker's to answer
 (:meth:`tracking.tracker.Tracker.motion`, passed in here as ``table_at_rest``); *did the image
@@ -16,20 +19,51 @@ too slowly to change the thumbnail.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
-__all__ = ["StillGate"]
+if TYPE_CHECKING:
+    from calibration.camera import CameraModel
+    from calibration.table import TableSpec
+
+__all__ = ["StillGate", "table_region"]
+
+
+def table_region(camera: CameraModel, table: TableSpec, scale: int = 8) -> np.ndarray:
+    """Boolean mask of the thumbnail (every ``scale``-th pixel of the camera's image) that is the
+    table out to its rails' outer edge plus a ball's diameter, on the cloth plane and at rail height
+    (the larger of the two outlines as the camera sees them)."""
+    m = table.cushion_width_mm + table.rail_width_mm + table.ball_diameter_mm
+    L, W = table.length_mm, table.width_mm
+    corners = np.array([[-m, -m], [L + m, -m], [L + m, W + m], [-m, W + m]], np.float64)
+    # each side sampled densely, so that lens distortion bends the outline as it bends the rails
+    t = np.linspace(0.0, 1.0, 33)[:-1, None]
+    ring = np.concatenate([a + t * (b - a) for a, b in zip(corners, np.roll(corners, -1, axis=0))])
+    h = (camera.image_h_px + scale - 1) // scale
+    w = (camera.image_w_px + scale - 1) // scale
+    mask = np.zeros((h, w), np.uint8)
+    for z in (0.0, table.rail_height_mm):
+        px = camera.project(np.column_stack([ring, np.full(len(ring), z)])) / scale
+        if not np.all(np.isfinite(px)):
+            return np.ones((h, w), bool)  # an outline the camera cannot draw: the whole image counts
+        cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1)
+    return mask.astype(bool)
 
 
 class StillGate:
     """See the module docstring: ``threshold`` in grey levels of the blurred thumbnail,
-    ``keep_every_s`` the heartbeat, ``scale`` the thumbnail's stride in pixels."""
+    ``keep_every_s`` the heartbeat, ``scale`` the thumbnail's stride in pixels, ``region`` the
+    thumbnail's pixels that count (None: all; a mask of another shape is ignored)."""
 
-    def __init__(self, threshold: float = 6.0, keep_every_s: float = 0.25, scale: int = 8) -> None:
+    def __init__(
+        self, threshold: float = 6.0, keep_every_s: float = 0.25, scale: int = 8, region: np.ndarray | None = None
+    ) -> None:
         self.threshold = threshold
         self.keep_every_s = keep_every_s
         self.scale = scale
+        self.region = region
         self._ref: np.ndarray | None = None
         self._last_kept_s = -1e9
 
@@ -42,7 +76,12 @@ class StillGate:
         """True when the frame must be analysed: the image changed, the tracker says some ball
         moves (``table_at_rest`` False), or the heartbeat is due."""
         thumb = self._thumb(frame_bgr)
-        changed = self._ref is None or int(np.abs(thumb - self._ref).max()) > self.threshold
+        changed = self._ref is None
+        if not changed:
+            diff = np.abs(thumb - self._ref)
+            if self.region is not None and self.region.shape == diff.shape:
+                diff = diff[self.region]
+            changed = diff.size == 0 or int(diff.max()) > self.threshold
         if changed or not table_at_rest or t_s - self._last_kept_s >= self.keep_every_s:
             self._ref = thumb
             self._last_kept_s = t_s

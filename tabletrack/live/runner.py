@@ -47,6 +47,7 @@ from tabletrack.live.store import MatchStore, RefereeAction
 from tabletrack.pipeline import AnalyzeOptions, balls_for_game, camera_from_images, make_detector
 from tabletrack.session import FrameAnalysis
 from tabletrack.shot_judge import call_text
+from tabletrack.still import table_region
 from tabletrack.visibility import ClothModel, TableNotSeenError
 from tracking.eventlog import event_to_dict
 from tracking.events import Event, ShotEnd
@@ -176,6 +177,7 @@ class LiveRunner:
             on_events=self._on_events,
             on_call=self._on_call,
             cloth=live_cloth(self.camera, opts.table, self.capture.first_image, self.fps),
+            still_region=table_region(self.camera, opts.table),
         )
         raw = store.referee_input()
         if previous:
@@ -319,6 +321,7 @@ class LiveRunner:
         self.session.detector = make_detector(self.opts.table, rect, self.opts.detector, image, self.opts.key_every)
         self.camera_check = CameraCheck(cam, self.opts.table)
         self.session.cloth = live_cloth(cam, self.opts.table, image, self.fps)
+        self.session.gate.region = table_region(cam, self.opts.table)
         self.camera_agreement = self.camera_check.check(image).agreement
         self.camera_moved = False
         self.session.judge.hold_reason = None

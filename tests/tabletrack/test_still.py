@@ -1,0 +1,62 @@
+"""tabletrack/still.py: the still-frame gate, and the table region it watches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.camera import CameraModel
+from calibration.table import load_table
+from tabletrack.still import StillGate, table_region
+
+POOL = load_table("pool")
+
+
+def _overhead(w: int = 1280, h: int = 720) -> CameraModel:
+    """A camera 3.6 m straight over the pool table's centre, the table filling ~3/4 of the width."""
+    f = 0.75 * w * 3600.0 / (POOL.length_mm + 2 * (POOL.cushion_width_mm + POOL.rail_width_mm))
+    centre = np.array([POOL.length_mm / 2, POOL.width_mm / 2, 3600.0])
+    R = np.diag([1.0, -1.0, -1.0])  # looking down, image y along -table y
+    t = -R @ centre
+    import cv2
+
+    rvec = cv2.Rodrigues(R)[0].ravel()
+    return CameraModel(w, h, f, f, w / 2, h / 2, 0.0, 0.0, tuple(rvec), tuple(t), "pool")
+
+
+def test_the_region_is_the_table_to_its_rails_and_not_the_floor() -> None:
+    cam = _overhead()
+    region = table_region(cam, POOL, scale=8)
+    assert region.shape == (90, 160)
+    corners = cam.project(np.array([[0.0, 0.0, 0.0], [POOL.length_mm, POOL.width_mm, 0.0]])) / 8
+    outer = POOL.cushion_width_mm + POOL.rail_width_mm
+    rails = cam.project(np.array([[-outer, POOL.width_mm / 2, POOL.rail_height_mm]])) / 8
+    for u, v in np.vstack([corners, rails]):
+        assert region[int(v), int(u)], (u, v)
+    assert not region[0, 0] and not region[-1, -1] and not region[45, 2]
+
+
+def _frame(value: int = 100) -> np.ndarray:
+    return np.full((720, 1280, 3), value, np.uint8)
+
+
+@pytest.mark.parametrize(
+    "where, with_region, analysed",
+    [
+        ("outside the table (a player walking by)", True, False),
+        ("outside the table (a player walking by)", False, True),
+        ("on the cloth (a hand)", True, True),
+        ("on the cloth (a hand)", False, True),
+    ],
+)
+def test_only_changes_on_the_table_wake_the_analysis(where: str, with_region: bool, analysed: bool) -> None:
+    cam = _overhead()
+    gate = StillGate(keep_every_s=10.0, region=table_region(cam, POOL) if with_region else None)
+    assert gate.analyse(_frame(), 0.0, table_at_rest=True)  # the first frame: the reference
+    assert not gate.analyse(_frame(), 0.04, table_at_rest=True)  # nothing changed
+    changed = _frame()
+    if where.startswith("outside"):
+        changed[:, :40] = 250  # a strip at the image's left edge, beyond the rails
+    else:
+        changed[340:380, 620:660] = 250  # the table's centre
+    assert gate.analyse(changed, 0.08, table_at_rest=True) is analysed
