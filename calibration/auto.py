@@ -191,7 +191,7 @@ class _Solver:
         if len(e0) < min_outline_edges:
             raise CalibrationError(
                 f"this reading of which sides are long finds {len(e0)} cloth/wood edge points, expected at least "
-                f"{min_outline_edges} (half of what the other reading found): not solved further"
+                f"{min_outline_edges} ({OTHER_START_EDGE_SHARE:.0%} of what the other reading found): not solved further"
             )
         fit, _, _, _ = self._fit_rejecting(state, e0, PointObs.empty())
         e1 = measure_edges(self.images, table, fit.state, window_px=5.0)
