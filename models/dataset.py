@@ -301,7 +301,7 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log: Callable[[str], obje
     import cv2
 
     from models.real import real_images
-    from vision.yolo_geometry import CROP_BALL_PX, ball_crop, letterbox
+    from vision.yolo_geometry import CROP_BALL_PX, CROP_PX, ball_crop, letterbox
 
     rng = np.random.default_rng(5000 + rng_seed)
     summary = {}
@@ -331,15 +331,20 @@ def add_real(out: Path, root: Path, rng_seed: int = 0, log: Callable[[str], obje
                 os_.append((-du * k, -dv * k))
             n += 1
         f = Path(out) / "crops" / f"{split}.npz"
-        if f.is_file() and xs:
-            d = np.load(f)
-            np.savez_compressed(
-                f,
-                x=np.concatenate([d["x"], np.array(xs, np.uint8)]),
-                y=np.concatenate([d["y"], np.array(ys, np.int64)]),
-                off=np.concatenate([d["off"], np.array(os_, np.float32)]),
-                game=np.concatenate([d["game"], np.full(len(ys), GAMES.index("pool"), np.int64)]),
-            )
+        if xs:
+            # appended to the synthetic crops where there are any (a set of real photos alone,
+            # ``--train-views 0``, gets a file of its own: it was silently dropped before)
+            new: dict[str, np.ndarray] = {
+                "x": np.array(xs, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3),
+                "y": np.array(ys, np.int64),
+                "off": np.array(os_, np.float32).reshape(-1, 2),
+                "game": np.full(len(ys), GAMES.index("pool"), np.int64),
+            }
+            if f.is_file():
+                d = np.load(f)
+                new = {k: np.concatenate([d[k], v]) for k, v in new.items()}
+            f.parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(f, x=new["x"], y=new["y"], off=new["off"], game=new["game"])
         summary[split] = {"real_images": n, "real_crops": len(ys)}
         log(f"real {src} -> {split}: {n} images, {len(ys)} crops")
     return summary

@@ -15,9 +15,10 @@ Contract, two steps:
   (null: not a ball, or a ball the person cannot name: left out; ``_held_out``: the clips kept out of
   training, for the record) -> ``DIR/crops/{train,val}.npz``
   in :mod:`models.dataset`'s format (``x`` uint8 Nx40x40x3 BGR, ``y`` class index, ``game``,
-  ``off`` the true centre's offset from the crop centre in crop px). Crops are cut from the
-  rectified view (0.5 px/mm, as the detector sees it) at the tracked centre moved by a random
-  offset (the regression's target), at observed samples only, every ``--every``-th frame. Clips
+  ``off`` the true centre's offset from the crop centre in crop px). Crops are cut where the
+  detector cuts them (:func:`track_crops`: the rectified view at 0.5 px/mm, or the camera's own
+  image for an oblique camera) at the tracked centre moved by a random offset (the regression's
+  target), at observed samples only, every ``--every``-th frame. Clips
   listed in ``--val-clips`` go to ``val`` only: a figure on them is then held out.
 - ``accuracy``: crop accuracy of ONNX classifiers on such crops files, per game.
 
@@ -81,17 +82,24 @@ def track_crops(
     jitter: bool = True,
 ) -> Iterator[tuple[str, int, np.ndarray, tuple[float, float]]]:
     """(tracked id, frame, crop, offset crop px) of every observed sample on every ``every``-th
-    frame of the clip (decode order, as ``tracks.csv`` counts)."""
+    frame of the clip (decode order, as ``tracks.csv`` counts), cut where the pipeline's detector
+    cuts its crops: from the rectified view (0.5 px/mm) for a camera near overhead, from the
+    camera's own image, sized by the ball's image radius there, for a camera that
+    :func:`vision.frame_yolo.oblique` sends to the raw-frame detector. Why: the classifier must
+    be trained on what it will be shown; a stretched rectified crop taught it how a ball looks
+    from one camera's direction only."""
     import cv2
 
     from calibration.table import load_table
+    from vision.frame_yolo import ball_image_radius_px, oblique
     from vision.rectify import Rectifier
     from vision.yolo_geometry import CROP_BALL_PX, ball_crop
 
     camera, tracks = _tracks(analysis)
     table = load_table(table_kind)
-    rect = Rectifier(camera, table, VIEW_PX_PER_MM)
-    r_px = table.ball_radius_mm * VIEW_PX_PER_MM
+    raw = oblique(camera, table)
+    rect = None if raw else Rectifier(camera, table, VIEW_PX_PER_MM)
+    R = table.ball_radius_mm
     at: dict[int, list[tuple[str, float, float]]] = {}
     for ball, samples in tracks.items():
         for f, x, y, conf in samples:
@@ -110,13 +118,18 @@ def track_crops(
             frame += 1
             if frame not in at:
                 continue
-            view = rect(img)
-            for name, x, y in at[frame]:
-                u, v = rect.geometry.mm_to_uv(np.array([x]), np.array([y]))
+            xy = np.array([(x, y) for _, x, y in at[frame]], np.float64)
+            if rect is None:
+                uv = camera.project(np.column_stack([xy, np.full(len(xy), R)]))
+                radii, source = ball_image_radius_px(camera, xy, R), img
+            else:
+                uv = np.column_stack(rect.geometry.mm_to_uv(xy[:, 0], xy[:, 1]))
+                radii, source = np.full(len(xy), R * VIEW_PX_PER_MM), rect(img)
+            for (name, _, _), (u, v), r_px in zip(at[frame], uv, radii):
                 du, dv = np.clip(rng.normal(0.0, 0.15 * r_px, 2), -0.5 * r_px, 0.5 * r_px) if jitter else (0.0, 0.0)
                 rj = r_px * (rng.uniform(0.93, 1.07) if jitter else 1.0)
                 k = CROP_BALL_PX / (2.0 * rj)
-                crop = ball_crop(view, float(u[0]) + du, float(v[0]) + dv, rj)
+                crop = ball_crop(source, float(u) + du, float(v) + dv, rj)
                 yield name, frame, crop, (-du * k, -dv * k)
     finally:
         cap.release()

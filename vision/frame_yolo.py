@@ -37,7 +37,7 @@ from vision.source import Frame
 if TYPE_CHECKING:
     from vision.yolo import YoloDetector
 
-__all__ = ["OBLIQUE_DEG", "FrameYoloDetector", "oblique", "view_angle_deg"]
+__all__ = ["OBLIQUE_DEG", "FrameYoloDetector", "ball_image_radius_px", "oblique", "view_angle_deg"]
 
 #: From this angle off the vertical the ball-centre plane smears a ball over more than its own
 #: width (the silhouette's reach ~ R tan(angle) each side), and the camera's image is the better
@@ -54,6 +54,24 @@ def view_angle_deg(camera: CameraModel, table: TableSpec) -> float:
 def oblique(camera: CameraModel, table: TableSpec) -> bool:
     """Whether ``camera`` sees ``table`` too obliquely for the rectified view (see the module docstring)."""
     return view_angle_deg(camera, table) > OBLIQUE_DEG
+
+
+def ball_image_radius_px(camera: CameraModel, xy_mm: np.ndarray, ball_radius_mm: float) -> np.ndarray:
+    """(k,) image radii, px, of balls centred at table points ``xy_mm`` (k, 2): R over the distance
+    scaled by the focal length, measured across the line of sight (a point R off the centre,
+    perpendicular to the ray). Shared by the detector and by the code that cuts its training crops
+    from real video (:mod:`models.real_crops`), so both size a ball alike."""
+    xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+    if not len(xy):
+        return np.zeros(0)
+    R = float(ball_radius_mm)
+    centres = np.column_stack([xy, np.full(len(xy), R)])
+    ray = centres - camera.centre_mm[None, :]
+    side = np.cross(ray, np.array([0.0, 0.0, 1.0]))
+    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-9)
+    a = camera.project(centres)
+    b = camera.project(centres + R * side)
+    return np.maximum(np.hypot(*(b - a).T), 1.0)
 
 
 class FrameYoloDetector:
@@ -86,16 +104,7 @@ class FrameYoloDetector:
         if not len(u):
             return np.zeros(0)
         xy = self.camera.pixel_to_plane(np.column_stack([u, v]), z_mm=self.R)
-        centres = np.column_stack([xy, np.full(len(xy), self.R)])
-        c = self.camera.centre_mm
-        # the sphere's apparent radius: R over the distance, scaled by the focal length; measured
-        # across the line of sight (a point R off the centre, perpendicular to the ray)
-        ray = centres - c[None, :]
-        side = np.cross(ray, np.array([0.0, 0.0, 1.0]))
-        side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-9)
-        a = self.camera.project(centres)
-        b = self.camera.project(centres + self.R * side)
-        return np.maximum(np.hypot(*(b - a).T), 1.0)
+        return ball_image_radius_px(self.camera, xy, self.R)
 
     def detect(self, frame_bgr: np.ndarray) -> list[BallDetection]:
         y = self.yolo

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from models.classes import class_index
 from models.dataset import tile_labels, tiles_of
 
 
@@ -51,3 +52,43 @@ def test_ellipse_box_round_under_the_camera_stretched_away_from_it():
     hx, hy = _ellipse_box(S(), 2500.0, 500.0, 0.0, 0.0, 15.0)  # 1.5 m along x from the nadir
     cos_t = 2970.0 / np.hypot(2970.0, 1500.0)
     assert hx == pytest.approx(15.0 / cos_t) and hy == pytest.approx(15.0)
+
+
+def _coco_split(root, split: str, n_balls: int) -> None:
+    import json
+
+    import cv2
+
+    d = root / split
+    d.mkdir(parents=True)
+    img = np.full((200, 200, 3), (40, 120, 30), np.uint8)
+    anns = []
+    for i in range(n_balls):
+        cv2.circle(img, (30 + 40 * i, 100), 12, (240, 240, 240), -1)
+        anns.append({"id": i, "image_id": 0, "category_id": 1, "bbox": [18 + 40 * i, 88, 24, 24]})
+    cv2.imwrite(str(d / "a.jpg"), img)
+    (d / "_annotations.coco.json").write_text(
+        json.dumps(
+            {
+                "categories": [{"id": 1, "name": "white ball"}],
+                "images": [{"id": 0, "file_name": "a.jpg"}],
+                "annotations": anns,
+            }
+        )
+    )
+
+
+def test_real_photos_alone_give_their_crops(tmp_path) -> None:
+    """``--train-views 0 --real DIR``: the photos' crops are written even with no synthetic crops
+    to append them to (they were silently dropped)."""
+    from models.dataset import add_real
+
+    root = tmp_path / "coco"
+    _coco_split(root, "train", 3)
+    _coco_split(root, "valid", 2)
+    s = add_real(tmp_path / "out", root, log=lambda _m: None)
+    assert s["train"]["real_crops"] == 3 and s["val"]["real_crops"] == 2
+    for split, n in (("train", 3), ("val", 2)):
+        d = np.load(tmp_path / "out" / "crops" / f"{split}.npz")
+        assert d["x"].shape == (n, 40, 40, 3) and d["off"].shape == (n, 2)
+        assert list(d["y"]) == [class_index("pool", "cue")] * n
