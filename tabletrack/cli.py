@@ -47,6 +47,9 @@ def default_sample_video() -> Path:
     return _repo_root() / "sample_videos" / "point_2a_1080p60.mp4"
 
 
+#: the game ``analyze`` and ``judge`` officiate when ``--game`` is not given
+DEFAULT_GAME = "three-cushion"
+
 GAMES_HELP = (
     "three-cushion, one-cushion, libre, balkline-47-2, balkline-47-1, balkline-71-2, pentathlon, "
     "triathlon, nine-ball, ten-ball, seven-ball, six-ball, rotation, eight-ball, straight-pool (14.1), "
@@ -121,7 +124,7 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
         "the bundled sample clip.",
     )
     p.add_argument("video", nargs="?", help="video file (default: the bundled sample clip)")
-    p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
+    p.add_argument("--game", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
     p.add_argument(
         "--calibration",
         metavar="FILE",
@@ -171,7 +174,7 @@ def _add_judge(sub: argparse._SubParsersAction) -> None:
         "call per shot.",
     )
     p.add_argument("events", help="events.jsonl")
-    p.add_argument("--game", default="three-cushion", help=f"game ({GAMES_HELP}); default three-cushion")
+    p.add_argument("--game", help=f"game ({GAMES_HELP}); default three-cushion")
     p.add_argument("--input", metavar="REFEREE.json", help="referee input: starting state, fouls seen, players")
     p.add_argument("-o", "--output", metavar="CALLS.jsonl", help="write the calls here (default: print them)")
     p.add_argument("--sheet", metavar="SHEET.json", help="write the score sheet (JSON) here")
@@ -296,7 +299,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.key_every < 1:
         raise TabletrackError(f"--key-every: expected a number of frames >= 1, got {args.key_every}")
     opts = AnalyzeOptions(
-        game=args.game,
+        game=args.game or DEFAULT_GAME,
+        game_given=args.game is not None,
         table=table_from_args(args),
         calibration=args.calibration,
         corners=args.corners,
@@ -350,7 +354,15 @@ def _cmd_judge(args: argparse.Namespace) -> int:
         for out in (args.output, args.sheet):
             if out:
                 locks.enter_context(output_lock(out, folder=False))
-        report = run_judge(Path(args.events), args.game, args.input, args.output, args.sheet, table_from_args(args))
+        report = run_judge(
+            Path(args.events),
+            args.game or DEFAULT_GAME,
+            args.input,
+            args.output,
+            args.sheet,
+            table_from_args(args),
+            game_given=args.game is not None,
+        )
     print(report)
     return 0
 

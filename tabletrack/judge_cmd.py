@@ -9,9 +9,10 @@ from typing import Any
 from calibration.table import TableSpec
 from common.atomic import streamed_path, write_text_atomic
 from common.errors import TabletrackError
-from rules import CallWriter, call_to_dict, engine_for, load_game_input, parse_game
+from rules import CallWriter, call_to_dict, engine_for, parse_game
 from rules.core.call import Call
 from rules.core.judge import judge_shots
+from tabletrack.referee_file import load_referee_input
 from tabletrack.tables import check_table_for_game, table_spots
 from tabletrack.tally import CallTally
 from tracking.eventlog import stream_events
@@ -30,6 +31,7 @@ def run_judge(
     output: str | None,
     sheet_path: str | None = None,
     table: TableSpec | None = None,
+    game_given: bool = True,
 ) -> str:
     """Judge ``events_path`` (an event log, or a live match's database: its events and, unless
     ``referee_path`` is given, its referee input) as ``game``; write calls to ``output`` (JSONL,
@@ -37,10 +39,11 @@ def run_judge(
     summary table and the score sheet; the score sheet's JSON goes to
     ``sheet_path`` if given (its ``resume`` continues the match in a later log). ``table``: the
     table played on, whose break spots tell whether the first shot is a break where the referee
-    input does not say (:mod:`rules.core.opening`)."""
+    input does not say (:mod:`rules.core.opening`). ``game_given`` False: ``game`` is the command's
+    default, and a referee input that fails as that game names the games it is for."""
     g = parse_game(game)  # an unknown game fails before the log is read
     if referee_path:
-        load_game_input(referee_path, g)  # a bad file fails before the log is read
+        load_referee_input(referee_path, g, game_given)  # a bad file fails before the log is read
     ref: str | dict[str, Any] | None = referee_path or None
     if table is not None:
         check_table_for_game(table, g)

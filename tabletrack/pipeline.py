@@ -56,13 +56,14 @@ from calibration.camera import CameraModel
 from calibration.result import CalibrationError, check_compatible
 from calibration.table import TableSpec, load_table
 from common.errors import TabletrackError
-from rules import Game, format_calls_table, load_game_input, parse_game
+from rules import Game, format_calls_table, parse_game
 from rules.core.call import Call
 from rules.nine_ball.variants import VARIANTS
 from tabletrack.annotate import AnnotatedVideo, BallTrack
 from tabletrack.outputs import RunOutputs
 from tabletrack.overlap import Prefetch
 from tabletrack.progress import Progress
+from tabletrack.referee_file import load_referee_input
 from tabletrack.session import FrameAnalysis
 from tabletrack.still import table_region
 from tabletrack.tables import check_table_for_game
@@ -79,6 +80,9 @@ from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, Frame, VideoFile, VideoIn
 @dataclass(frozen=True)
 class AnalyzeOptions:
     game: str = "three-cushion"
+    #: whether ``game`` was chosen (``--game``) rather than left at the default: a referee input
+    #: that fails as the default game's then names the games it is for (tabletrack.referee_file)
+    game_given: bool = True
     table: TableSpec | str = "carom"
     calibration: str | None = None
     corners: str | None = None
@@ -288,7 +292,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     balls = balls_for_game(table, game)
     referee_path = referee_input_for(video, opts.referee_input)
     if referee_path:
-        load_game_input(referee_path, game)
+        load_referee_input(referee_path, game, opts.game_given)
     t0 = time.perf_counter()
     if not (opts.calibration or opts.corners):
         import_in_background("scipy.optimize")  # the solver's; loads while the table is sought
