@@ -146,6 +146,10 @@ class TrackerConfig:
     lies less than this many radii inside the nose lines (a ball's centre never lies nearer a
     cushion than its radius; real club footage: the white facings of the side pockets, read
     0.61-0.68 as balls, lay 20-26 mm from the nose line, the radius being 28.6).
+    ``unnamed_gap_s``: a detection with no colour evidence at all (a fast ball's streak,
+    :mod:`vision.streaks`) is taken only by a ball seen within this long: it continues a ball in
+    flight, it does not find one lost (real broadcast: a hand's edge by the rail, read as a
+    streak 0.6 s after the 2 had dropped, was taken as the 2 with nothing else to say otherwise).
     ``backfill_s``: a ball named so is reported from its first sighting, not from the frame that
     confirmed it (a ball on the table at the clip's start is there in its first frame): the
     earlier sightings within ``backfill_s`` of the confirming frame come back from
@@ -172,6 +176,7 @@ class TrackerConfig:
     pending_gap_s: float = 0.5
     pending_confidence: float = 0.5
     start_rail_r: float = 0.95
+    unnamed_gap_s: float = 0.1
     backfill_s: float = 0.3
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
@@ -666,6 +671,8 @@ class Tracker:
                     continue
                 if not tr.seen_last_frame and score is not None and score < 0.5:
                     continue  # found again after a gap: only by a detection that looks like it
+                if score is None and t_s - tr.t_seen > cfg.unnamed_gap_s:
+                    continue  # nothing says which ball an unnamed detection is: not after a gap
                 dist = math.hypot(d.x_mm - p[0], d.y_mm - p[1])
                 if dist > gate:
                     continue

@@ -60,13 +60,15 @@ class ProposalConfig:
     blur_r: float = 0.25
 
 
-def cloth_difference(
+def lab_difference(
     view_bgr: np.ndarray,
     r_px: float,
     config: ProposalConfig | None = None,
 ) -> tuple[np.ndarray, int]:
-    """The difference from the cloth model at the working scale, and that scale's factor
-    (view px per working px)."""
+    """The view's Lab difference from the cloth model (float32, per channel) at the working
+    scale, and that scale's factor (view px per working px): the shared first step of
+    :func:`cloth_difference` here and of :func:`vision.streaks.ball_streaks`, which weigh it
+    differently (the resize and colour conversion are most of either's time)."""
     cfg = config or ProposalConfig()
     if r_px <= 0:
         raise ValueError(f"ball proposals: expected a ball radius > 0 px, got {r_px}")
@@ -79,10 +81,29 @@ def cloth_difference(
     tiny = cv2.resize(lab, (max(8, lab.shape[1] // q), max(8, lab.shape[0] // q)), interpolation=cv2.INTER_AREA)
     k = max(3, min(int(round(cfg.cloth_window_r * rs / q)) | 1, 255))
     bg = cv2.resize(cv2.medianBlur(tiny, k), (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - bg.astype(np.float32)
+    return lab.astype(np.float32) - bg.astype(np.float32), f
+
+
+def weigh_difference(d: np.ndarray, f: int, r_px: float, config: ProposalConfig | None = None) -> np.ndarray:
+    """The smoothed difference of a :func:`lab_difference` ``d``: lightness counted by
+    ``lightness_weight`` (``darker_weight`` where darker), chroma in full."""
+    cfg = config or ProposalConfig()
     wl = np.where(d[..., 0] < 0, cfg.darker_weight, cfg.lightness_weight).astype(np.float32)
     diff = np.sqrt(wl * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    return cv2.GaussianBlur(diff, (0, 0), max(cfg.blur_r * rs, 0.5)), f
+    return cv2.GaussianBlur(diff, (0, 0), max(cfg.blur_r * r_px / f, 0.5))
+
+
+def cloth_difference(
+    view_bgr: np.ndarray,
+    r_px: float,
+    config: ProposalConfig | None = None,
+    lab_diff: tuple[np.ndarray, int] | None = None,
+) -> tuple[np.ndarray, int]:
+    """The difference from the cloth model at the working scale, and that scale's factor
+    (view px per working px); ``lab_diff``: the view's :func:`lab_difference`, when the caller
+    has it already."""
+    d, f = lab_diff if lab_diff is not None else lab_difference(view_bgr, r_px, config)
+    return weigh_difference(d, f, r_px, config), f
 
 
 def playing_region(geometry: RectifiedGeometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
@@ -112,12 +133,14 @@ def ball_proposals(
     r_px: float,
     config: ProposalConfig | None = None,
     region_px: tuple[float, float, float, float] | None = None,
+    lab_diff: tuple[np.ndarray, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate centres u, v (view px) and their strengths (the smoothed difference), strongest
     first; ``region_px`` (u0, v0, u1, v1) bounds where a centre may be (the playing area: the
-    cushions' shading is not a ball). See the module docstring."""
+    cushions' shading is not a ball); ``lab_diff`` the view's :func:`lab_difference` if the
+    caller has it. See the module docstring."""
     cfg = config or ProposalConfig()
-    diff, f = cloth_difference(view_bgr, r_px, cfg)
+    diff, f = cloth_difference(view_bgr, r_px, cfg, lab_diff)
     rs = r_px / f
     mask = (diff > cfg.threshold).astype(np.uint8)
     ro = max(1, int(round(cfg.open_r * rs)))

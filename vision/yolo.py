@@ -48,8 +48,9 @@ import numpy as np
 from calibration._vec import floats4
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
-from vision.proposals import ball_proposals, playing_region
+from vision.proposals import ball_proposals, lab_difference, playing_region
 from vision.rectify import LazyView, RectifiedGeometry
+from vision.streaks import ball_streaks
 from vision.yolo_geometry import CROP_BALL_PX, letterbox, view_crop
 
 if TYPE_CHECKING:
@@ -134,6 +135,13 @@ def ball_sized(boxes: np.ndarray, view_hw: tuple[int, ...], min_side_px: float) 
     return np.asarray(big | cut, dtype=bool)
 
 
+def _segment_distance_px(a: np.ndarray, b: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Distances (k,) of points (u, v) from the segment a-b (view px)."""
+    ab = b - a
+    t = np.clip(((u - a[0]) * ab[0] + (v - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0.0, 1.0)
+    return np.hypot(u - (a[0] + t * ab[0]), v - (a[1] + t * ab[1]))
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -165,6 +173,9 @@ class YoloDetector:
         converged_r: float = 0.03,
         proposal_min_ball: float = 0.85,
         min_box_d: float = 0.75,
+        streaks: bool = True,
+        streak_score: float = 0.3,
+        streak_clear_r: float = 1.5,
     ) -> None:
         self.geometry = geometry
         self.r_px = float(ball_radius_mm) * geometry.px_per_mm
@@ -174,6 +185,7 @@ class YoloDetector:
         self.proposal_refine, self.proposal_inset_r = int(proposal_refine), float(proposal_inset_r)
         self.proposal_min_ball = float(proposal_min_ball)
         self.min_box_d = float(min_box_d)
+        self.streaks, self.streak_score, self.streak_clear_r = bool(streaks), float(streak_score), float(streak_clear_r)
         self._det = _session(Path(detector_path or DEFAULT_DETECTOR), threads)
         self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), threads)
         shape = self._det.get_inputs()[0].shape
@@ -248,11 +260,12 @@ class YoloDetector:
         rectified_bgr: np.ndarray,
         u_known: np.ndarray,
         v_known: np.ndarray,
+        lab_diff: tuple[np.ndarray, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Proposals (:mod:`vision.proposals`) farther than a radius from every finder ball,
         classified and pulled onto their balls: probabilities (k, n + 1) and centres u, v."""
         region = playing_region(self.geometry, self.r_px, self.proposal_inset_r)
-        pu, pv, _ = ball_proposals(rectified_bgr, self.r_px, region_px=region)
+        pu, pv, _ = ball_proposals(rectified_bgr, self.r_px, region_px=region, lab_diff=lab_diff)
         if len(pu) and len(u_known):
             far = np.hypot(pu[:, None] - u_known[None, :], pv[:, None] - v_known[None, :]).min(axis=1) > self.r_px
             pu, pv = pu[far], pv[far]
@@ -287,8 +300,14 @@ class YoloDetector:
         else:
             p, u, v, radii = np.zeros((0, n + 1)), np.zeros(0), np.zeros(0), np.zeros(0)
         score = scores * p[:, :n].sum(axis=1)
+        # the cloth model's difference, shared by the proposals and the streaks
+        lab_diff = (
+            lab_difference(rectified_bgr, self.r_px)
+            if (self.proposals or self.streaks) and not radius_from_box
+            else None
+        )
         if self.proposals and not radius_from_box:
-            pp, pu, pv = self._proposed(rectified_bgr, u, v)
+            pp, pu, pv = self._proposed(rectified_bgr, u, v, lab_diff)
             r = self.r_px
             p, u, v = np.vstack([p, pp]), np.concatenate([u, pu]), np.concatenate([v, pv])
             pb = pp[:, :n].sum(axis=1)
@@ -305,7 +324,44 @@ class YoloDetector:
                 continue
             kept.append(int(i))
         dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
-        return [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
+        out = [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
+        if self.streaks and not radius_from_box:
+            out += self._streak_detections(rectified_bgr, u[kept], v[kept], lab_diff)
+        return out
+
+    def _streak_detections(
+        self,
+        rectified_bgr: np.ndarray,
+        u_balls: np.ndarray,
+        v_balls: np.ndarray,
+        lab_diff: tuple[np.ndarray, int] | None = None,
+    ) -> list[tuple[BallDetection, tuple[float, float, float, float]]]:
+        """Fast balls seen as streaks (:mod:`vision.streaks`) that pass no detected ball closer
+        than ``streak_clear_r`` radii: unnamed, at ``streak_score`` (under the tracker's start
+        bar: a streak continues a ball the tracker follows, it starts none), the path's ends in
+        ``streak_px``, the box around the streak."""
+        r = self.r_px
+        region = playing_region(self.geometry, r, self.proposal_inset_r)
+        out = []
+        for st in ball_streaks(rectified_bgr, r, region_px=region, lab_diff=lab_diff):
+            a = np.array(st.ends_px[:2])
+            b = np.array(st.ends_px[2:])
+            if len(u_balls) and _segment_distance_px(a, b, u_balls, v_balls).min() < self.streak_clear_r * r:
+                continue  # a ball with its shadow or a neighbour, not a lone fast ball
+            (x_mm,), (y_mm,) = self.geometry.uv_to_mm(np.array([st.u_px]), np.array([st.v_px]))
+            det = BallDetection(
+                x_mm=float(x_mm),
+                y_mm=float(y_mm),
+                u_px=st.u_px,
+                v_px=st.v_px,
+                r_px=r,
+                label=None,
+                score=self.streak_score,
+                streak_px=st.ends_px,
+            )
+            lo, hi = np.minimum(a, b) - r, np.maximum(a, b) + r
+            out.append((det, floats4(np.concatenate([lo, hi]))))
+        return out
 
     def detections(
         self,

@@ -154,3 +154,29 @@ def test_time_must_increase() -> None:
     tracker.update(0, 1.0, [])
     with pytest.raises(TrackerError, match="must increase"):
         tracker.update(1, 1.0, [])
+
+
+@pytest.mark.parametrize("gap_frames, taken", [(2, True), (3, False), (8, False)])
+def test_an_unnamed_detection_continues_a_ball_in_flight_but_finds_no_lost_one(gap_frames: int, taken: bool) -> None:
+    """A streak (no colour evidence, vision/streaks.py) is taken by a ball seen within
+    ``unnamed_gap_s`` (0.1 s, here 2 frames at 25 fps): the red, gone from its place, is the streak
+    300 mm on; after a longer gap nothing says the streak is the red (issue 13 section 3). (In the
+    frame right after it was seen at rest, no striker near, a ball cannot be 300 mm away at all:
+    the tracker's gate.)"""
+    tracker = Tracker(CAROM_BALLS, TABLE)
+    scores = {b: {o: (0.9 if o == b else 0.05) for o in CAROM_BALLS} for b in CAROM_BALLS}
+    pos = {W_: (500.0, 500.0), Y_: (1500.0, 700.0), R_: (2000.0, 300.0)}
+    fps = 25.0
+    k = 0
+    for k in range(10):
+        tracker.update(k, k / fps, [BallDetection(*pos[b], label_scores=scores[b]) for b in CAROM_BALLS])
+    others = [BallDetection(*pos[b], label_scores=scores[b]) for b in (W_, Y_)]
+    for _ in range(gap_frames - 1):  # the red unseen
+        k += 1
+        tracker.update(k, k / fps, others)
+    k += 1
+    streak = BallDetection(2240.0, 480.0, score=0.3, streak_px=(0.0, 0.0, 1.0, 1.0))
+    states = {s.ball: s for s in tracker.update(k, k / fps, [*others, streak])}
+    assert states[R_].observed is taken
+    if taken:
+        assert (states[R_].x_mm, states[R_].y_mm) == (2240.0, 480.0)
