@@ -31,6 +31,7 @@ from tracking.ids import Cushion, Pocket
 from tracking.pockets import (
     PocketConfig,
     PocketZone,
+    entry_before_sighting,
     in_opening,
     near_pocket,
     pocket_entry,
@@ -78,9 +79,9 @@ def ball_exit(
         if k is not None and k > 0:
             # seen in the pocket from sample k on (rolling about inside it, in and out of view):
             # it dropped on the way to its first sighting there
-            t_next = float(s.t_s[idx[k]]) + 1e-9
-            idx = idx[: k + 1]
-        entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
+            entry = entry_before_sighting(zones, s.t_s[idx], s.xy_mm[idx], k, cfg.pockets)
+        else:
+            entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
         if entry is not None:
             return Exit(entry.t_s, entry.pocket, entry.confidence)
     for i in idx:  # seen where no ball on the cloth can be

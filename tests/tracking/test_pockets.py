@@ -184,3 +184,31 @@ def test_a_ball_jumping_off_at_a_cushion_away_from_the_pockets_is_off_the_table(
     assert not [e for e in ev if isinstance(e, Pocketed)]
     start = next(e for e in ev if isinstance(e, ShotStart))
     assert start.cue_ball is B3
+
+
+@pytest.mark.parametrize("late_frames", [1, 5, 18])
+def test_a_fast_ball_first_seen_in_the_throat_is_dated_by_its_way_in(late_frames: int) -> None:
+    """000 3.1 (a pocketed ball), issue 13: a ball at 6.4 m/s, last seen 0.3 m from the foot-left
+    hole (its last frames streaks), is seen again in the throat ``late_frames`` frames later: it
+    dropped when its path reached the hole, not when it was next seen."""
+    from tracking.pockets import entry_before_sighting
+
+    zones = pocket_zones(POOL)
+    z = _zone(POOL, Pocket.FOOT_LEFT)
+    c = np.array(z.centre_mm)
+    d = np.array([1.0, 1.0]) / math.sqrt(2.0)
+    speed, fps = 6400.0, 25.0
+    start = c - d * (z.drop_mm + 300.0 + 3 * speed / fps)  # four sightings on its way in
+    t = np.arange(4) / fps
+    xy = start[None, :] + d[None, :] * speed * t[:, None]
+    t_true = (np.linalg.norm(c - start) - z.drop_mm) / speed
+    t_seen = t[-1] + late_frames / fps
+    ts = np.append(t, t_seen)
+    xys = np.vstack([xy, c])
+    e = entry_before_sighting(zones, ts, xys, 4)
+    assert e is not None and e.pocket is Pocket.FOOT_LEFT
+    assert abs(e.t_s - t_true) < 1.0 / fps
+    # heading elsewhere before it was lost: dated by the sighting inside, as before
+    away = xy[::-1].copy()
+    e2 = entry_before_sighting(zones, ts, np.vstack([away, c]), 4)
+    assert e2 is not None and e2.pocket is Pocket.FOOT_LEFT and e2.t_s > t[-1]

@@ -27,7 +27,7 @@ from tracking.ids import BallId
 from tracking.infer.config import InferenceConfig
 from tracking.infer.timeline import FrameAt
 from tracking.offtable import ball_exit
-from tracking.pockets import PocketEntry, PocketZone, pocket_entry, pocket_holding
+from tracking.pockets import PocketEntry, PocketZone, entry_before_sighting, pocket_entry, pocket_holding
 from tracking.segment import BallActivity, Motion, ShotSpan
 
 #: Confidence of a ball seen at rest in a pocket's throat whose way in no pocket entry fits:
@@ -118,8 +118,11 @@ def _dropped_into_view(act: BallActivity, m: Motion, zones: tuple[PocketZone, ..
         return None
     inside = [i for i in range(m.i_first, m.rest_after.i0 + 1) if pocket_holding(zones, s.xy_mm[i]) is not None]
     k = inside[0] if inside else m.rest_after.i0
-    idx = np.arange(m.i_first, k + 1)
-    entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], float(s.t_s[k + 1]) if k + 1 < len(s) else math.inf)
+    if inside:
+        entry = entry_before_sighting(zones, s.t_s[m.i_first : k + 1], s.xy_mm[m.i_first : k + 1], k - m.i_first)
+    else:
+        idx = np.arange(m.i_first, k + 1)
+        entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], float(s.t_s[k + 1]) if k + 1 < len(s) else math.inf)
     if entry is None:
         z = pocket_holding(zones, m.rest_after.pos_mm)
         return PocketEntry(z.pocket, float(s.t_s[k]), DROPPED_IN_VIEW_CONF)  # type: ignore[union-attr]
