@@ -326,10 +326,10 @@ class YoloDetector:
         dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
         out = [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
         if self.streaks and not radius_from_box:
-            out += self._streak_detections(rectified_bgr, u[kept], v[kept], lab_diff)
+            out += self.streak_detections(rectified_bgr, u[kept], v[kept], lab_diff)
         return out
 
-    def _streak_detections(
+    def streak_detections(
         self,
         rectified_bgr: np.ndarray,
         u_balls: np.ndarray,
