@@ -197,6 +197,33 @@ def read_pool_shot(shot: Shot) -> PoolShotFacts:
     )
 
 
+def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
+    """Why a call resting on "the cue ball touched no ball" is in doubt, or None: on a pocket
+    table an object ball moves only when struck, and every stroke is on the cue ball, so an object
+    ball that met another ball, a cushion or a pocket while the log shows no contact of the cue
+    ball means a contact the camera missed (a fast cue ball's streaks into a rack: real broadcast
+    footage read as "break missed the rack" with the rack broken). A call that rests on that
+    absence (000 2.3(e) break missed the rack, 000 6.3 no contact; 002 bola 8 ART 16.1d; 004
+    general rules; 002 snooker ART 2.2.6, a miss) must go to the referee."""
+    if facts.first_contact is not None:
+        return None
+    cue = facts.cue_ball
+    struck = sorted(
+        {b for e in facts.events if isinstance(e, BallBall) for b in e.balls if b is not cue}
+        | {e.ball for e in facts.events if isinstance(e, CushionHit) and e.ball is not cue}
+        | set(facts.object_balls_pocketed)
+        | set(facts.object_balls_off_table),
+        key=lambda b: b.value,
+    )
+    if not struck:
+        return None
+    named = ", ".join(b.value for b in struck[:4]) + (" ..." if len(struck) > 4 else "")
+    return (
+        f"no contact of the cue ball was seen, yet object balls were struck ({named}): "
+        "a contact the camera missed decides this call"
+    )
+
+
 def struck_object_ball(shot: Shot) -> BallId | None:
     """The ball the shot start names as struck where that is not the cue ball, else None.
 

@@ -32,7 +32,13 @@ from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
-from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.pool_shot import (
+    not_struck_call,
+    placement_call,
+    read_pool_shot,
+    struck_object_ball,
+    unseen_first_contact_doubt,
+)
 from rules.core.racks import RackRecord
 from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
@@ -161,6 +167,9 @@ class EightBallEngine:
         review = self._review(st, shot, si, d, contacts, frozen_to)
         new, news = self._apply(st, d, si, shot.number)
         doubts.extend(d.doubts)
+        unseen = unseen_first_contact_doubt(facts)
+        if unseen is not None:
+            doubts.append(unseen)
         names = st.players
         reason = _sentence(notes + [d.reason] + news)
         review_parts = ([review.summary] if review.summary else []) + [f"Needs review: {x}." for x in doubts]

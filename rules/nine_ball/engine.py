@@ -29,7 +29,13 @@ from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
-from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.pool_shot import (
+    not_struck_call,
+    placement_call,
+    read_pool_shot,
+    struck_object_ball,
+    unseen_first_contact_doubt,
+)
 from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.nine_ball.decide import Decision, ShotContext, decide, describe_outcome
@@ -182,6 +188,9 @@ class NineBallEngine:
         )
         d = decide(ctx, facts, si)
         review = self._review(ctx, shot, si)
+        unseen = unseen_first_contact_doubt(facts)
+        if unseen is not None and not si.push_out:
+            doubts.append(unseen)
         if v.called_shots and d.call_assumed and (len(d.pocketed) > 1 or v.game_ball in d.pocketed):
             doubts.append("no call in the referee input, and the call decides which pocketed ball counts")
         st = replace(state, balls=balls, at_table=shooter, balls_known=True)

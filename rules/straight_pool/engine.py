@@ -29,7 +29,13 @@ from rules.core.config import JudgeConfig
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
-from rules.core.pool_shot import not_struck_call, placement_call, read_pool_shot, struck_object_ball
+from rules.core.pool_shot import (
+    not_struck_call,
+    placement_call,
+    read_pool_shot,
+    struck_object_ball,
+    unseen_first_contact_doubt,
+)
 from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.straight_pool.decide import Decision, Kind, decide, describe_outcome
@@ -216,6 +222,9 @@ class StraightPoolEngine:
             doubts.append("the log ends before the balls came to rest")
         st = begin_inning(st)
         d = decide(st, facts, si)
+        unseen = unseen_first_contact_doubt(facts)
+        if unseen is not None:
+            doubts.append(unseen)
         if d.call_assumed and st.calls_given:
             doubts.append(
                 "the referee input calls other shots but not this one: the first ball pocketed is taken as called"

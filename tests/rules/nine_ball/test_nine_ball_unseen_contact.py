@@ -1,0 +1,49 @@
+"""A call that rests on "the cue ball touched no ball" goes to the referee when object balls were
+struck all the same (rules/core/pool_shot.py unseen_first_contact_doubt; issue 13 section 5): on a
+pocket table an object ball moves only when struck and every stroke is on the cue ball, so the
+camera missed a contact. Nine-ball 000 2.3(e) (break missed the rack) and 000 6.3 (no contact);
+the eight-ball and 14.1 engines add the same doubt."""
+
+from __future__ import annotations
+
+import pytest
+from nine_ball_builders import a_shot, rack
+
+from rules import engine_for
+
+PLAYERS = ["Ana", "Bea"]
+
+
+def _judge(game: str, tokens: list[str], balls: list[str], start: dict | None = None):
+    eng = engine_for(game)
+    inp = eng.parse_input({"players": PLAYERS, "start": start})
+    st = eng.initial_state(inp.setup)
+    return eng.judge_shot(st, a_shot(tokens, balls), inp.for_shot(1))[0]
+
+
+MID_9 = {"at_table": "Ana", "balls": ["3", "5", "7", "9"]}
+
+
+@pytest.mark.parametrize(
+    "game, tokens, balls, start, doubt, named",
+    [
+        # 000 2.3(e): the cue ball to the cushions and nothing else moved: missed the rack, sure
+        ("nine-ball", ["foot", "head"], rack(), None, False, ""),
+        # 000 2.3(e): no contact of the cue ball seen, yet the 7 and the 8 met: a missed contact
+        ("nine-ball", ["foot", "7-8"], rack(), None, True, "7, 8"),
+        # 000 6.3: no contact, yet the 5 reached a cushion
+        ("nine-ball", ["head", "5:foot"], ["3", "5", "7", "9"], MID_9, True, "5"),
+        # 000 6.3: no contact and nothing else moved
+        ("nine-ball", ["head"], ["3", "5", "7", "9"], MID_9, False, ""),
+        # the first contact seen: no such doubt
+        ("nine-ball", ["3", "3:foot"], ["3", "5", "7", "9"], MID_9, False, ""),
+    ],
+)
+def test_no_cue_ball_contact_with_object_balls_struck_needs_review(
+    game: str, tokens: list[str], balls: list[str], start: dict | None, doubt: bool, named: str
+) -> None:
+    call = _judge(game, tokens, balls, start)
+    text = call.review_reason or ""
+    assert ("no contact of the cue ball was seen" in text) is doubt
+    if doubt:
+        assert call.needs_review and f"({named})" in text
