@@ -31,7 +31,7 @@ from rules.core.config import JudgeConfig
 from rules.core.errors import ShotError
 from rules.core.evidence import review_shot
 from rules.core.games import Game
-from rules.core.pool_shot import not_struck_call, struck_object_ball
+from rules.core.pool_shot import not_struck_call, struck_object_ball, unseen_first_contact_doubt
 from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
 from rules.snooker.balls import FULL_REDS, SNOOKER_BALLS, BallOn, is_colour, is_red, next_in_sequence
@@ -144,6 +144,9 @@ class SnookerEngine:
         reading = read(shot)
         d = decide(ctx, reading)
         doubts.extend(reading.doubts)
+        unseen = unseen_first_contact_doubt(reading.facts)
+        if unseen is not None:
+            doubts.append(unseen)  # ART 2.2.3 (no ball hit) rests on a contact not seen
         for b in reading.potted + reading.off:
             if is_colour(b) and b not in st.colours:
                 doubts.append(f"the log has the {b.value} going down, but it is not on the table")

@@ -262,3 +262,20 @@ def test_every_foul_cites_art_2_2():
 
     cases = {f.article.split(",")[0] for f in SnookerFoul}
     assert cases == {f"ART 2.2.{i}" for i in range(1, 16)}
+
+
+@pytest.mark.parametrize(
+    "tokens, doubt",
+    [
+        (["foot", "left"], False),  # ART 2.2.3: the cue ball hit no ball, nothing else moved
+        (["foot", "red_1:left"], True),  # no contact seen, yet a red reached a cushion: missed
+    ],
+)
+def test_art_2_2_3_no_ball_hit_with_a_ball_struck_all_the_same_needs_review(tokens, doubt: bool) -> None:
+    """ART 2.2.3 rests on the cue ball touching nothing; an object ball that moved all the same
+    was struck by it, unseen (rules/core/pool_shot.py unseen_first_contact_doubt)."""
+    c = judge(tokens, start=RED_ON)[0][0]
+    assert c.foul.value == "no_ball_hit"
+    assert ("no contact of the cue ball was seen" in (c.review_reason or "")) is doubt
+    if doubt:
+        assert c.needs_review
