@@ -88,10 +88,12 @@ def ball_streaks(
     min_area = (cfg.min_length_r - w_hi) * w_lo * rs * rs + np.pi * (w_lo * rs / 2.0) ** 2
     max_area = cfg.max_length_r * w_hi * rs * rs
     out = []
-    for i in range(1, n):
+    # the size bounds on every blob at once: most blobs (balls, specks) fail them
+    a, longest = stats[:, cv2.CC_STAT_AREA], np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    sized = (a >= min_area) & (a <= max_area) & (longest >= cfg.min_length_r * rs / np.sqrt(2.0))
+    sized[0] = False  # the background
+    for i in np.flatnonzero(sized):
         x, y, w, h, area = (int(c) for c in stats[i])
-        if not min_area <= area <= max_area or max(w, h) < cfg.min_length_r * rs / np.sqrt(2.0):
-            continue
         ys, xs = np.nonzero(lab[y : y + h, x : x + w] == i)
         pts = np.column_stack([xs + x, ys + y]).astype(np.float64)
         mean = pts.mean(axis=0)
