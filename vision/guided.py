@@ -16,6 +16,11 @@ detector (finder + proposals + classifier) instead:
   predictions ended on one ball;
 - after a gap of more than ``max_gap_s`` between frames, and on the first frame.
 
+The full detector also reports fast balls' streaks (:mod:`vision.streaks`). A streak where one was
+seen on an earlier frame within ``static_streak_s`` is no ball in flight but something that stays
+(a facing's edge, a sleeve on the rail: real broadcast dev Clip17 had one by a corner on 24
+frames): it is dropped, so that the tracker never takes it for a ball that is briefly unseen.
+
 Its follow model is its own still, on purpose for now: it follows *every* detection of the last
 frame (a ball of another rack, a second box on one ball) by nearest match in view pixels with a
 deadband of ``rest_r`` radii, where the tracker (:meth:`tracking.tracker.Tracker.motion`) predicts
@@ -52,7 +57,8 @@ __all__ = ["GuidedConfig", "GuidedDetector", "GuidedStats"]
 class GuidedConfig:
     """``key_every`` in frames; ``max_shift_r`` and ``rest_r`` (the shift between two frames taken
     for no motion) in ball radii; ``min_ball`` the classifier's
-    belief that a crop holds a ball below which a prediction counts as lost."""
+    belief that a crop holds a ball below which a prediction counts as lost; ``static_streak_s``
+    how far back a streak at the same place (within a radius) makes a streak static."""
 
     key_every: int = 6
     max_shift_r: float = 0.6
@@ -60,6 +66,7 @@ class GuidedConfig:
     max_gap_s: float = 0.5
     score_weight: float = 0.9
     rest_r: float = 0.25
+    static_streak_s: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,7 @@ class GuidedDetector:
         self._since_key = 0
         self._full = 0
         self._guided = 0
+        self._streaks: list[tuple[float, float, float]] = []  # (t, u, v) of recent streaks
 
     @property
     def stats(self) -> GuidedStats:
@@ -111,9 +119,23 @@ class GuidedDetector:
         else:
             self._since_key += 1
             self._guided += 1
+        dets = self._without_static_streaks(dets, t_s)
         self._remember(dets, step)
         self._t = None if t_s is None else float(t_s)
         return dets
+
+    def _without_static_streaks(self, dets: list[BallDetection], t_s: float | None) -> list[BallDetection]:
+        """``dets`` less the streaks found where a streak was seen on an earlier frame within
+        ``static_streak_s`` (every streak is remembered, a dropped one too)."""
+        streaks = [d for d in dets if d.streak_px is not None and d.label is None]
+        if t_s is None or not (streaks or self._streaks):
+            return dets
+        t = float(t_s)
+        self._streaks = [s for s in self._streaks if t - self.config.static_streak_s <= s[0] < t]
+        r = self.detector.r_px
+        static = {id(d) for d in streaks if any(np.hypot(d.u_px - u, d.v_px - v) <= r for _, u, v in self._streaks)}
+        self._streaks += [(t, d.u_px, d.v_px) for d in streaks]
+        return [d for d in dets if id(d) not in static] if static else dets
 
     # -- internals ---------------------------------------------------------------------------
     def _follow(self, view: np.ndarray | LazyView, step: float) -> list[BallDetection] | None:

@@ -127,3 +127,49 @@ def test_a_gap_between_frames_takes_the_full_detector():
 def test_key_every_below_one_is_refused():
     with pytest.raises(ValueError, match="key_every"):
         GuidedDetector(FakeYolo(), GuidedConfig(key_every=0))
+
+
+class StreakYolo(FakeYolo):
+    """The scripted world plus ``streaks``: (u, v) of unnamed streak detections on every full run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streaks: list[tuple[float, float]] = []
+
+    def detect(self, view):
+        out = super().detect(view)
+        for u, v in self.streaks:
+            x, y = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
+            out.append(BallDetection(float(x[0]), float(y[0]), u, v, R, None, 0.3, streak_px=(u - 30, v, u + 30, v)))
+        return out
+
+
+@pytest.mark.parametrize(
+    "places, kept",
+    [
+        # a ball in flight: a streak further on each frame, every one kept
+        ([(300.0, 300.0), (400.0, 300.0), (500.0, 300.0)], [True, True, True]),
+        # something that stays (a facing's edge by a corner): only its first sighting
+        ([(300.0, 300.0), (302.0, 301.0), (301.0, 299.0)], [True, False, False]),
+    ],
+)
+def test_a_streak_where_one_was_seen_before_is_no_ball_in_flight(places, kept) -> None:
+    fake = StreakYolo()
+    guided = GuidedDetector(fake, GuidedConfig(key_every=1))
+    got = []
+    for i, p in enumerate(places):
+        fake.streaks = [p]
+        dets = guided.detect(VIEW, i / 30.0)
+        got.append(any(d.streak_px is not None for d in dets))
+    assert got == kept
+
+
+def test_a_static_streak_is_forgotten_after_the_window() -> None:
+    fake = StreakYolo()
+    guided = GuidedDetector(fake, GuidedConfig(key_every=1, static_streak_s=1.0))
+    fake.streaks = [(300.0, 300.0)]
+    assert any(d.streak_px for d in guided.detect(VIEW, 0.0))
+    fake.streaks = []
+    guided.detect(VIEW, 0.6)
+    fake.streaks = [(300.0, 300.0)]
+    assert any(d.streak_px for d in guided.detect(VIEW, 1.5))
