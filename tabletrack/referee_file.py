@@ -38,9 +38,10 @@ def load_referee_input(path: str | Path, game: Game, game_given: bool) -> None:
         where = f"read as {game.value} input, the default game (no --game was given)"
         if fits:
             names = ", ".join(g.value for g in fits)
-            hint = f"it reads as input for {names}: give --game {fits[0].value}" + (
-                " (or another of those)" if len(fits) > 1 else ""
+            hint = (
+                f"if the clip is not {game.value}: the file reads as input for {names}: give --game {fits[0].value}"
+                + (" (or another of those)" if len(fits) > 1 else "")
             )
         else:
-            hint = "it reads as no game's input either: give --game with the clip's game and mend the file"
+            hint = "it reads as no other game's input either: mend the file, or give --game with the clip's game"
         raise RefereeInputError(f"{e}; {where}; {hint}") from None

@@ -288,7 +288,7 @@ def entry_before_sighting(
         # the last outside, times the drop best: the way between them is short)
         lost = float(t_s[k] - t_s[k - 1]) > LOST_SPACINGS * float(np.median(np.diff(t_s[:k])))
     if lost and holding is not None:
-        entry = pocket_entry(zones, t_s[:k], xy_mm[:k], float(t_s[k]), cfg)
-        if entry is not None and entry.pocket is holding.pocket:
+        entry = pocket_entry([holding], t_s[:k], xy_mm[:k], float(t_s[k]), cfg)
+        if entry is not None:
             return entry
     return pocket_entry(zones, t_s[: k + 1], xy_mm[: k + 1], float(t_s[k]) + 1e-9, cfg)

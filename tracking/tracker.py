@@ -653,7 +653,10 @@ class Tracker:
                 col = cfg.colour_weight * (1.0 - score) if score is not None else 0.5 * cfg.colour_weight
                 if p is None or lost:
                     # not yet seen, or lost: only colour says which detection it is; without
-                    # colour evidence it takes what the other balls leave
+                    # colour evidence it takes what the other balls leave, but never a fast
+                    # ball's streak (unnamed_gap_s: a streak continues a ball in flight)
+                    if lost and score is None and d.streak_px is not None:
+                        continue
                     weak = score is not None and score < 0.5
                     if (
                         weak
@@ -671,7 +674,7 @@ class Tracker:
                     continue
                 if not tr.seen_last_frame and score is not None and score < 0.5:
                     continue  # found again after a gap: only by a detection that looks like it
-                if score is None and t_s - tr.t_seen > cfg.unnamed_gap_s:
+                if score is None and t_s - tr.t_seen > cfg.unnamed_gap_s + 1e-6:
                     continue  # nothing says which ball an unnamed detection is: not after a gap
                 dist = math.hypot(d.x_mm - p[0], d.y_mm - p[1])
                 if dist > gate:

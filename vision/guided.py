@@ -16,8 +16,9 @@ detector (finder + proposals + classifier) instead:
   predictions ended on one ball;
 - after a gap of more than ``max_gap_s`` between frames, and on the first frame.
 
-The full detector also reports fast balls' streaks (:mod:`vision.streaks`). A streak where one was
-seen on an earlier frame within ``static_streak_s`` is no ball in flight but something that stays
+The full detector also reports fast balls' streaks (:mod:`vision.streaks`). A streak with both
+ends where a streak of an earlier frame within ``static_streak_s`` had its ends is no ball in
+flight but something that stays
 (a facing's edge, a sleeve on the rail: real broadcast dev Clip17 had one by a corner on 24
 frames): it is dropped, so that the tracker never takes it for a ball that is briefly unseen.
 
@@ -39,6 +40,7 @@ pocket is never seen later than with it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -92,7 +94,7 @@ class GuidedDetector:
         self._since_key = 0
         self._full = 0
         self._guided = 0
-        self._streaks: list[tuple[float, float, float]] = []  # (t, u, v) of recent streaks
+        self._streaks: list[tuple[float, tuple[float, float, float, float]]] = []  # (t, ends px) of recent streaks
 
     @property
     def stats(self) -> GuidedStats:
@@ -125,19 +127,20 @@ class GuidedDetector:
         return dets
 
     def _without_static_streaks(self, dets: list[BallDetection], t_s: float | None) -> list[BallDetection]:
-        """``dets`` less the streaks found where a streak was seen on an earlier frame within
-        ``static_streak_s`` (every streak is remembered, a dropped one too)."""
-        streaks = [d for d in dets if d.streak_px is not None and d.label is None]
+        """``dets`` less the streaks whose two ends both lie within a radius of the two ends of a
+        streak of an earlier frame within ``static_streak_s`` (the ends, not the middle: a cue
+        ball following an object ball's path a frame later crosses its streak, it does not
+        repeat it). Every streak is remembered, a dropped one too."""
+        streaks = [(d, d.streak_px) for d in dets if d.streak_px is not None and d.label is None]
         if t_s is None or not (streaks or self._streaks):
             return dets
         t = float(t_s)
         self._streaks = [s for s in self._streaks if t - self.config.static_streak_s <= s[0] < t]
         r = self.detector.r_px
-        static = {id(d) for d in streaks if any(np.hypot(d.u_px - u, d.v_px - v) <= r for _, u, v in self._streaks)}
-        self._streaks += [(t, d.u_px, d.v_px) for d in streaks]
+        static = {id(d) for d, ends in streaks if any(_same_ends(ends, e, r) for _, e in self._streaks)}
+        self._streaks += [(t, ends) for _, ends in streaks]
         return [d for d in dets if id(d) not in static] if static else dets
 
-    # -- internals ---------------------------------------------------------------------------
     def _follow(self, view: np.ndarray | LazyView, step: float) -> list[BallDetection] | None:
         """Crops at the predicted centres; None where any prediction is not confirmed."""
         cfg = self.config
@@ -177,3 +180,14 @@ class GuidedDetector:
                 if e[j] <= lim[j] and np.hypot(du, dv) > cfg.rest_r * self.detector.r_px:
                     vel[i] = (du / step, dv / step)
         self._last, self._vel = list(dets), vel
+
+
+def _same_ends(a: tuple[float, float, float, float], b: tuple[float, float, float, float], r_px: float) -> bool:
+    """Whether streaks ``a`` and ``b`` (u0, v0, u1, v1) have their ends within ``r_px`` of each
+    other's, in either order."""
+    (a0, a1), (b0, b1) = ((a[0], a[1]), (a[2], a[3])), ((b[0], b[1]), (b[2], b[3]))
+
+    def near(p: tuple[float, float], q: tuple[float, float]) -> bool:
+        return math.hypot(p[0] - q[0], p[1] - q[1]) <= r_px
+
+    return (near(a0, b0) and near(a1, b1)) or (near(a0, b1) and near(a1, b0))

@@ -50,13 +50,12 @@ class StreakConfig:
 @dataclass(frozen=True)
 class Streak:
     """One streak: its middle ``u_px, v_px`` and path ends ``ends_px`` (u0, v0, u1, v1) in view
-    px, its length in ball radii and mean difference from the cloth."""
+    px, and its length in ball radii."""
 
     u_px: float
     v_px: float
     ends_px: tuple[float, float, float, float]
     length_r: float
-    contrast: float
 
 
 def ball_streaks(
@@ -67,8 +66,9 @@ def ball_streaks(
     lab_diff: tuple[np.ndarray, int] | None = None,
 ) -> list[Streak]:
     """The streaks of the view (see the module docstring), inside ``region_px`` (u0, v0, u1, v1);
-    ``lab_diff``: the view's :func:`vision.proposals.lab_difference` (default cloth model) if the
-    caller has it."""
+    ``lab_diff``: the view's :func:`vision.proposals.lab_difference` if the caller has it, made
+    for the same ``r_px`` with the default :class:`vision.proposals.ProposalConfig` (its working
+    scale and cloth window; not checked)."""
     cfg = config or StreakConfig()
     diff, f = cloth_difference(view_bgr, r_px, ProposalConfig(darker_weight=1.0), lab_diff)
     rs = r_px / f
@@ -86,7 +86,8 @@ def ball_streaks(
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     w_lo, w_hi = cfg.width_r
     min_area = (cfg.min_length_r - w_hi) * w_lo * rs * rs + np.pi * (w_lo * rs / 2.0) ** 2
-    max_area = cfg.max_length_r * w_hi * rs * rs
+    # the largest stadium the shape test admits: the longest, widest, at the fill's upper bound
+    max_area = cfg.fill[1] * (cfg.max_length_r * w_hi - (1.0 - np.pi / 4.0) * w_hi * w_hi) * rs * rs
     out = []
     # the size bounds on every blob at once: most blobs (balls, specks) fail them
     a, longest = stats[:, cv2.CC_STAT_AREA], np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -113,6 +114,5 @@ def ball_streaks(
         e0, e1 = mid - axis * half, mid + axis * half
         to_view = lambda p: ((float(p[0]) + 0.5) * f - 0.5, (float(p[1]) + 0.5) * f - 0.5)  # noqa: E731
         (mu, mv), (u0_, v0_), (u1_, v1_) = to_view(mid), to_view(e0), to_view(e1)
-        contrast = float(diff[y : y + h, x : x + w][lab[y : y + h, x : x + w] == i].mean())
-        out.append(Streak(mu, mv, (u0_, v0_, u1_, v1_), length / rs, contrast))
+        out.append(Streak(mu, mv, (u0_, v0_, u1_, v1_), length / rs))
     return out

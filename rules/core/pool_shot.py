@@ -204,7 +204,7 @@ def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
     ball means a contact the camera missed (a fast cue ball's streaks into a rack: real broadcast
     footage read as "break missed the rack" with the rack broken). A call that rests on that
     absence (000 2.3(e) break missed the rack, 000 6.3 no contact; 002 bola 8 ART 16.1d; 004
-    general rules; 002 snooker ART 2.2.6, a miss) must go to the referee."""
+    general rules; 002 snooker ART 2.2.3, no ball hit) must go to the referee."""
     if facts.first_contact is not None:
         return None
     cue = facts.cue_ball
@@ -213,7 +213,7 @@ def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
         | {e.ball for e in facts.events if isinstance(e, CushionHit) and e.ball is not cue}
         | set(facts.object_balls_pocketed)
         | set(facts.object_balls_off_table),
-        key=lambda b: b.value,
+        key=list(BallId).index,
     )
     if not struck:
         return None

@@ -156,7 +156,7 @@ def test_time_must_increase() -> None:
         tracker.update(1, 1.0, [])
 
 
-@pytest.mark.parametrize("gap_frames, taken", [(2, True), (3, False), (8, False)])
+@pytest.mark.parametrize("gap_frames, taken", [(2, True), (3, False), (8, False), (60, False)])
 def test_an_unnamed_detection_continues_a_ball_in_flight_but_finds_no_lost_one(gap_frames: int, taken: bool) -> None:
     """A streak (no colour evidence, vision/streaks.py) is taken by a ball seen within
     ``unnamed_gap_s`` (0.1 s, here 2 frames at 25 fps): the red, gone from its place, is the streak

@@ -134,13 +134,15 @@ class StreakYolo(FakeYolo):
 
     def __init__(self) -> None:
         super().__init__()
-        self.streaks: list[tuple[float, float]] = []
+        self.streaks: list[tuple[float, float, float]] = []  # (u, v, angle of the path, rad)
 
     def detect(self, view):
         out = super().detect(view)
-        for u, v in self.streaks:
+        for u, v, a in self.streaks:
             x, y = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
-            out.append(BallDetection(float(x[0]), float(y[0]), u, v, R, None, 0.3, streak_px=(u - 30, v, u + 30, v)))
+            du, dv = 30.0 * np.cos(a), 30.0 * np.sin(a)
+            ends = (u - du, v - dv, u + du, v + dv)
+            out.append(BallDetection(float(x[0]), float(y[0]), u, v, R, None, 0.3, streak_px=ends))
         return out
 
 
@@ -148,9 +150,11 @@ class StreakYolo(FakeYolo):
     "places, kept",
     [
         # a ball in flight: a streak further on each frame, every one kept
-        ([(300.0, 300.0), (400.0, 300.0), (500.0, 300.0)], [True, True, True]),
+        ([(300.0, 300.0, 0.0), (400.0, 300.0, 0.0), (500.0, 300.0, 0.0)], [True, True, True]),
         # something that stays (a facing's edge by a corner): only its first sighting
-        ([(300.0, 300.0), (302.0, 301.0), (301.0, 299.0)], [True, False, False]),
+        ([(300.0, 300.0, 0.0), (302.0, 301.0, 0.0), (301.0, 299.0, 0.0)], [True, False, False]),
+        # a second ball crossing the first one's path where it streaked: its own ends, kept
+        ([(300.0, 300.0, 0.0), (301.0, 300.0, 1.3)], [True, True]),
     ],
 )
 def test_a_streak_where_one_was_seen_before_is_no_ball_in_flight(places, kept) -> None:
@@ -167,9 +171,9 @@ def test_a_streak_where_one_was_seen_before_is_no_ball_in_flight(places, kept) -
 def test_a_static_streak_is_forgotten_after_the_window() -> None:
     fake = StreakYolo()
     guided = GuidedDetector(fake, GuidedConfig(key_every=1, static_streak_s=1.0))
-    fake.streaks = [(300.0, 300.0)]
+    fake.streaks = [(300.0, 300.0, 0.0)]
     assert any(d.streak_px for d in guided.detect(VIEW, 0.0))
     fake.streaks = []
     guided.detect(VIEW, 0.6)
-    fake.streaks = [(300.0, 300.0)]
+    fake.streaks = [(300.0, 300.0, 0.0)]
     assert any(d.streak_px for d in guided.detect(VIEW, 1.5))

@@ -47,3 +47,19 @@ def test_no_cue_ball_contact_with_object_balls_struck_needs_review(
     assert ("no contact of the cue ball was seen" in text) is doubt
     if doubt:
         assert call.needs_review and f"({named})" in text
+
+
+@pytest.mark.parametrize("game", ["eight-ball", "straight-pool"])
+@pytest.mark.parametrize("tokens, doubt", [(["foot", "7-8"], True), (["foot", "head"], False)])
+def test_the_other_pool_engines_doubt_alike(game: str, tokens: list[str], doubt: bool) -> None:
+    """Eight-ball (002 bola 8: the break must drive balls to the rails, ART 16.1) and 14.1 (004:
+    the opening break, a breaking violation) judge a break on which no cue-ball contact was seen;
+    with the 7 and the 8 meeting all the same, the call goes to the referee."""
+    eng = engine_for(game)
+    inp = eng.parse_input({"players": PLAYERS})
+    st = eng.initial_state(inp.setup)
+    full_rack = [str(i) for i in range(1, 16)]  # both rack the fifteen balls
+    call = eng.judge_shot(st, a_shot(tokens, full_rack), inp.for_shot(1))[0]
+    assert ("no contact of the cue ball was seen" in (call.review_reason or "")) is doubt
+    if doubt:
+        assert call.needs_review and "(7, 8)" in (call.review_reason or "")
