@@ -209,7 +209,7 @@ def _add_live(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--source", required=True, metavar="SRC", help="camera index (0), stream URL (rtsp://…, http://…) or video file"
     )
-    p.add_argument("--game", default="three-cushion", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
+    p.add_argument("--game", help=f"game to officiate ({GAMES_HELP}); default three-cushion")
     p.add_argument(
         "--input", metavar="REFEREE.json", help="referee input the match starts from (players, match, start)"
     )
@@ -382,13 +382,15 @@ def _cmd_events(args: argparse.Namespace) -> int:
 
 
 def _cmd_live(args: argparse.Namespace) -> int:
-    from rules import load_game_input, parse_game
+    from rules import parse_game
     from tabletrack.live.runner import LiveOptions
     from tabletrack.live.server import run_live
+    from tabletrack.referee_file import load_referee_input
 
-    parse_game(args.game)
+    game = args.game or DEFAULT_GAME
+    g = parse_game(game)
     if args.input:
-        load_game_input(args.input, args.game)  # a bad file fails before the camera is opened
+        load_referee_input(args.input, g, args.game is not None)  # a bad file fails before the camera is opened
     if args.queue < 2:
         raise TabletrackError(f"--queue: expected at least 2 frames, got {args.queue}")
     if not args.check_every > 0:
@@ -407,7 +409,7 @@ def _cmd_live(args: argparse.Namespace) -> int:
         {"--match": match if match.suffix == ".sqlite" else match / "match.sqlite"},
     )
     opts = LiveOptions(
-        game=args.game,
+        game=game,
         table=table_from_args(args),
         referee_input=args.input,
         calibration=args.calibration,

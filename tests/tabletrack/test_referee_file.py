@@ -69,17 +69,19 @@ def test_a_good_file_passes_and_games_reading_lists_its_games(tmp_path: Path) ->
     assert Game.THREE_CUSHION in games_reading(CAROM)
 
 
-def test_analyze_without_game_on_a_nine_ball_file_is_one_line(tmp_path: Path) -> None:
-    """The CLI: exit 2, one line naming nine-ball, no traceback, before any video is read."""
+@pytest.mark.parametrize("command", ["analyze", "live"])
+def test_without_game_a_nine_ball_file_is_one_line(tmp_path: Path, command: str) -> None:
+    """The CLI (analyze reads the file beside the clip, live the --input): exit 2, one line naming
+    nine-ball, no traceback, before any video or camera is opened."""
     video = tmp_path / "clip.mp4"
     video.write_bytes(b"")  # never opened: the referee input fails first
-    _file(tmp_path, NINE_BALL)
-    r = subprocess.run(
-        [sys.executable, "-m", "tabletrack", "analyze", str(video), "--out", str(tmp_path / "out")],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+    ref = _file(tmp_path, NINE_BALL)
+    args = (
+        ["analyze", str(video), "--out", str(tmp_path / "out")]
+        if command == "analyze"
+        else ["live", "--source", str(video), "--input", str(ref), "--match", str(tmp_path / "m")]
     )
+    r = subprocess.run([sys.executable, "-m", "tabletrack", *args], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
