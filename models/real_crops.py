@@ -97,8 +97,7 @@ def track_crops(
 
     camera, tracks = _tracks(analysis)
     table = load_table(table_kind)
-    raw = oblique(camera, table)
-    rect = None if raw else Rectifier(camera, table, VIEW_PX_PER_MM)
+    rect = None if oblique(camera, table) else Rectifier(camera, table, VIEW_PX_PER_MM)
     R = table.ball_radius_mm
     at: dict[int, list[tuple[str, float, float]]] = {}
     for ball, samples in tracks.items():

@@ -60,7 +60,7 @@ class GuidedConfig:
     """``key_every`` in frames; ``max_shift_r`` and ``rest_r`` (the shift between two frames taken
     for no motion) in ball radii; ``min_ball`` the classifier's
     belief that a crop holds a ball below which a prediction counts as lost; ``static_streak_s``
-    how far back a streak at the same place (within a radius) makes a streak static."""
+    how far back a streak with both ends at an earlier streak's (within a radius) makes it static."""
 
     key_every: int = 6
     max_shift_r: float = 0.6
@@ -126,6 +126,7 @@ class GuidedDetector:
         self._t = None if t_s is None else float(t_s)
         return dets
 
+    # -- internals ---------------------------------------------------------------------------
     def _without_static_streaks(self, dets: list[BallDetection], t_s: float | None) -> list[BallDetection]:
         """``dets`` less the streaks whose two ends both lie within a radius of the two ends of a
         streak of an earlier frame within ``static_streak_s`` (the ends, not the middle: a cue

@@ -106,6 +106,35 @@ def cloth_difference(
     return weigh_difference(d, f, r_px, config), f
 
 
+def difference_blobs(
+    diff: np.ndarray,
+    f: int,
+    rs: float,
+    threshold: float,
+    open_r: float,
+    region_px: tuple[float, float, float, float] | None = None,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The blobs of a :func:`cloth_difference` ``diff`` (working scale factor ``f``, ball radius
+    ``rs`` working px): the pixels above ``threshold``, opened with a disc of ``open_r`` radii
+    (lines, spots and diamonds, narrower than a ball, drop out), inside ``region_px`` (u0, v0,
+    u1, v1 in view px) if given; OpenCV's 8-connected components (count, labels, stats).
+    Shared by the proposals and :func:`vision.streaks.ball_streaks`."""
+    mask = (diff > threshold).astype(np.uint8)
+    ro = max(1, int(round(open_r * rs)))
+    # cv2's stubs type every result as a Mat of any number type: opening keeps the uint8 of its input
+    mask = cast(
+        "npt.NDArray[np.uint8]",
+        cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))),
+    )
+    if region_px is not None:
+        u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)
+        keep = np.zeros_like(mask)
+        keep[max(v0, 0) : max(v1, 0), max(u0, 0) : max(u1, 0)] = 1
+        mask &= keep
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(n), lab, stats
+
+
 def playing_region(geometry: RectifiedGeometry, r_px: float, inset_r: float = 0.8) -> tuple[float, float, float, float]:
     """(u0, v0, u1, v1) of the rectified view where a ball's centre can lie: the cloth inside the
     cushion noses less ``inset_r`` ball radii (a centre is one radius from the nose at the
@@ -142,19 +171,7 @@ def ball_proposals(
     cfg = config or ProposalConfig()
     diff, f = cloth_difference(view_bgr, r_px, cfg, lab_diff)
     rs = r_px / f
-    mask = (diff > cfg.threshold).astype(np.uint8)
-    ro = max(1, int(round(cfg.open_r * rs)))
-    # cv2's stubs type every result as a Mat of any number type: opening keeps the uint8 of its input
-    mask = cast(
-        "npt.NDArray[np.uint8]",
-        cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))),
-    )
-    if region_px is not None:
-        u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)
-        keep = np.zeros_like(mask)
-        keep[max(v0, 0) : max(v1, 0), max(u0, 0) : max(u1, 0)] = 1
-        mask &= keep
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, lab, stats = difference_blobs(diff, f, rs, cfg.threshold, cfg.open_r, region_px)
     ball_area = np.pi * rs * rs
     us, vs, ss = [], [], []
     for i in range(1, n):

@@ -24,13 +24,11 @@ reports streaks without a name and below the score that starts a ball
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.proposals import ProposalConfig, cloth_difference
+from vision.proposals import ProposalConfig, cloth_difference, difference_blobs
 
 
 @dataclass(frozen=True)
@@ -72,18 +70,7 @@ def ball_streaks(
     cfg = config or StreakConfig()
     diff, f = cloth_difference(view_bgr, r_px, ProposalConfig(darker_weight=1.0), lab_diff)
     rs = r_px / f
-    mask = (diff > cfg.threshold).astype(np.uint8)
-    ro = max(1, int(round(cfg.open_r * rs)))
-    mask = cast(
-        "npt.NDArray[np.uint8]",
-        cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1))),
-    )
-    if region_px is not None:
-        u0, v0, u1, v1 = (int(round(c / f)) for c in region_px)
-        keep = np.zeros_like(mask)
-        keep[max(v0, 0) : max(v1, 0), max(u0, 0) : max(u1, 0)] = 1
-        mask &= keep
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, lab, stats = difference_blobs(diff, f, rs, cfg.threshold, cfg.open_r, region_px)
     w_lo, w_hi = cfg.width_r
     min_area = (cfg.min_length_r - w_hi) * w_lo * rs * rs + np.pi * (w_lo * rs / 2.0) ** 2
     # the largest stadium the shape test admits: the longest, widest, at the fill's upper bound
