@@ -17,9 +17,13 @@ it left out, and a ball left with one clean side is timed by that side against t
 ball's ("2R apart", or, for a ball struck from rest and seen once before its next contact, "2R
 behind its rest on the line to that sample"). Validation: the impulse along the line of
 centres, combined over both balls, must clear ``min_impulse_mm_s`` and ``significance_sd``
-standard deviations, and neither ball may show a clearly opposite one; where no velocity change
-can be read (every side beyond the contact spoiled), a ball that left its rest in that gap with
-the other, moving, 2R from it is the evidence, at lower confidence.
+standard deviations, and neither ball may show a clearly opposite one, except a ball that left
+its rest in that gap while the other was turned away from it: its path after the gap may be the
+work of further contacts in the same gap (a break's apex ball meets the balls behind it a
+millisecond after the cue ball, and real 25 fps footage showed it leaving back toward the cue
+ball's side), so its own turn is not read; where no velocity change can be read (every side
+beyond the contact spoiled), a ball that left its rest in that gap with the other, moving, 2R
+from it is the evidence, at lower confidence.
 
 Order: a ball at rest is the struck one; of two moving balls the faster one just before the
 contact is called the striker (the simulator truth's convention). A ball set moving by the cue at
@@ -349,6 +353,18 @@ def refine_pair(
     return None
 
 
+def _pushed_away(
+    dv: tuple[np.ndarray, float] | None, sign: float, side_in: Side, side_out: Side, u: np.ndarray, cfg: ContactConfig
+) -> bool:
+    """Whether a ball's velocity change ``dv`` (:func:`velocity_change`) points away from the
+    other ball along ``u`` (a to b; ``sign`` -1 for a, +1 for b) beyond ``significance_sd`` and
+    ``min_impulse_mm_s``: the ball was turned away from the other at the contact."""
+    if dv is None or (side_in.at_rest and side_out.at_rest):
+        return False
+    j = sign * float(dv[0] @ u)
+    return j >= max(cfg.min_impulse_mm_s, cfg.significance_sd * math.sqrt(max(dv[1], 1.0)))
+
+
 def _launch_term(
     striker: PathFit, rest_mm: np.ndarray, first_mm: np.ndarray, diameter_mm: float, cfg: ContactConfig
 ) -> Term:
@@ -411,11 +427,19 @@ def _validate(
     impulses: list[tuple[float, float]] = []
     dva = velocity_change(a_in, a_out, t)
     dvb = velocity_change(b_in, b_out, t)
-    for dv, sign, side_in, side_out, trusted in (
-        (dva, -1.0, a_in, a_out, opt.trust[0]),
-        (dvb, 1.0, b_in, b_out, opt.trust[1]),
+    # a ball that left its rest in this gap while the other was turned away from it, at touching
+    # distance, was struck, whatever way it went: its path after the gap may bear further
+    # contacts of the same gap (a break's apex ball meets the balls behind it a millisecond after
+    # the cue ball meets it), so its own turn is not asked to point away from the striker
+    turned = (
+        _pushed_away(dvb, 1.0, b_in, b_out, u, cfg) and opt.started[0],
+        _pushed_away(dva, -1.0, a_in, a_out, u, cfg) and opt.started[1],
+    )
+    for dv, sign, side_in, side_out, trusted, struck in (
+        (dva, -1.0, a_in, a_out, opt.trust[0], turned[0]),
+        (dvb, 1.0, b_in, b_out, opt.trust[1], turned[1]),
     ):
-        if dv is None or not trusted or (side_in.at_rest and side_out.at_rest):
+        if dv is None or not trusted or struck or (side_in.at_rest and side_out.at_rest):
             continue
         j = sign * float(dv[0] @ u)
         var = max(dv[1], 1.0)

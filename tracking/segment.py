@@ -4,7 +4,8 @@ starts moving after all were at rest, and ends when all are at rest again).
 Works on the *observed* samples of each trajectory, with any sampling:
 
 - a ball is at rest over a run of samples that stay within ``rest_tol_mm`` of their mean for at
-  least ``rest_min_s``; or, for sources that report only when a ball moves (another tracking
+  least ``rest_min_s`` (or for three samples at the very start or end of the data: a clip cut a
+  few frames before a stroke, real broadcast dev Clip12, still shows the rack at rest); or, for sources that report only when a ball moves (another tracking
   system, DESIGN.md "What real inputs look like"), over a *silence*: no sample at all for
   ``silent_rest_s``, or for ``silence_ratio`` times longer than the spacing of the reports that
   follow, after which the ball reappears within ``silent_jump_mm`` (a ball moving through a data
@@ -165,7 +166,8 @@ def rest_runs(s: BallSamples, clip_end_s: float, cfg: SegmentConfig) -> list[Res
                 break
         duration = t[j] - t[i]
         trailing = j == n - 1 and count >= 3  # still at the end of the data
-        if duration >= cfg.rest_min_s or _silent_rest(s, j, clip_end_s, cfg) or trailing:
+        leading = i == 0 and count >= 3  # still from the start of the data (a clip cut just before a stroke)
+        if duration >= cfg.rest_min_s or _silent_rest(s, j, clip_end_s, cfg) or trailing or leading:
             med = np.median(p[i : j + 1], axis=0)
             runs.append(RestRun(i, j, float(t[i]), float(t[j]), (float(med[0]), float(med[1]))))
             i = j + 1

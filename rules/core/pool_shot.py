@@ -17,6 +17,7 @@ contact cannot be ordered before it by any camera. With no contact at all, nothi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -197,30 +198,56 @@ def read_pool_shot(shot: Shot) -> PoolShotFacts:
     )
 
 
+#: s. How much earlier than the cue ball's first contact seen an object ball's own event must be
+#: to show that contact was not the first: more than a contact's timing error (a rack's balls
+#: meet each other within milliseconds of the cue ball's contact, timed to ~10 ms each), less
+#: than any ball struck by the cue ball takes to reach a cushion or a pocket.
+EARLIER_S = 0.05
+
+
 def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
-    """Why a call resting on "the cue ball touched no ball" is in doubt, or None: on a pocket
-    table an object ball moves only when struck, and every stroke is on the cue ball, so an object
-    ball that met another ball, a cushion or a pocket while the log shows no contact of the cue
-    ball means a contact the camera missed (a fast cue ball's streaks into a rack: real broadcast
-    footage read as "break missed the rack" with the rack broken). A call that rests on that
-    absence (000 2.3(e) break missed the rack, 000 6.3 no contact; 002 bola 8 ART 16.1d; 004
-    general rules; 002 snooker ART 2.2.3, no ball hit) must go to the referee."""
-    if facts.first_contact is not None:
-        return None
+    """Why a call resting on the cue ball's first contact is in doubt, or None: on a pocket table
+    an object ball moves only when struck, and every stroke is on the cue ball, so an object ball
+    that met another ball, a cushion or a pocket while the log shows no contact of the cue ball,
+    or only a later one, means a contact the camera missed (a fast cue ball's streaks into a
+    rack: real broadcast footage read as "break missed the rack" with the rack broken, or the
+    cue ball's first contact seen seconds after the break, a "wrong ball first"). A call that
+    rests on that contact or its absence (000 2.3(e) break missed the rack, 000 6.1 wrong ball
+    first, 000 6.3 no contact; 002 bola 8 ART 16.1d; 004 general rules; 002 snooker ART 2.2.3,
+    no ball hit) must go to the referee."""
     cue = facts.cue_ball
-    struck = sorted(
-        {b for e in facts.events if isinstance(e, BallBall) for b in e.balls if b is not cue}
-        | {e.ball for e in facts.events if isinstance(e, CushionHit) and e.ball is not cue}
-        | set(facts.object_balls_pocketed)
-        | set(facts.object_balls_off_table),
-        key=list(BallId).index,
-    )
-    if not struck:
+    first = facts.first_contact_event
+    t_first = first.t_s - EARLIER_S if first is not None else math.inf
+    earlier: dict[BallId, float] = {}
+    for e in facts.events:
+        if e.t_s >= t_first:
+            continue
+        if isinstance(e, BallBall) and cue not in e.balls:
+            balls: tuple[BallId, ...] = e.balls
+        elif isinstance(e, CushionHit | Pocketed | OffTable) and e.ball is not cue:
+            balls = (e.ball,)
+        else:
+            continue
+        for b in balls:
+            earlier.setdefault(b, e.t_s)
+    # a log without times for them: the pocketed and off-table balls of a shot with no contact
+    if first is None:
+        for b in list(facts.object_balls_pocketed) + list(facts.object_balls_off_table):
+            earlier.setdefault(b, math.inf)
+    if not earlier:
         return None
+    struck = sorted(earlier, key=list(BallId).index)
     named = ", ".join(b.value for b in struck[:4]) + (" ..." if len(struck) > 4 else "")
+    if first is None:
+        return (
+            f"no contact of the cue ball was seen, yet object balls were struck ({named}): "
+            "a contact the camera missed decides this call"
+        )
+    assert facts.first_contact is not None
     return (
-        f"no contact of the cue ball was seen, yet object balls were struck ({named}): "
-        "a contact the camera missed decides this call"
+        f"the cue ball's first contact seen, the {facts.first_contact.value} at {first.t_s:.2f} s, comes after "
+        f"object balls were struck ({named}, from {min(earlier.values()):.2f} s): its first contact was not seen, "
+        "and it decides this call"
     )
 
 

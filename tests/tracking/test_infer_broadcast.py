@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from calibration.table import load_table
 from tracking.events import BallBall, OffTable, Pocketed, ShotStart
@@ -96,3 +97,43 @@ def test_a_ball_rolling_about_inside_the_pocket_dropped_when_it_first_got_there(
     assert not [e for e in ev if isinstance(e, OffTable)]
     assert len([e for e in ev if isinstance(e, ShotStart)]) == 1
     assert [e.t_s for e in ev] == sorted(e.t_s for e in ev)
+
+
+def _break_into_the_apex(t_hit: float, t0: float = 0.0) -> dict:
+    """A break as a 25 fps broadcast records it: the cue ball at 9 m/s meets the apex 1 at
+    ``t_hit`` (between two frames), and in the same frame gap the 1 meets the balls behind it,
+    which the tracker has not named yet (a rack's inner balls: not in the trajectories), and is
+    turned aside, back toward the cue ball's side: its path after the gap is its neighbours'
+    work. Samples from ``t0`` (0: a clip cut a few frames before the contact)."""
+    ts = np.arange(t0, t0 + 4.0, 1.0 / FPS)
+    apex = np.array([1900.0, 635.0])
+    hit = apex - [57.15, 0.0]
+    cue = np.where(
+        (ts <= t_hit)[:, None],
+        hit[None, :] - 9000.0 * (t_hit - ts)[:, None] * np.array([1.0, 0.0])[None, :],
+        _path(ts, hit, (300.0, -1000.0), t_hit, decel=1500.0),
+    )
+    return {CUE: cue, B1: _path(ts, apex, (-800.0, 1400.0), t_hit, decel=1500.0), "ts": ts}
+
+
+@pytest.mark.parametrize(
+    "t0, t_hit",
+    [
+        (0.0, 0.15),  # the clip starts 4 frames before the contact (the 1's rest: 0.12 s)
+        (0.0, 0.14),
+        (0.0, 0.13),  # the contact just after a frame
+        (-1.0, 0.15),  # a long rest before the stroke
+    ],
+)
+def test_a_break_apex_turned_by_its_neighbours_in_the_same_gap_was_struck_first(t0: float, t_hit: float) -> None:
+    # 000 2.3: the break's first contact decides the call. Real broadcast dev Clip1/Clip12
+    # (mirrored, scaled, turned): the apex's path after the gap points back toward the cue
+    # ball, so its own turn was read as "pushed toward the striker" and the contact refused
+    # (before: no contact on 2 of these 4, 1 frame late on a third); and a ball still only for
+    # the clip's first frames was not taken to be at rest.
+    paths = _break_into_the_apex(t_hit, t0)
+    ts = paths.pop("ts")
+    evs = infer_events([_traj(b, ts, xy) for b, xy in paths.items()], POOL)
+    first = next(e for e in evs if isinstance(e, BallBall) and CUE in e.balls)
+    assert set(first.balls) == {CUE, B1}
+    assert abs(first.t_s - t_hit) < 0.5 / FPS

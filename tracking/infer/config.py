@@ -43,6 +43,11 @@ class InferenceConfig:
     #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the
     #: shot is left open, since it may yet reach a cushion or a ball. First version (320e9d4).
     end_speed_mm_s: float = 150.0
+    #: mm/s. No stroke sends a ball faster (a pool break: 9-11 m/s): a stroke's start that puts
+    #: the cue ball's way from its rest to its first moving sample faster than this was timed
+    #: too late (the ball was hidden at the stroke, real broadcast dev Clip1's break), and is
+    #: timed by the way to its first contact over its speed instead (:mod:`tracking.infer.start`).
+    max_stroke_speed_mm_s: float = 12000.0
     #: s. Two ball-ball contacts of the same pair found within this of each other are one (the
     #: passes find the same contact again, timed slightly apart); also how near a contact must
     #: lie to a ball's start from rest to explain it, and the window within which a pass does

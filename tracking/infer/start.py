@@ -119,8 +119,9 @@ def retimed_stroke(
     acts: Mapping[BallId, BallActivity], stroke: Stroke, contacts: Contacts, cfg: InferenceConfig
 ) -> Stroke:
     """The stroke's start again, now that the shot's contacts are known: the cue ball's path
-    after it kept short of its first contact; a cue ball first seen moving after that contact
-    (hidden at the stroke) started by the way to it over its speed. Unchanged where the cue
+    after it kept short of its first contact; a cue ball first seen moving after that contact,
+    or seen again so far from its rest that no stroke could have taken it there since that start
+    (hidden at the stroke), started by the way to the contact over its speed. Unchanged where the cue
     ball was not at rest before, or has no contact after its rest."""
     cue_motion = stroke.motion
     if cue_motion.rest_before is None or cue_motion.i_first <= 0:
@@ -132,13 +133,21 @@ def retimed_stroke(
     later += [y.t_s for y in contacts.cushions if y.ball is cue and y.t_s > t_rest]
     if not later:
         return stroke
-    if min(later) < float(cs.t_s[cue_motion.i_first]):
+    i = cue_motion.i_first
+    first = min(later)
+    hit = next((x for x in contacts.collisions if cue in x.balls and x.t_s == first), None)
+    if first < float(cs.t_s[i]):
         # the cue ball was first seen moving after its first contact (hidden at the stroke)
-        first = min(later)
-        hit = next((x for x in contacts.collisions if cue in x.balls and x.t_s == first), None)
         t_start, conf = _stroke_before(acts, cue_motion, hit, first, contacts, cfg)
     else:
-        t_start, conf = onset_time(acts[cue], cue_motion.i_first, cfg.contact, hi_t=min(later))
+        t_start, conf = onset_time(acts[cue], i, cfg.contact, hi_t=first)
+        way = float(np.hypot(*(cs.xy_mm[i] - np.array(cue_motion.rest_before.pos_mm))))
+        frame_s = float(np.median(np.diff(cs.t_s)))
+        if way > cfg.max_stroke_speed_mm_s * (float(cs.t_s[i]) - t_start + frame_s):
+            # a start too late for the way the ball went before its first moving sample (the
+            # fastest stroke would need another sample interval): it was hidden at the stroke
+            # and seen again just before its first contact
+            t_start, conf = _stroke_before(acts, cue_motion, hit, first, contacts, cfg)
     return Stroke(t_start, conf, cue_motion)
 
 

@@ -63,3 +63,30 @@ def test_the_other_pool_engines_doubt_alike(game: str, tokens: list[str], doubt:
     assert ("no contact of the cue ball was seen" in (call.review_reason or "")) is doubt
     if doubt:
         assert call.needs_review and "(7, 8)" in (call.review_reason or "")
+
+
+@pytest.mark.parametrize(
+    "tokens, balls, start, doubt",
+    [
+        # real broadcast (dev Clip12 turned upside down): the break's contacts in the rack missed,
+        # the 7 on a cushion at 0.2 s and the 1 and 3 pocketed, the cue ball's first contact seen
+        # only seconds later, with the 7: not a "wrong ball first" (000 6.1) to call unasked
+        (["7:head", "1>side_right", "3>head_left", "7~2.5"], rack(), None, True),
+        # 000 6.1: the cue ball met the 5 first, then the 5 went to the cushion: no doubt
+        (["5", "5:foot", "3-5"], ["3", "5", "7", "9"], MID_9, False),
+        # an object ball's event a few ms before the cue ball's contact is timing, not a missed
+        # contact (a rack's balls meet within milliseconds of the cue ball's contact)
+        (["1-2", "1~0.01", "2:foot"], rack(), None, False),
+    ],
+)
+def test_a_first_contact_seen_after_object_balls_moved_needs_review(
+    tokens: list[str], balls: list[str], start: dict | None, doubt: bool
+) -> None:
+    """000 6.1 (the cue ball must first contact the lowest-numbered ball) and 000 2.3 rest on the
+    cue ball's first contact: when object balls met a cushion or a pocket before the first contact
+    the log shows, the first contact was missed, and the call says so."""
+    call = _judge("nine-ball", tokens, balls, start)
+    text = call.review_reason or ""
+    assert ("its first contact was not seen" in text) is doubt
+    if doubt:
+        assert call.needs_review and "comes after object balls were struck (1, 3, 7, from 0.20 s)" in text
