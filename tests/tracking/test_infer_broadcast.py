@@ -137,3 +137,26 @@ def test_a_break_apex_turned_by_its_neighbours_in_the_same_gap_was_struck_first(
     first = next(e for e in evs if isinstance(e, BallBall) and CUE in e.balls)
     assert set(first.balls) == {CUE, B1}
     assert abs(first.t_s - t_hit) < 0.5 / FPS
+
+
+def test_a_cue_ball_hidden_at_the_stroke_and_seen_once_before_the_rack_started_by_its_way_there() -> None:
+    # real broadcast dev Clip1's break: the cue ball rests, is lost in its streaks for four
+    # frames at ~9 m/s and is seen again once, by the rack, just before it meets the apex; its
+    # stroke was read at that first sighting (0.2 s late): no stroke covers that way in a frame
+    ts = np.arange(0.0, 3.0, 1.0 / FPS)
+    apex = np.array([1900.0, 635.0])
+    rest = np.array([400.0, 635.0])
+    t_go = 0.5
+    t_hit = t_go + (apex[0] - 57.15 - rest[0]) / 9000.0
+    cue = np.where(
+        (ts <= t_hit)[:, None],
+        rest[None, :] + 9000.0 * np.clip(ts - t_go, 0.0, None)[:, None] * np.array([1.0, 0.0])[None, :],
+        _path(ts, apex - [57.15, 0.0], (300.0, -1000.0), t_hit, decel=1500.0),
+    )
+    seen = ~((ts > t_go) & (ts < t_hit - 1.0 / FPS))  # hidden from the stroke to a frame before the contact
+    trajs = [
+        _traj(CUE, ts, cue, observed=seen),
+        _traj(B1, ts, _path(ts, apex, (2000.0, 300.0), t_hit, decel=1500.0)),
+    ]
+    (start,) = [e for e in infer_events(trajs, POOL) if isinstance(e, ShotStart)]
+    assert abs(start.t_s - t_go) < 2.0 / FPS
