@@ -5,7 +5,8 @@ A ball counts as gone only when its track ends in motion and it is not seen agai
 ``lost_after_s`` (:mod:`tracking.segment`), and then only if where it was going says so:
 
 - seen with its centre closer to a nose line than a ball on the cloth can be (up on the cushion
-  or the rail), or
+  or the rail), and not seen back on the cloth after (one detection misplaced at a cushion is not
+  a ball over the rail), or
 - last seen moving fast (``min_speed_mm_s``) toward a cushion it would reach within
   ``reach_mm`` (it jumped as it met that cushion; not seen going over, so only at
   ``unseen_exit_confidence``: a call that rests on it is reviewed), or
@@ -84,12 +85,18 @@ def ball_exit(
             entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
         if entry is not None:
             return Exit(entry.t_s, entry.pocket, entry.confidence)
-    for i in idx:  # seen where no ball on the cloth can be
+    beyond = _beyond_nose(s.xy_mm[idx], table, R - cfg.beyond_nose_mm)
+    for k, i in enumerate(idx):  # seen where no ball on the cloth can be
+        if not beyond[k]:
+            continue
         if zones and near_pocket(zones, s.xy_mm[i], table.ball_diameter_mm) is not None:
             continue  # in a pocket's mouth, below the nose lines
-        for c in Cushion:
-            if normal_coordinate(c, table)(s.xy_mm[i : i + 1])[0] < R - cfg.beyond_nose_mm:
-                return Exit(float(s.t_s[i]), None, 0.8)
+        if not beyond[k + 1 :].all():
+            # seen on the cloth again after: a misplaced detection (real eight-ball footage,
+            # mirrored: one sample 6 mm past the foot nose, the next back on the cloth), not a
+            # ball that went over the rail
+            continue
+        return Exit(float(s.t_s[i]), None, 0.8)
     k = motion.i_last
     side = make_side(act, k, -1, -math.inf, math.inf, contact)
     p = s.xy_mm[k]
@@ -120,6 +127,14 @@ def ball_exit(
     # footage a ball also vanishes under a player, or from the detector, at a cushion), so below
     # the confidence a call may rest on without review
     return Exit(t_last + best[0], None, cfg.unseen_exit_confidence)
+
+
+def _beyond_nose(xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> np.ndarray:
+    """Per centre, whether it lies closer than ``limit_mm`` to some nose line (or beyond it)."""
+    out = np.zeros(len(xy_mm), bool)
+    for c in Cushion:
+        out |= normal_coordinate(c, table)(xy_mm) < limit_mm
+    return out
 
 
 def _first_in_pocket(zones: Sequence[PocketZone], xy_mm: np.ndarray) -> int | None:

@@ -160,3 +160,33 @@ def test_a_cue_ball_hidden_at_the_stroke_and_seen_once_before_the_rack_started_b
     ]
     (start,) = [e for e in infer_events(trajs, POOL) if isinstance(e, ShotStart)]
     assert abs(start.t_s - t_go) < 2.0 / FPS
+
+
+@pytest.mark.parametrize(
+    "beyond_frames, back_on_cloth, off_confident",
+    [
+        ([10], True, False),  # one detection 6 mm past the nose, the next back on the cloth: a misplacement
+        ([10, 11], False, True),  # seen up on the cushion and never on the cloth again: over the rail
+    ],
+)
+def test_a_ball_is_off_the_table_only_if_not_seen_back_on_the_cloth(
+    beyond_frames: list[int], back_on_cloth: bool, off_confident: bool
+) -> None:
+    # issue 13 section 4 (a ball is off the table only when seen going over a rail); 002 bola 8
+    # ART 20.1. Real eight-ball dev game1, mirrored: the 2, rolling slowly along the foot
+    # cushion, was read once 6 mm past the foot nose and then back on the cloth, then hidden:
+    # called "FOUL ball off the table" with no review
+    ts = np.arange(0.0, 3.0, 1.0 / 30.0)
+    L = POOL.length_mm
+    xy = _path(ts, (L - 200.0, 300.0), (600.0, 0.0), 0.1, decel=300.0)
+    xy[:, 0] = np.minimum(xy[:, 0], L - 40.0)
+    for k in beyond_frames:
+        xy[k, 0] = L + 6.0
+    seen = np.ones(len(ts), bool)
+    last = max(beyond_frames) + (1 if back_on_cloth else 0)
+    seen[last + 1 :] = False
+    xy[last + 1 :] = xy[last]
+    rest = np.tile([[800.0, 600.0]], (len(ts), 1))
+    evs = infer_events([_traj(B3, ts, xy, observed=seen), _traj(CUE, ts, rest)], POOL)
+    off = [e for e in evs if isinstance(e, OffTable)]
+    assert any(e.confidence >= 0.8 for e in off) is off_confident
