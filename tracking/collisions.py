@@ -353,16 +353,15 @@ def refine_pair(
     return None
 
 
-def _pushed_away(
-    dv: tuple[np.ndarray, float] | None, sign: float, side_in: Side, side_out: Side, u: np.ndarray, cfg: ContactConfig
-) -> bool:
-    """Whether a ball's velocity change ``dv`` (:func:`velocity_change`) points away from the
-    other ball along ``u`` (a to b; ``sign`` -1 for a, +1 for b) beyond ``significance_sd`` and
-    ``min_impulse_mm_s``: the ball was turned away from the other at the contact."""
+def _impulse(
+    dv: tuple[np.ndarray, float] | None, sign: float, side_in: Side, side_out: Side, u: np.ndarray
+) -> tuple[float, float] | None:
+    """A ball's velocity change ``dv`` (:func:`velocity_change`) along ``u`` (a to b; ``sign`` -1
+    for a, +1 for b: positive away from the other ball) and its variance (at least 1), or None
+    where none can be read (no change measured, or the ball rested on both sides)."""
     if dv is None or (side_in.at_rest and side_out.at_rest):
-        return False
-    j = sign * float(dv[0] @ u)
-    return j >= max(cfg.min_impulse_mm_s, cfg.significance_sd * math.sqrt(max(dv[1], 1.0)))
+        return None
+    return sign * float(dv[0] @ u), max(dv[1], 1.0)
 
 
 def _launch_term(
@@ -425,24 +424,24 @@ def _validate(
     if (a_in.at_rest and a_out.at_rest) or (b_in.at_rest and b_out.at_rest):
         return None  # a ball that did not move was not struck, nor struck anything
     impulses: list[tuple[float, float]] = []
-    dva = velocity_change(a_in, a_out, t)
-    dvb = velocity_change(b_in, b_out, t)
+    # each ball's velocity change along the line of centres, away from the other (+), and its
+    # variance; None where it cannot be read
+    read = (
+        _impulse(velocity_change(a_in, a_out, t), -1.0, a_in, a_out, u),
+        _impulse(velocity_change(b_in, b_out, t), 1.0, b_in, b_out, u),
+    )
+    pushed = tuple(
+        r is not None and r[0] >= max(cfg.min_impulse_mm_s, cfg.significance_sd * math.sqrt(r[1])) for r in read
+    )
     # a ball that left its rest in this gap while the other was turned away from it, at touching
     # distance, was struck, whatever way it went: its path after the gap may bear further
     # contacts of the same gap (a break's apex ball meets the balls behind it a millisecond after
     # the cue ball meets it), so its own turn is not asked to point away from the striker
-    turned = (
-        _pushed_away(dvb, 1.0, b_in, b_out, u, cfg) and opt.started[0],
-        _pushed_away(dva, -1.0, a_in, a_out, u, cfg) and opt.started[1],
-    )
-    for dv, sign, side_in, side_out, trusted, struck in (
-        (dva, -1.0, a_in, a_out, opt.trust[0], turned[0]),
-        (dvb, 1.0, b_in, b_out, opt.trust[1], turned[1]),
-    ):
-        if dv is None or not trusted or struck or (side_in.at_rest and side_out.at_rest):
+    turned = (pushed[1] and opt.started[0], pushed[0] and opt.started[1])
+    for r, trusted, struck in zip(read, opt.trust, turned):
+        if r is None or not trusted or struck:
             continue
-        j = sign * float(dv[0] @ u)
-        var = max(dv[1], 1.0)
+        j, var = r
         if j < -cfg.significance_sd * math.sqrt(var) - cfg.min_impulse_mm_s:
             return None  # this ball was pushed toward the other: not a contact between them
         impulses.append((j, var))

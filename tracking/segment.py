@@ -5,11 +5,11 @@ Works on the *observed* samples of each trajectory, with any sampling:
 
 - a ball is at rest over a run of samples that stay within ``rest_tol_mm`` of their mean for at
   least ``rest_min_s`` (or for three samples at the very start or end of the data: a clip cut a
-  few frames before a stroke, real broadcast dev Clip12, still shows the rack at rest); or, for sources that report only when a ball moves (another tracking
-  system, DESIGN.md "What real inputs look like"), over a *silence*: no sample at all for
-  ``silent_rest_s``, or for ``silence_ratio`` times longer than the spacing of the reports that
-  follow, after which the ball reappears within ``silent_jump_mm`` (a ball moving through a data
-  gap reappears far away). A gap the tracker bridged (samples marked not observed: a ball hidden
+  few frames before a stroke, real broadcast dev Clip12, still shows the rack at rest); or, for
+  sources that report only when a ball moves (another tracking system, DESIGN.md "What real
+  inputs look like"), over a *silence*: no sample at all for ``silent_rest_s``, or for
+  ``silence_ratio`` times longer than the spacing of the reports that follow, after which the
+  ball reappears within ``silent_jump_mm`` (a ball moving through a data gap reappears far away). A gap the tracker bridged (samples marked not observed: a ball hidden
   by a hand or a cue) is never a silence: a ball that disappears while moving stays moving until
   it is seen again.
 - motion is what lies between rest runs; a motion of one or two samples that ends where it began

@@ -230,10 +230,6 @@ def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
             continue
         for b in balls:
             earlier.setdefault(b, e.t_s)
-    # a log without times for them: the pocketed and off-table balls of a shot with no contact
-    if first is None:
-        for b in list(facts.object_balls_pocketed) + list(facts.object_balls_off_table):
-            earlier.setdefault(b, math.inf)
     if not earlier:
         return None
     struck = sorted(earlier, key=list(BallId).index)

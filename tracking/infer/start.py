@@ -121,8 +121,8 @@ def retimed_stroke(
     """The stroke's start again, now that the shot's contacts are known: the cue ball's path
     after it kept short of its first contact; a cue ball first seen moving after that contact,
     or seen again so far from its rest that no stroke could have taken it there since that start
-    (hidden at the stroke), started by the way to the contact over its speed. Unchanged where the cue
-    ball was not at rest before, or has no contact after its rest."""
+    (hidden at the stroke), started by the way to the contact over its speed. Unchanged where
+    the cue ball was not at rest before, or has no contact after its rest."""
     cue_motion = stroke.motion
     if cue_motion.rest_before is None or cue_motion.i_first <= 0:
         return stroke
