@@ -12,8 +12,9 @@ A ball counts as gone only when its track ends in motion and it is not seen agai
   ``unseen_exit_confidence``: a call that rests on it is reviewed), or
 - (tables with pockets) last seen within or heading into a pocket's drop circle
   (:func:`tracking.pockets.pocket_entry`, which times the drop below one frame). Near a pocket a
-  centre beyond the nose line is a ball in the mouth, not on the cushion, and a ball heading into
-  an opening of the cushion is not jumping it.
+  centre beyond the nose line is a ball in the mouth, not on the cushion, and a ball whose first
+  nose line on its way is broken by a pocket's opening where it crosses it went into that
+  pocket (unseen, so at ``unseen_exit_confidence``), it did not jump a cushion.
 
 Otherwise the ball is *lost* (still on the table somewhere, position unknown), never off-table.
 """
@@ -110,23 +111,30 @@ def ball_exit(
     speed = float(np.hypot(*v))
     if speed < cfg.min_speed_mm_s:
         return None
-    best: tuple[float, Cushion] | None = None
+    # the first nose line on its way decides: a ball that crosses it where a pocket breaks it is
+    # heading into that pocket's mouth, whatever cushion line lies beyond (real eight-ball
+    # broadcast: a 7 rolling along the side cushion into a corner vanished 70 mm short of the
+    # drop circle; the head line, crossed first, is open there, and the side cushion's line,
+    # "reached" only past the corner, made it a jump over the rail)
+    best: tuple[float, Cushion, float] | None = None
     for c in Cushion:
         n = float(normal_coordinate(c, table)(p[None, :])[0])
         vn = _normal_velocity(c, v)
-        if vn >= 0 or n - R > cfg.reach_mm:
+        if vn >= 0:
             continue
         t_hit = max(n - R, 0.0) / -vn
-        if zones and in_opening(zones, c, p + v * t_hit) is not None:
-            continue  # no cushion there to jump: heading into a pocket's mouth
         if best is None or t_hit < best[0]:
-            best = (t_hit, c)
-    if best is None:
+            best = (t_hit, c, n - R)
+    if best is None or best[2] > cfg.reach_mm:
         return None
-    # not seen going over: inferred from where it was heading when it vanished (on broadcast
-    # footage a ball also vanishes under a player, or from the detector, at a cushion), so below
-    # the confidence a call may rest on without review
-    return Exit(t_last + best[0], None, cfg.unseen_exit_confidence)
+    t_hit, c, _ = best
+    # not seen going over or in: inferred from where it was heading when it vanished (on
+    # broadcast footage a ball also vanishes under a player, or from the detector, at a cushion),
+    # so below the confidence a call may rest on without review
+    mouth = in_opening(zones, c, p + v * t_hit) if zones else None
+    if mouth is not None:
+        return Exit(t_last + t_hit, mouth.pocket, cfg.unseen_exit_confidence)
+    return Exit(t_last + t_hit, None, cfg.unseen_exit_confidence)
 
 
 def _beyond_nose(xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> np.ndarray:

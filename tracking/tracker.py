@@ -146,6 +146,16 @@ class TrackerConfig:
     lies less than this many radii inside the nose lines (a ball's centre never lies nearer a
     cushion than its radius; real club footage: the white facings of the side pockets, read
     0.61-0.68 as balls, lay 20-26 mm from the nose line, the radius being 28.6).
+    ``named_start_score``, ``named_sightings``, ``named_span_s``: a detection that reads a ball
+    not yet seen (colour evidence at least one half) but scores under ``start_confidence`` as a
+    ball (a ball by a pocket's jaws, half in the shade of the rail: real eight-ball broadcast, a
+    maroon 7 read 0.91 the 7 at a ball score of 0.31-0.38 on every frame until it was potted, and
+    the pot was never seen) starts that ball once it is seen at the same place at least
+    ``named_sightings`` times over at least ``named_span_s`` with a score of at least
+    ``named_start_score``: a flicker does not stay, a facing is near the rail
+    (``start_rail_r``), and a detection within a radius of a spot marked on the cloth is the mark. A ball so read by any detection of the frame is not given by elimination to another
+    detection that reads it at less than one half (the 7 above was given to a purple 4 misread
+    0.86 the 3 and 0.05 the 7, the 3 being taken).
     ``unnamed_gap_s``: a detection with no colour evidence at all (a fast ball's streak,
     :mod:`vision.streaks`) is taken only by a ball seen within this long: it continues a ball in
     flight, it does not find one lost (real broadcast: a hand's edge by the rail, read as a
@@ -176,6 +186,9 @@ class TrackerConfig:
     pending_gap_s: float = 0.5
     pending_confidence: float = 0.5
     start_rail_r: float = 0.95
+    named_start_score: float = 0.25
+    named_sightings: int = 4
+    named_span_s: float = 0.2
     unnamed_gap_s: float = 0.1
     backfill_s: float = 0.3
     bridged_confidence: float = 0.5
@@ -480,9 +493,17 @@ class Tracker:
         cfg = self.config
         self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
         taken = set(assigned.values())
-        free = [j for j in range(len(dets)) if j not in taken and dets[j].score >= cfg.pending_confidence]
+        unseen_now = [i for i, b in enumerate(self.balls) if not self._tracks[b].started and i not in assigned]
+        named = {j: self._named_unseen(dets[j], unseen_now) for j in range(len(dets)) if j not in taken}
+        free = [
+            j
+            for j in named
+            if dets[j].score >= cfg.pending_confidence
+            or (named[j] is not None and dets[j].score >= cfg.named_start_score)
+        ]
         if not free:
             return {}
+        claims = self._claims(dets)
         D = self.table.ball_diameter_mm if self.table is not None else 61.5
         held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
@@ -498,19 +519,63 @@ class Tracker:
             p = near[0]
             earlier = list(p.seen)
             p.seen.append((frame, t_s, d.x_mm, d.y_mm, d.score))
-            if len(p.seen) < cfg.confirm_sightings or t_s - p.t_first < cfg.confirm_span_s:
-                continue
-            unseen = [
-                (label_score(d, b) or 0.0, -i, i)
-                for i, b in enumerate(self.balls)
-                if not self._tracks[b].started and i not in assigned and i not in out
-            ]
-            if not unseen:
-                continue
-            _, _, i = max(unseen)
+            i_named = named[j]
+            if (
+                i_named is not None
+                and i_named not in out
+                and len(p.seen) >= cfg.named_sightings
+                and t_s - p.t_first >= cfg.named_span_s
+            ):
+                i = i_named  # read as that ball, steadily: named by its look
+            else:
+                sure = [x for x in p.seen if x[4] >= cfg.pending_confidence]
+                if d.score < cfg.pending_confidence or len(sure) < cfg.confirm_sightings:
+                    continue
+                if t_s - sure[0][1] < cfg.confirm_span_s:
+                    continue
+                # named by elimination: the likeliest ball not yet seen that no other detection
+                # of the frame reads as itself
+                unseen = [
+                    (label_score(d, b) or 0.0, -i, i)
+                    for i, b in enumerate(self.balls)
+                    if not self._tracks[b].started
+                    and i not in assigned
+                    and i not in out
+                    and not claims.get(b, set()) - {j}
+                ]
+                if not unseen:
+                    continue
+                _, _, i = max(unseen)
             out[i] = (j, earlier)
             self._pending.remove(p)
             held.append((d.x_mm, d.y_mm))
+        return out
+
+    def _named_unseen(self, d: BallDetection, unseen: Sequence[int]) -> int | None:
+        """The index of the ball among ``unseen`` (indices of balls not yet seen) that ``d``
+        reads as itself (colour evidence at least one half) where that ball's look is its own (no
+        other ball shares its detector class), or None."""
+        best = max(((label_score(d, self.balls[i]) or 0.0, i) for i in unseen), default=(0.0, -1))
+        if best[0] < 0.5 or self.balls[best[1]] in self._shared or self._on_spot(d):
+            return None
+        return best[1]
+
+    def _on_spot(self, d: BallDetection) -> bool:
+        """Whether a detection lies within a ball radius of a spot marked on the cloth (a spot is
+        faintly ball-like: a weak reading there is the mark; a ball standing on it reads sure)."""
+        if self.table is None:
+            return False
+        r = self.table.ball_radius_mm
+        return any(math.hypot(d.x_mm - x, d.y_mm - y) <= r for x, y in self.table.spots_mm.values())
+
+    def _claims(self, dets: Sequence[BallDetection]) -> dict[BallId, set[int]]:
+        """Ball -> the detections that read it as itself (colour evidence at least one half), for
+        the balls whose look is their own (no other ball shares their detector class)."""
+        out: dict[BallId, set[int]] = {}
+        for j, d in enumerate(dets):
+            for b, sc in d.label_scores.items():
+                if sc >= 0.5 and b in self._tracks and b not in self._shared:
+                    out.setdefault(b, set()).add(j)
         return out
 
     def _report_earlier(self, ball: BallId, seen: Sequence[tuple[int, float, float, float, float]], t_s: float) -> None:
@@ -643,6 +708,7 @@ class Tracker:
                 key=lambda x: -x[0],
             )
             likeliest.append(tuple(b for _, b in scored[: cfg.start_top_k]))
+        claims = self._claims(dets)
         for i, ball in enumerate(self.balls):
             p = preds[ball]
             tr = self._tracks[ball]
@@ -664,6 +730,7 @@ class Tracker:
                         and p is None
                         and ball in likeliest[j]
                         and score >= cfg.start_min_score
+                        and not claims.get(ball, set()) - {j}
                     ):
                         weak = False  # not yet seen, and among this detection's likeliest unseen balls
                     if weak or (p is None and (d.score < cfg.start_confidence or crowded[j])):

@@ -212,3 +212,18 @@ def test_a_fast_ball_first_seen_in_the_throat_is_dated_by_its_way_in(late_frames
     away = xy[::-1].copy()
     e2 = entry_before_sighting(zones, ts, np.vstack([away, c]), 4)
     assert e2 is not None and e2.pocket is Pocket.FOOT_LEFT and e2.t_s > t[-1]
+
+
+def test_a_ball_vanishing_on_its_way_into_a_corner_mouth_is_pocketed_for_review() -> None:
+    # real eight-ball broadcast (issue 13, game3, 25 fps): the 7 rolled along the side cushion
+    # into a corner and vanished 70 mm short of the drop circle; the head line, which it would
+    # cross first, is open there, and the side cushion's line, reached only past the corner, made
+    # it "off the table"
+    ts, xy = _rolling((650.0, 1130.0), (-800.0, 120.0), 0.5, 3.0)
+    k = int(np.argmax(xy[:, 0] <= 64.0))
+    assert 1200.0 < xy[k, 1] < 1240.0 and pocket_holding(pocket_zones(POOL), xy[k]) is None
+    ev = infer_events(_shot_with((ts[: k + 1], xy[: k + 1]), fps=25.0, hide_after=float(ts[k])), POOL)
+    pk = [e for e in ev if isinstance(e, Pocketed)]
+    assert [(e.ball, e.pocket) for e in pk] == [(B3, Pocket.HEAD_LEFT)]
+    assert pk[0].confidence < 0.6, "not seen going in: a call resting on it is reviewed"
+    assert not [e for e in ev if isinstance(e, OffTable)]
