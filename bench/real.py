@@ -559,6 +559,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
         ]
         r["label_break"] = [bool(s.get("break")) for s in lab_shots]
         r["n_ballball"] = sum(isinstance(e, BallBall) for e in ev)
+        r["unseen_runs"] = [x for x in moving_unseen_runs(Path(res.out_dir) / "tracks.csv", table) if x[2] > 1]
         r["calib_rms_px"] = res.camera.reprojection_error_px
         rows.append(r)
         print(
@@ -584,6 +585,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
         "shots found / labelled",
         "strike frame error",
         "ball-ball events",
+        "moving ball unseen > 1 frame on open cloth (ball@frame: frames)",
         "time order",
         "call (needs review)",
         "s",
@@ -620,6 +622,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
                 f"{r['shots_found']}/{r['shots_label']}",
                 " ".join(f"{d:+d}" for d in r["strike_dframe"]) or "-",
                 r["n_ballball"],
+                " ".join(f"{b}@{f}: {n}" for b, f, n in r["unseen_runs"]) or "none",
                 "yes" if r["ordered"] else "NO",
                 "; ".join(f"{s}{' (review)' if rv else ''}" for s, _, rv, _ in r["calls"]) or "none",
                 f"{r['s']:.0f}",
@@ -643,6 +646,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         "first_contacts": len(fcs),
         "shots_right": sum(r["shots_found"] == r["shots_label"] for r in ok),
         "ordered": sum(r["ordered"] for r in ok),
+        "unseen_runs": sum(len(r["unseen_runs"]) for r in ok),
+        "unseen_longest": max((n for r in ok for *_, n in r["unseen_runs"]), default=0),
     }
     text = [
         md_table(head, body),
@@ -651,7 +656,9 @@ def section_nine(work: Path) -> tuple[str, dict]:
         f"pocket-opening error median {_f(summary['pocket_px_median'])} px; pocketings right "
         f"{summary['pocketed_right']}/{n_lab} (ball and pocket), {summary['pocketed_extra']} extra; first contact "
         f"right {summary['first_contact_right']}/{len(fcs)}; shot count right {summary['shots_right']}/{len(ok)}; "
-        f"event log in time order {summary['ordered']}/{len(ok)}; the engine's break flag agrees with the labels on "
+        f"event log in time order {summary['ordered']}/{len(ok)}; a moving ball unseen on open cloth for more "
+        f"than a frame {summary['unseen_runs']} times (longest {summary['unseen_longest']} frames); "
+        f"the engine's break flag agrees with the labels on "
         f"{breaks} of the calls (no referee input: the first shot is a break only where the balls stand racked, 000 2.2).",
         "",
         "Corners: the labels' intersections of the dark lines along the cushion noses against the spec's "
@@ -674,6 +681,37 @@ def section_nine(work: Path) -> tuple[str, dict]:
 # ---------------------------------------------------------------------------------------------
 # 3. eight-ball clips
 # ---------------------------------------------------------------------------------------------
+
+
+def moving_unseen_runs(tracks_csv: Path, table: TableSpec) -> list[tuple[str, int, int]]:
+    """(ball, last frame seen, frames unseen) of each run of unseen frames of a ball that moved
+    across it (seen again at least half a diameter from where it was last seen) away from the
+    pockets (neither end within a diameter of a drop circle: a ball going in or rattling out is
+    hidden by the jaws): a moving ball lost on open cloth (issue 13: never for more than a frame).
+    Lost samples (confidence 0) count as unseen."""
+    import csv
+
+    from tracking.pockets import pocket_zones
+
+    zones = pocket_zones(table)
+    D = table.ball_diameter_mm
+    rows: dict[str, list[tuple[int, float, float, bool]]] = {}
+    with tracks_csv.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            rows.setdefault(row["ball"], []).append(
+                (int(row["frame"]), float(row["x_mm"]), float(row["y_mm"]), row["observed"] == "1")
+            )
+    out = []
+    for ball, rs in rows.items():
+        seen = [r for r in rs if r[3]]
+        for a, b in zip(seen, seen[1:]):
+            n = b[0] - a[0] - 1
+            if n < 1 or math.hypot(b[1] - a[1], b[2] - a[2]) < 0.5 * D:
+                continue
+            if any(z.distance_mm((p[1], p[2])) < z.drop_mm + D for p in (a, b) for z in zones):
+                continue
+            out.append((ball, a[0], n))
+    return out
 
 
 def lost_samples(tracks_csv: Path) -> set[tuple[str, int]]:

@@ -16,6 +16,16 @@ detector (finder + proposals + classifier) instead:
   predictions ended on one ball;
 - after a gap of more than ``max_gap_s`` between frames, and on the first frame.
 
+A ball that vanishes (one followed on the last frame with no detection near where it was going:
+struck from rest, now a faint streak; or pocketed) is searched for: for ``search_frames`` frames
+after, and while a streak is seen, the frames the crops follow are also searched for streaks
+(:meth:`vision.yolo.YoloDetector.streak_detections`, ~14 ms on the whole view against ~80 ms for
+the full detector). A streak is never followed by a crop: the classifier's centre regression on a
+streak lands anywhere along it (real broadcast, dev Clip12 turned 180 degrees: 100 mm behind the
+ball's mid-exposure position, which spoiled the break's first contact), so it is found again as a
+streak. Real broadcast, dev Clip1: the cue ball of the break was a clear streak on four frames
+and was followed on none, the frames after its stroke being guided by the balls that stayed.
+
 The full detector also reports fast balls' streaks (:mod:`vision.streaks`). A streak with both
 ends where a streak of an earlier frame within ``static_streak_s`` had its ends is no ball in
 flight but something that stays
@@ -60,7 +70,9 @@ class GuidedConfig:
     """``key_every`` in frames; ``max_shift_r`` and ``rest_r`` (the shift between two frames taken
     for no motion) in ball radii; ``min_ball`` the classifier's
     belief that a crop holds a ball below which a prediction counts as lost; ``static_streak_s``
-    how far back a streak with both ends at an earlier streak's (within a radius) makes it static."""
+    how far back a streak with both ends at an earlier streak's (within a radius) makes it static;
+    ``search_frames`` how many frames after a ball vanished, or a streak was seen, are searched for
+    streaks (see the module docstring)."""
 
     key_every: int = 6
     max_shift_r: float = 0.6
@@ -69,6 +81,7 @@ class GuidedConfig:
     score_weight: float = 0.9
     rest_r: float = 0.25
     static_streak_s: float = 1.0
+    search_frames: int = 5
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,7 @@ class GuidedDetector:
         self._full = 0
         self._guided = 0
         self._streaks: list[tuple[float, tuple[float, float, float, float]]] = []  # (t, ends px) of recent streaks
+        self._search = 0  # frames still to search for streaks (a ball vanished, or a streak was seen)
 
     @property
     def stats(self) -> GuidedStats:
@@ -118,10 +132,16 @@ class GuidedDetector:
             dets = self.detector.detect(as_view_array(rectified_bgr))
             self._since_key = 0
             self._full += 1
+            vanished = self._vanished(dets, step)
         else:
             self._since_key += 1
             self._guided += 1
+            vanished = False
         dets = self._without_static_streaks(dets, t_s)
+        if vanished or any(_is_streak(d) for d in dets):
+            self._search = cfg.search_frames
+        elif self._search > 0:
+            self._search -= 1
         self._remember(dets, step)
         self._t = None if t_s is None else float(t_s)
         return dets
@@ -132,7 +152,7 @@ class GuidedDetector:
         streak of an earlier frame within ``static_streak_s`` (the ends, not the middle: a cue
         ball following an object ball's path a frame later crosses its streak, it does not
         repeat it). Every streak is remembered, a dropped one too."""
-        streaks = [(d, d.streak_px) for d in dets if d.streak_px is not None and d.label is None]
+        streaks = [(d, d.streak_px) for d in dets if _is_streak(d)]
         if t_s is None or not (streaks or self._streaks):
             return dets
         t = float(t_s)
@@ -143,11 +163,16 @@ class GuidedDetector:
         return [d for d in dets if id(d) not in static] if static else dets
 
     def _follow(self, view: np.ndarray | LazyView, step: float) -> list[BallDetection] | None:
-        """Crops at the predicted centres; None where any prediction is not confirmed."""
+        """Crops at the predicted centres of the last frame's balls (not its streaks), and the
+        streaks of the view while searching; None where any prediction is not confirmed."""
         cfg = self.config
         det = self.detector
-        u0 = np.array([d.u_px for d in self._last]) + self._vel[:, 0] * step
-        v0 = np.array([d.v_px for d in self._last]) + self._vel[:, 1] * step
+        keep = [k for k, d in enumerate(self._last) if not _is_streak(d)]
+        if not keep:
+            return None
+        last = [self._last[k] for k in keep]
+        u0 = np.array([d.u_px for d in last]) + self._vel[keep, 0] * step
+        v0 = np.array([d.v_px for d in last]) + self._vel[keep, 1] * step
         h, w = view.shape[:2]
         if ((u0 < 0) | (v0 < 0) | (u0 > w - 1) | (v0 > h - 1)).any():
             return None
@@ -162,7 +187,26 @@ class GuidedDetector:
             np.fill_diagonal(d, np.inf)
             if d.min() < r:
                 return None
-        return det.detections(p, u, v, np.array([d.r_px for d in self._last]), cfg.score_weight * p_ball)
+        out = det.detections(p, u, v, np.array([d.r_px for d in last]), cfg.score_weight * p_ball)
+        if self._search > 0 and det.streaks:
+            out += [sd for sd, _ in det.streak_detections(as_view_array(view), u, v)]
+        return out
+
+    def _vanished(self, dets: list[BallDetection], step: float) -> bool:
+        """Whether a ball of the last frame (not a streak) has no detection of this frame within
+        two radii of where it was going (one radius of slack per frame of its motion)."""
+        balls = [(d, k) for k, d in enumerate(self._last) if not _is_streak(d)]
+        if not balls or not dets:
+            return bool(balls)
+        u = np.array([d.u_px for d in dets])
+        v = np.array([d.v_px for d in dets])
+        r = self.detector.r_px
+        for d, k in balls:
+            pu, pv = d.u_px + self._vel[k, 0] * step, d.v_px + self._vel[k, 1] * step
+            reach = 2.0 * r + float(np.hypot(*self._vel[k])) * step
+            if np.hypot(u - pu, v - pv).min() > reach:
+                return True
+        return False
 
     def _remember(self, dets: list[BallDetection], step: float) -> None:
         """Velocities from the nearest ball of the last frame (within two radii; else at rest)."""
@@ -181,6 +225,11 @@ class GuidedDetector:
                 if e[j] <= lim[j] and np.hypot(du, dv) > cfg.rest_r * self.detector.r_px:
                     vel[i] = (du / step, dv / step)
         self._last, self._vel = list(dets), vel
+
+
+def _is_streak(d: BallDetection) -> bool:
+    """Whether a detection is a fast ball's streak (unnamed, with its path's ends)."""
+    return d.streak_px is not None and d.label is None
 
 
 def _same_ends(a: tuple[float, float, float, float], b: tuple[float, float, float, float], r_px: float) -> bool:

@@ -18,6 +18,7 @@ class FakeYolo:
     """A detector over a scripted world: ``balls`` (label -> (u, v)) is what the frame shows."""
 
     labels = ("cue", "1")
+    streaks = False
     detections = YoloDetector.detections  # the real one: labels and beliefs from the probabilities
 
     def __init__(self) -> None:
@@ -137,7 +138,10 @@ class StreakYolo(FakeYolo):
         self.streaks: list[tuple[float, float, float]] = []  # (u, v, angle of the path, rad)
 
     def detect(self, view):
-        out = super().detect(view)
+        return super().detect(view) + self._streak_dets()
+
+    def _streak_dets(self) -> list[BallDetection]:
+        out = []
         for u, v, a in self.streaks:
             x, y = self.geometry.uv_to_mm(np.array([u]), np.array([v]))
             du, dv = 30.0 * np.cos(a), 30.0 * np.sin(a)
@@ -177,3 +181,50 @@ def test_a_static_streak_is_forgotten_after_the_window() -> None:
     guided.detect(VIEW, 0.6)
     fake.streaks = [(300.0, 300.0, 0.0)]
     assert any(d.streak_px for d in guided.detect(VIEW, 1.5))
+
+
+class SearchYolo(StreakYolo):
+    """:class:`StreakYolo` whose streaks are also found by the streak search alone."""
+
+    streaks = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searches = 0
+
+    def streak_detections(self, view, u_balls, v_balls, lab_diff=None):
+        self.searches += 1
+        return [(d, (0.0, 0.0, 0.0, 0.0)) for d in self._streak_dets()]
+
+
+def test_a_ball_that_vanished_is_searched_for_as_a_streak_on_guided_frames() -> None:
+    # real broadcast (issue 13, dev Clip1): the cue ball of the break left its rest as a streak
+    # the full detector missed (the cue stick over it); on the next frames the crops followed the
+    # rack and nobody looked for the cue ball, a clear streak on three more frames
+    fake = SearchYolo()
+    guided = GuidedDetector(fake, GuidedConfig(key_every=100, search_frames=5))
+    rack = {"1": (600.0, 300.0)}
+    worlds = [
+        ({"cue": (100.0, 300.0), **rack}, []),
+        ({"cue": (100.0, 300.0), **rack}, []),
+        (rack, []),  # struck: the crop at its rest is empty, and no streak is found
+        (rack, [(300.0, 300.0, 0.0)]),
+        (rack, [(450.0, 300.0, 0.0)]),
+    ]
+    got = []
+    for i, (balls, streaks) in enumerate(worlds):
+        fake.balls, fake.streaks = balls, streaks
+        before = fake.full_calls
+        dets = guided.detect(VIEW, i / 25.0)
+        got.append((fake.full_calls > before, sorted((d.u_px, d.v_px) for d in dets if d.streak_px)))
+    assert [full for full, _ in got] == [True, False, True, False, False], "the rack's crops still guide"
+    assert got[3][1] == [(300.0, 300.0)] and got[4][1] == [(450.0, 300.0)]
+
+
+def test_no_streak_search_while_nothing_vanished() -> None:
+    fake = SearchYolo()
+    guided = GuidedDetector(fake, GuidedConfig(key_every=100))
+    fake.balls = {"cue": (100.0, 300.0), "1": (600.0, 300.0)}
+    for i in range(4):
+        guided.detect(VIEW, i / 25.0)
+    assert fake.searches == 0
