@@ -152,7 +152,7 @@ class GuidedDetector:
         streak of an earlier frame within ``static_streak_s`` (the ends, not the middle: a cue
         ball following an object ball's path a frame later crosses its streak, it does not
         repeat it). Every streak is remembered, a dropped one too."""
-        streaks = [(d, d.streak_px) for d in dets if _is_streak(d)]
+        streaks = [(d, d.streak_px) for d in dets if d.streak_px is not None and d.label is None]
         if t_s is None or not (streaks or self._streaks):
             return dets
         t = float(t_s)
