@@ -189,7 +189,7 @@ class GuidedDetector:
                 return None
         out = det.detections(p, u, v, np.array([d.r_px for d in last]), cfg.score_weight * p_ball)
         if self._search > 0 and det.streaks:
-            out += [sd for sd, _ in det.streak_detections(as_view_array(view), u, v)]
+            out += [sd for sd, *_ in det.streak_detections(as_view_array(view), u, v)]
         return out
 
     def _vanished(self, dets: list[BallDetection], step: float) -> bool:

@@ -194,7 +194,7 @@ class SearchYolo(StreakYolo):
 
     def streak_detections(self, view, u_balls, v_balls, lab_diff=None):
         self.searches += 1
-        return [(d, (0.0, 0.0, 0.0, 0.0)) for d in self._streak_dets()]
+        return [(d, (0.0, 0.0, 0.0, 0.0), ()) for d in self._streak_dets()]
 
 
 def test_a_ball_that_vanished_is_searched_for_as_a_streak_on_guided_frames() -> None:
