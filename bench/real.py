@@ -656,8 +656,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         f"pocket-opening error median {_f(summary['pocket_px_median'])} px; pocketings right "
         f"{summary['pocketed_right']}/{n_lab} (ball and pocket), {summary['pocketed_extra']} extra; first contact "
         f"right {summary['first_contact_right']}/{len(fcs)}; shot count right {summary['shots_right']}/{len(ok)}; "
-        f"event log in time order {summary['ordered']}/{len(ok)}; a moving ball unseen on open cloth for more "
-        f"than a frame {summary['unseen_runs']} times (longest {summary['unseen_longest']} frames); "
+        f"event log in time order {summary['ordered']}/{len(ok)}; runs of more than one frame in which a moving "
+        f"ball was unseen on open cloth: {summary['unseen_runs']} (longest {summary['unseen_longest']} frames); "
         f"the engine's break flag agrees with the labels on "
         f"{breaks} of the calls (no referee input: the first shot is a break only where the balls stand racked, 000 2.2).",
         "",

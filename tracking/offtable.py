@@ -14,7 +14,8 @@ A ball counts as gone only when its track ends in motion and it is not seen agai
   (:func:`tracking.pockets.pocket_entry`, which times the drop below one frame). Near a pocket a
   centre beyond the nose line is a ball in the mouth, not on the cushion, and a ball whose first
   nose line on its way is broken by a pocket's opening where it crosses it went into that
-  pocket (unseen, so at ``unseen_exit_confidence``), it did not jump a cushion.
+  pocket (unseen, so at ``unseen_exit_confidence``), it did not jump a cushion; so too, farther
+  than ``reach_mm``, a ball never seen again that its rolling range takes into that mouth.
 
 Otherwise the ball is *lost* (still on the table somewhere, position unknown), never off-table.
 """
@@ -49,13 +50,16 @@ class ExitConfig:
     """Thresholds of leaving the table (see the module docstring). ``beyond_nose_mm``: a centre
     this much closer to a nose line than a ball on the cloth can be (its radius) is up on the
     cushion — well beyond what real footage's calibration and detection errors (8-17 mm measured
-    on broadcast nine-ball) put a ball rolling along the cushion."""
+    on broadcast nine-ball) put a ball rolling along the cushion. ``roll_decel_mm_s2``: the
+    cloth's rolling deceleration (on the high side: a shorter roll) that bounds how far a ball
+    never seen again may have rolled into a pocket's mouth."""
 
     min_speed_mm_s: float = 400.0
     reach_mm: float = 150.0
     beyond_nose_mm: float = 25.0
     pockets: PocketConfig = PocketConfig()
     unseen_exit_confidence: float = 0.45
+    roll_decel_mm_s2: float = 150.0
 
 
 @dataclass(frozen=True)
@@ -125,13 +129,20 @@ def ball_exit(
         t_hit = max(n - R, 0.0) / -vn
         if best is None or t_hit < best[0]:
             best = (t_hit, c, n - R)
-    if best is None or best[2] > cfg.reach_mm:
+    if best is None:
         return None
-    t_hit, c, _ = best
+    t_hit, c, dist = best
     # not seen going over or in: inferred from where it was heading when it vanished (on
     # broadcast footage a ball also vanishes under a player, or from the detector, at a cushion),
     # so below the confidence a call may rest on without review
     mouth = in_opening(zones, c, p + v * t_hit) if zones else None
+    if dist > cfg.reach_mm:
+        # too far for a jump seen coming; but a ball never seen again whose path runs into a
+        # pocket's mouth within its rolling range went in (real eight-ball broadcast, scaled 5/4:
+        # the 7, rolling along the side cushion at 1 m/s, was lost 210 mm from the corner's mouth)
+        never_again = motion.i_last + 1 >= len(s)
+        if mouth is None or not never_again or dist > speed * speed / (2.0 * cfg.roll_decel_mm_s2):
+            return None
     if mouth is not None:
         return Exit(t_last + t_hit, mouth.pocket, cfg.unseen_exit_confidence)
     return Exit(t_last + t_hit, None, cfg.unseen_exit_confidence)

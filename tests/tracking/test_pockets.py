@@ -227,3 +227,27 @@ def test_a_ball_vanishing_on_its_way_into_a_corner_mouth_is_pocketed_for_review(
     assert [(e.ball, e.pocket) for e in pk] == [(B3, Pocket.HEAD_LEFT)]
     assert pk[0].confidence < 0.6, "not seen going in: a call resting on it is reviewed"
     assert not [e for e in ev if isinstance(e, OffTable)]
+
+
+@pytest.mark.parametrize(
+    "seen_again, pocketed, why",
+    [
+        (False, True, "never seen again, its roll ends past the corner's mouth: it went in, for review"),
+        (True, False, "seen again on the cloth later: lost for a while, not pocketed"),
+    ],
+)
+def test_a_ball_lost_far_from_a_corner_mouth_on_its_way_in(seen_again: bool, pocketed: bool, why: str) -> None:
+    # real eight-ball broadcast scaled 5/4 (issue 13, game3): the 7, rolling along the side
+    # cushion at 1 m/s, was lost 210 mm from the corner's mouth, beyond reach_mm of a jump
+    ts, xy = _rolling((650.0, 1200.0), (-1000.0, 8.0), 0.5, 3.0)
+    k = int(np.argmax(xy[:, 0] <= 240.0))
+    shot = _shot_with((ts[: k + 1], xy[: k + 1]), fps=25.0, hide_after=float(ts[k]), tail_s=4.0)
+    if seen_again:
+        tr = shot[B3]
+        obs = np.array(tr.observed, bool)
+        obs[-30:] = True  # seen again at rest where it was held, 1.2 s before the end
+        shot[B3] = _traj(B3, np.array(tr.t_s), np.column_stack([tr.x_mm, tr.y_mm]), obs)
+    ev = infer_events(shot, POOL)
+    pk = [(e.ball, e.pocket, e.confidence < 0.6) for e in ev if isinstance(e, Pocketed)]
+    assert (pk == [(B3, Pocket.HEAD_LEFT, True)]) is pocketed, why
+    assert not [e for e in ev if isinstance(e, OffTable)]
