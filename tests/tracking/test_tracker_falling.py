@@ -57,3 +57,28 @@ def test_a_ball_knocked_back_out_by_the_jaw_is_not_falling() -> None:
         tr.update(k, k * DT, [_det(1000, 600, "cue"), _det(x, y, "3")])
     got = {s.ball: s for s in tr.update(4, 4 * DT, [_det(1000, 600, "cue"), _det(45.0, 1240.0, "3")])}
     assert got[BallId("3")].observed
+
+
+@pytest.mark.parametrize(
+    ("seen_as", "where", "taken", "why"),
+    [
+        ("5", (9.5, 1260.3), True, "read as another ball where it was going: still the 7"),
+        ("7", (9.5, 1260.3), True, "read as itself"),
+        ("5", (94.8, 1200.0), False, "read as another ball, back out on the cloth: another ball"),
+    ],
+)
+def test_a_ball_rolling_slowly_over_the_hole_keeps_its_misread_detections(
+    seen_as: str, where: tuple[float, float], taken: bool, why: str
+) -> None:
+    # real broadcast (issue 13, nine-ball Clip17): the maroon 7 rolled along a corner's jaw at
+    # ~130 mm/s for ten frames, read 0.05 the 7 and 0.7 the 5 in the jaws' shadow; once its centre
+    # was over the hole's edge it took only a detection that looked like it, and was "dropped" at once
+    tr = Tracker(BALLS, POOL)
+    path = [(70.0 - 5.5 * k, 1235.0 + 2.3 * k) for k in range(11)]  # ~150 mm/s into the corner
+    for k, (x, y) in enumerate(path):
+        tr.update(k, k * DT, [_det(1000, 600, "cue"), _det(x, y, "7")])
+    misread = BallDetection(*where, label_scores={BallId(seen_as): 0.7, BallId("7"): 0.05}, score=0.8)
+    if seen_as == "7":
+        misread = _det(*where, "7")
+    got = {s.ball.value: s for s in tr.update(len(path), len(path) * DT, [_det(1000, 600, "cue"), misread])}
+    assert got["7"].observed is taken, why
