@@ -153,7 +153,8 @@ class TrackerConfig:
     the pot was never seen) starts that ball once it is seen at the same place at least
     ``named_sightings`` times over at least ``named_span_s`` with a score of at least
     ``named_start_score``: a flicker does not stay, a facing is near the rail
-    (``start_rail_r``), and a detection within a radius of a spot marked on the cloth is the mark. A ball so read by any detection of the frame is not given by elimination to another
+    (``start_rail_r``), and a detection within a radius of a spot marked on the cloth is the
+    mark. A ball so read by any detection of the frame is not given by elimination to another
     detection that reads it at less than one half (the 7 above was given to a purple 4 misread
     0.86 the 3 and 0.05 the 7, the 3 being taken).
     ``unnamed_gap_s``: a detection with no colour evidence at all (a fast ball's streak,
@@ -447,9 +448,10 @@ class Tracker:
                     # detector reads it as: a ball's look changes in the jaws' shadow (real
                     # broadcast, dev Clip17: the maroon 7, rolling slowly along a corner's jaw for
                     # ten frames, read 0.05 the 7 and 0.7 the 5; it was taken as dropped at once)
-                    assert pred is not None or falling is None
-                    dist = math.hypot(dets[j].x_mm - pred[0], dets[j].y_mm - pred[1]) if pred is not None else math.inf
-                    if falling is None or dist > gate:
+                    if falling is None or pred is None:
+                        continue
+                    dist = math.hypot(dets[j].x_mm - pred[0], dets[j].y_mm - pred[1])
+                    if dist > gate:
                         continue
                     col = cfg.colour_weight * (1.0 - (score or 0.0))
                     c2[r, c] = min(0.5 * (dist / sigma) ** 2, cfg.position_cap) + col

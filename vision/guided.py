@@ -21,10 +21,10 @@ struck from rest, now a faint streak; or pocketed) is searched for: for ``search
 after, and while a streak is seen, the frames the crops follow are also searched for streaks
 (:meth:`vision.yolo.YoloDetector.streak_detections`, ~14 ms on the whole view against ~80 ms for
 the full detector). A streak is never followed by a crop: the classifier's centre regression on a
-streak lands anywhere along it (real broadcast, dev Clip12 turned 180 degrees: 100 mm behind the
-ball's mid-exposure position, which spoiled the break's first contact), so it is found again as a
-streak. Real broadcast, dev Clip1: the cue ball of the break was a clear streak on four frames
-and was followed on none, the frames after its stroke being guided by the balls that stayed.
+streak lands anywhere along it (a weak read at its end lay 75 mm from the ball's mid-exposure
+position on dev Clip12's break), so it is found again as a streak. Real broadcast, dev Clip1: the
+cue ball of the break was a clear streak on four frames and was followed on none, the frames
+after its stroke being guided by the balls that stayed.
 
 The full detector also reports fast balls' streaks (:mod:`vision.streaks`). A streak with both
 ends where a streak of an earlier frame within ``static_streak_s`` had its ends is no ball in
