@@ -431,7 +431,7 @@ class _Fed:
 
 def _tell(annotated: AnnotatedVideo, session: FrameAnalysis, fed: _Fed) -> None:
     """Hand the annotated video what the last frame added: samples, events, calls, watermark."""
-    annotated.samples(session.last_states)
+    annotated.samples(session.take_released())
     if len(session.events) > fed.events:
         annotated.events(session.events[fed.events :])
         fed.events = len(session.events)

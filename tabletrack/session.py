@@ -114,8 +114,9 @@ class FrameAnalysis:
         self.events: list[Event] = []
         self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
         self.analysed = 0
-        #: the samples of the last frame fed, (ball, frame, x_mm, y_mm, observed); empty if skipped
-        self.last_states: list[tuple[BallId, int, float, float, bool]] = []
+        #: samples written since the last :meth:`take_released`, (ball, frame, x_mm, y_mm, observed),
+        #: in frame order: what the annotated video draws (not kept when ``bounded``)
+        self._released: list[tuple[BallId, int, float, float, bool]] = []
         self.bounded = bounded
         self._on_events = on_events
         self._on_call = on_call
@@ -161,7 +162,6 @@ class FrameAnalysis:
             self._frames[self._kind_prev] += 1
             self._secs[self._kind_prev] += now - self._clock
         self._clock, self._kind_prev = now, ("rest" if self.motion.resting else "moving")
-        self.last_states = []
         if fr.image is None:
             return False
         if self.cloth is not None:
@@ -176,7 +176,6 @@ class FrameAnalysis:
         self.analysed += 1
         dets = self.detector.detect_frame(fr, self.motion)
         states = self.tracker.update(fr.index, fr.t_s, [in_play(d, self.classes) for d in dets])
-        self.last_states = [(st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states]
         self.slow_stride = 1
         if self.motion.resting:
             self._t_rested = fr.t_s
@@ -210,9 +209,19 @@ class FrameAnalysis:
             if not self.bounded:
                 for st in states:
                     self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
+                self._released.extend((st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states)
             self._tracks_writer.write_states(states)
             if emit:
                 self._emit(self.stream.add_states(states))
+
+    def take_released(self) -> list[tuple[BallId, int, float, float, bool]]:
+        """The samples written since the last call, in frame order, and forget them. They are the
+        tracks as written, so they include a ball's earlier sightings that were held back until it
+        was named (``TrackerConfig.backfill_s``): drawn from the frame's own states, a ball named
+        late appeared on the annotated video only from the frame that named it (real eight-ball
+        broadcast: a 7 by a pocket, tracked from frame 1, drawn from frame 8)."""
+        out, self._released = self._released, []
+        return out
 
     def at_rest(self) -> bool:
         """Whether every ball has lain still as long as the shot segmenter needs to call a rest

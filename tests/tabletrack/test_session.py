@@ -63,6 +63,24 @@ def test_a_ball_named_after_a_few_sightings_is_in_tracks_from_the_first(tmp_path
         assert [int(f) for f in session.tracks()[BALLS.index(BallId("15"))].frames] == list(range(8))
 
 
+def test_what_the_annotated_video_draws_holds_a_ball_named_late_from_its_first_sighting(tmp_path: Path) -> None:
+    # real eight-ball broadcast (issue 13, game3): the 7, tracked from frame 1 once named at
+    # frame 8, was drawn only from frame 8: the video drew each frame's states as it was fed
+    session = _session(tmp_path)
+    image = np.zeros((4, 4, 3), np.uint8)
+    drawn: list[tuple[BallId, int, float, float, bool]] = []
+    for i in range(8):
+        session.feed(Frame(i, i / 25.0, image))
+        drawn += session.take_released()
+    session.finish()
+    drawn += session.take_released()
+    session.close()
+    assert [f for b, f, *_ in drawn if b is BallId("15")] == list(range(8))
+    frames = [f for _, f, *_ in drawn]
+    assert frames == sorted(frames), "in frame order, each sample once"
+    assert len(drawn) == 3 * 8
+
+
 class Rolling:
     """The cue ball still, the 3 rolling: fast (1000 mm/s) for 0.6 s, then creeping (40 mm/s)."""
 
