@@ -689,28 +689,22 @@ def moving_unseen_runs(tracks_csv: Path, table: TableSpec) -> list[tuple[str, in
     pockets (neither end within a diameter of a drop circle: a ball going in or rattling out is
     hidden by the jaws): a moving ball lost on open cloth (issue 13: never for more than a frame).
     Lost samples (confidence 0) count as unseen."""
-    import csv
-
     from tracking.pockets import pocket_zones
+    from tracking.tracks_csv import read_tracks_csv
 
     zones = pocket_zones(table)
     D = table.ball_diameter_mm
-    rows: dict[str, list[tuple[int, float, float, bool]]] = {}
-    with tracks_csv.open(encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(f):
-            rows.setdefault(row["ball"], []).append(
-                (int(row["frame"]), float(row["x_mm"]), float(row["y_mm"]), row["observed"] == "1")
-            )
     out = []
-    for ball, rs in rows.items():
-        seen = [r for r in rs if r[3]]
-        for a, b in zip(seen, seen[1:]):
-            n = b[0] - a[0] - 1
-            if n < 1 or math.hypot(b[1] - a[1], b[2] - a[2]) < 0.5 * D:
+    for ball, tr in read_tracks_csv(tracks_csv).items():
+        seen = np.flatnonzero(tr.observed)
+        for i, k in zip(seen, seen[1:]):
+            n = int(tr.frame[k] - tr.frame[i]) - 1
+            a, b = (tr.x_mm[i], tr.y_mm[i]), (tr.x_mm[k], tr.y_mm[k])
+            if n < 1 or math.dist(a, b) < 0.5 * D:
                 continue
-            if any(z.distance_mm((p[1], p[2])) < z.drop_mm + D for p in (a, b) for z in zones):
+            if any(z.distance_mm(p) < z.drop_mm + D for p in (a, b) for z in zones):
                 continue
-            out.append((ball, a[0], n))
+            out.append((ball.value, int(tr.frame[i]), n))
     return out
 
 

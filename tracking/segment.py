@@ -9,9 +9,10 @@ Works on the *observed* samples of each trajectory, with any sampling:
   sources that report only when a ball moves (another tracking system, DESIGN.md "What real
   inputs look like"), over a *silence*: no sample at all for ``silent_rest_s``, or for
   ``silence_ratio`` times longer than the spacing of the reports that follow, after which the
-  ball reappears within ``silent_jump_mm`` (a ball moving through a data gap reappears far away). A gap the tracker bridged (samples marked not observed: a ball hidden
-  by a hand or a cue) is never a silence: a ball that disappears while moving stays moving until
-  it is seen again.
+  ball reappears within ``silent_jump_mm`` (a ball moving through a data gap reappears far
+  away). A gap the tracker bridged (samples marked not observed: a ball hidden by a hand or a
+  cue) is never a silence: a ball that disappears while moving stays moving until it is seen
+  again.
 - motion is what lies between rest runs; a motion of one or two samples that ends where it began
   is a detection glitch and is dropped.
 - shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart

@@ -453,8 +453,7 @@ class Tracker:
                     dist = math.hypot(dets[j].x_mm - pred[0], dets[j].y_mm - pred[1])
                     if dist > gate:
                         continue
-                    col = cfg.colour_weight * (1.0 - (score or 0.0))
-                    c2[r, c] = min(0.5 * (dist / sigma) ** 2, cfg.position_cap) + col
+                    c2[r, c] = self._position_cost(dist, sigma) + cfg.colour_weight * (1.0 - (score or 0.0))
                     continue
                 c2[r, c] = cfg.colour_weight * (1.0 - score) + 4.5 + 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
         a2 = self._assign(c2)
@@ -763,10 +762,14 @@ class Tracker:
                 dist = math.hypot(d.x_mm - p[0], d.y_mm - p[1])
                 if dist > gate:
                     continue
-                # inside the gate a far detection costs no more than a capped amount: better
-                # taken (colour permitting) than the ball marked unseen
-                cost[i, j] = min(0.5 * (dist / sigma) ** 2, cfg.position_cap) + col
+                cost[i, j] = self._position_cost(dist, sigma) + col
         return cost
+
+    def _position_cost(self, dist_mm: float, sigma_mm: float) -> float:
+        """The position term of a ball's cost for a detection ``dist_mm`` from its prediction
+        (uncertainty ``sigma_mm``): inside the gate a far detection costs no more than
+        ``position_cap``, so that it is better taken (colour permitting) than the ball unseen."""
+        return min(0.5 * (dist_mm / sigma_mm) ** 2, self.config.position_cap)
 
     def _assign(self, cost: np.ndarray) -> dict[int, int]:
         from scipy.optimize import linear_sum_assignment

@@ -135,17 +135,17 @@ def ball_sized(boxes: np.ndarray, view_hw: tuple[int, ...], min_side_px: float) 
     return np.asarray(big | cut, dtype=bool)
 
 
-def _segment_distance_px(a: np.ndarray, b: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Distances (k,) of points (u, v) from the segment a-b (view px)."""
-    ab = b - a
-    t = np.clip(((u - a[0]) * ab[0] + (v - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0.0, 1.0)
-    return np.hypot(u - (a[0] + t * ab[0]), v - (a[1] + t * ab[1]))
-
-
 def _along_segment(a: np.ndarray, b: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Where points (u, v) project along the segment a-b: 0 at a, 1 at b (not clipped)."""
     ab = b - a
     return ((u - a[0]) * ab[0] + (v - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9)
+
+
+def _segment_distance_px(a: np.ndarray, b: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Distances (k,) of points (u, v) from the segment a-b (view px)."""
+    ab = b - a
+    t = np.clip(_along_segment(a, b, u, v), 0.0, 1.0)
+    return np.hypot(u - (a[0] + t * ab[0]), v - (a[1] + t * ab[1]))
 
 
 #: how far from either end of a streak (as a fraction of its length) a weak detection on it counts
