@@ -65,7 +65,7 @@ from tabletrack.overlap import Prefetch
 from tabletrack.progress import Progress
 from tabletrack.referee_file import load_referee_input
 from tabletrack.session import FrameAnalysis
-from tabletrack.still import table_region
+from tabletrack.still import BallWatch, table_region
 from tabletrack.tables import check_table_for_game
 from tabletrack.visibility import ClothModel
 from tracking.events import Event
@@ -344,6 +344,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         cloth=cloth,
         output_path=outputs.path,
         still_region=table_region(camera, table),
+        ball_watch=BallWatch(camera, table),
     )
     progress = Progress(src.info.frame_count, "analyzing", enabled=opts.progress)
     annotated: AnnotatedVideo | None = None

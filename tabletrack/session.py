@@ -32,7 +32,7 @@ from calibration.table import TableSpec
 from rules.core.call import Call
 from tabletrack.annotate import BallTrack
 from tabletrack.shot_judge import ShotJudge
-from tabletrack.still import StillGate
+from tabletrack.still import BallWatch, StillGate
 from tabletrack.visibility import ClothModel, GapLog
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
@@ -97,6 +97,7 @@ class FrameAnalysis:
         cloth: ClothModel | None = None,
         output_path: Callable[[str], Path] | None = None,
         still_region: np.ndarray | None = None,
+        ball_watch: BallWatch | None = None,
     ) -> None:
         self.fps = fps
         self.skip_still = skip_still
@@ -105,6 +106,8 @@ class FrameAnalysis:
         self.classes = frozenset(detector_class(b) for b in balls)
         self.stream = EventStream(table, first_shot=first_shot)
         self.gate = StillGate(region=still_region)
+        #: while every ball rests, only image changes near a ball count (:class:`BallWatch`)
+        self.ball_watch = ball_watch
         path = output_path or (lambda name: out_dir / name)
         #: frames where the table is not seen (:mod:`tabletrack.visibility`): skipped whole, so
         #: they start and end no shot; calls of shots touching them are marked for review
@@ -170,7 +173,7 @@ class FrameAnalysis:
                 self.gaps.unseen(fr.index, fr.t_s)
                 return False
             self.gaps.seen()
-        if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting):
+        if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting, self._watch()):
             self._t_unchanged = fr.t_s
             return False
         self.analysed += 1
@@ -187,6 +190,22 @@ class FrameAnalysis:
         self._hold(fr.index, fr.t_s, states)
         self._release(self.tracker.waiting_since())
         return True
+
+    def _watch(self) -> np.ndarray | None:
+        """The still gate's mask around the resting balls; None (every change on the table
+        counts) without a :class:`BallWatch`, while a ball moves, and while a ball of the set is
+        not placed: never seen, or not seen on the last analysed frame. A ball hidden under a hand
+        may be struck there and come out where no watched pixel is (synthetic point_2c_hand: the
+        white under the bridge hand from the first frame; watched without it, the stroke was
+        found 2 frames later). A clip that starts with balls already pocketed is not watched."""
+        if self.ball_watch is None or not self.motion.resting:
+            return None
+        if len(self.motion.balls) < len(self.tracker.balls):
+            return None
+        on_table = [m for m in self.motion.balls if not m.gone]
+        if not all(m.seen_last_frame for m in on_table):
+            return None
+        return self.ball_watch.mask(np.array([(m.x_mm, m.y_mm) for m in on_table]))
 
     def _hold(self, frame: int, t_s: float, states: list[BallState]) -> None:
         """Queue this frame's states, and put the earlier samples of balls named this frame into

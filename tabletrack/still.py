@@ -9,6 +9,14 @@ to its rails' outer edge and a ball beyond), only changes there count: nothing o
 a ball without first crossing it, and a broadcast shows players walking round the table, a
 referee, spectators and score graphics changing while every ball rests.
 
+While every ball rests, a change counts only where it touches a ball (:class:`BallWatch`: each
+resting ball's disc and a radius around it, where a cue tip or a hand must be to move it): a
+ball moves only when something reaches it, and its first motion changes the pixels where it lay.
+A player chalking, a bridge hand taking position or a cue waving over open cloth then no longer
+sends every frame to the detector (nine-ball break, 720p30: 24 of its 64 resting frames, 11 ms
+each), while the heartbeat still looks at the whole table every ``keep_every_s``, which finds a
+ball placed by hand where none was.
+
 Two questions, two owners: *are the balls at rest?* is the tracker's to answer
 (:meth:`tracking.tracker.Tracker.motion`, passed in here as ``table_at_rest``); *did the image
 change?* is this gate's, from pixels, which the tracker never sees. Both must hold to skip a
@@ -28,7 +36,7 @@ if TYPE_CHECKING:
     from calibration.camera import CameraModel
     from calibration.table import TableSpec
 
-__all__ = ["StillGate", "table_region"]
+__all__ = ["BallWatch", "StillGate", "table_region"]
 
 
 def table_region(camera: CameraModel, table: TableSpec, scale: int = 8) -> np.ndarray:
@@ -72,14 +80,18 @@ class StillGate:
         g = cv2.cvtColor(np.ascontiguousarray(frame_bgr[:: self.scale, :: self.scale]), cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(g, (5, 5), 0).astype(np.int16)
 
-    def analyse(self, frame_bgr: np.ndarray, t_s: float, table_at_rest: bool) -> bool:
-        """True when the frame must be analysed: the image changed, the tracker says some ball
-        moves (``table_at_rest`` False), or the heartbeat is due."""
+    def analyse(self, frame_bgr: np.ndarray, t_s: float, table_at_rest: bool, watch: np.ndarray | None = None) -> bool:
+        """True when the frame must be analysed: the image changed (where ``watch``, a mask of the
+        thumbnail from :class:`BallWatch`, is true, when given while the table rests and not empty;
+        else in the ``region``), the tracker says some ball moves (``table_at_rest`` False), or the heartbeat
+        is due."""
         thumb = self._thumb(frame_bgr)
         changed = self._ref is None
         if not changed:
             diff = np.abs(thumb - self._ref)
-            if self.region is not None and self.region.shape == diff.shape:
+            if table_at_rest and watch is not None and watch.shape == diff.shape and watch.any():
+                diff = diff[watch]
+            elif self.region is not None and self.region.shape == diff.shape:
                 diff = diff[self.region]
             changed = diff.size == 0 or int(diff.max()) > self.threshold
         if changed or not table_at_rest or t_s - self._last_kept_s >= self.keep_every_s:
@@ -87,3 +99,54 @@ class StillGate:
             self._last_kept_s = t_s
             return True
         return False
+
+
+class BallWatch:
+    """The thumbnail pixels (every ``scale``-th camera pixel, as :class:`StillGate` samples) near
+    resting balls: each ball's disc on the camera's image, widened by ``margin_r`` ball radii and
+    by the thumbnail's blur. :meth:`mask` of the balls' table positions (mm) is kept while they
+    stay within ``move_mm`` (the positions of resting balls jitter by a fraction of a mm from
+    sample to sample; the mask is drawn again only when one really moved)."""
+
+    def __init__(
+        self, camera: CameraModel, table: TableSpec, scale: int = 8, margin_r: float = 1.0, move_mm: float = 5.0
+    ) -> None:
+        self.camera = camera
+        self.scale = scale
+        self.z_mm = table.ball_radius_mm
+        self.reach_mm = table.ball_radius_mm * (1.0 + margin_r)
+        self.move_mm = move_mm
+        self.shape = ((camera.image_h_px + scale - 1) // scale, (camera.image_w_px + scale - 1) // scale)
+        self._xy: np.ndarray | None = None
+        self._mask: np.ndarray | None = None
+
+    def mask(self, xy_mm: np.ndarray) -> np.ndarray:
+        """Boolean thumbnail mask around the balls at ``xy_mm`` ((N, 2) table mm; N may be 0)."""
+        xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+        if (
+            self._mask is not None
+            and self._xy is not None
+            and self._xy.shape == xy.shape
+            and (len(xy) == 0 or float(np.max(np.abs(self._xy - xy))) <= self.move_mm)
+        ):
+            return self._mask
+        mask = np.zeros(self.shape, np.uint8)
+        if len(xy):
+            z = np.full(len(xy), self.z_mm)
+            centre = self.camera.project(np.column_stack([xy, z])) / self.scale
+            rim = (
+                np.concatenate(
+                    [
+                        self.camera.project(np.column_stack([xy + off, z]))
+                        for off in ((self.reach_mm, 0.0), (0.0, self.reach_mm))
+                    ]
+                )
+                / self.scale
+            )
+            radius = np.maximum(np.hypot(*(rim[: len(xy)] - centre).T), np.hypot(*(rim[len(xy) :] - centre).T))
+            for (u, v), r in zip(centre, radius):
+                if np.isfinite(u) and np.isfinite(v) and np.isfinite(r):
+                    # + 2 thumbnail pixels: the gate's 5x5 blur spreads a change that far
+                    cv2.circle(mask, (int(round(u)), int(round(v))), int(np.ceil(r)) + 2, 1, thickness=-1)
+        self._xy, self._mask = xy.copy(), mask.astype(bool)
+        return self._mask

@@ -47,7 +47,7 @@ from tabletrack.live.store import MatchStore, RefereeAction
 from tabletrack.pipeline import AnalyzeOptions, balls_for_game, camera_from_images, make_detector
 from tabletrack.session import FrameAnalysis
 from tabletrack.shot_judge import call_text
-from tabletrack.still import table_region
+from tabletrack.still import BallWatch, table_region
 from tabletrack.visibility import ClothModel, TableNotSeenError
 from tracking.eventlog import event_to_dict
 from tracking.events import Event, ShotEnd
@@ -178,6 +178,7 @@ class LiveRunner:
             on_call=self._on_call,
             cloth=live_cloth(self.camera, opts.table, self.capture.first_image, self.fps),
             still_region=table_region(self.camera, opts.table),
+            ball_watch=BallWatch(self.camera, opts.table),
         )
         raw = store.referee_input()
         if previous:
@@ -322,6 +323,7 @@ class LiveRunner:
         self.camera_check = CameraCheck(cam, self.opts.table)
         self.session.cloth = live_cloth(cam, self.opts.table, image, self.fps)
         self.session.gate.region = table_region(cam, self.opts.table)
+        self.session.ball_watch = BallWatch(cam, self.opts.table)
         self.camera_agreement = self.camera_check.check(image).agreement
         self.camera_moved = False
         self.session.judge.hold_reason = None

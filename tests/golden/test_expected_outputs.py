@@ -85,6 +85,16 @@ def test_differences_see_any_change_but_event_times_within_the_tolerance() -> No
     fewer = copy.deepcopy(doc)
     del fewer["shots"][0]["events"][2]
     assert differences(fewer, doc)
+    swapped = copy.deepcopy(doc)
+    ev = swapped["shots"][0]["events"]
+    ev[1], ev[2] = ev[2], ev[1]
+    assert differences(swapped, doc), "two events at different times listed in the wrong order"
+    tie = copy.deepcopy(doc)
+    ev = tie["shots"][0]["events"]
+    ev[2]["t"] = ev[1]["t"] + 0.5 * TIME_TOL_S
+    tied = copy.deepcopy(tie)
+    tied["shots"][0]["events"][1:3] = tied["shots"][0]["events"][2:0:-1]
+    assert differences(tied, tie) == [], "two events within the tolerance may come in either order"
     cited = copy.deepcopy(doc)
     cited["shots"][0]["call"]["articles"] = []
     assert differences(cited, doc) and not truth_differences(cited, doc)

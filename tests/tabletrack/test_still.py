@@ -7,7 +7,7 @@ import pytest
 
 from calibration.camera import CameraModel
 from calibration.table import load_table
-from tabletrack.still import StillGate, table_region
+from tabletrack.still import BallWatch, StillGate, table_region
 
 POOL = load_table("pool")
 
@@ -60,3 +60,55 @@ def test_only_changes_on_the_table_wake_the_analysis(where: str, with_region: bo
     else:
         changed[340:380, 620:660] = 250  # the table's centre
     assert gate.analyse(changed, 0.08, table_at_rest=True) is analysed
+
+
+BALL_MM = (600.0, 400.0)  # a resting ball, away from the table's centre
+
+
+def _patch_at(cam: CameraModel, xy_mm: tuple[float, float], half_px: int = 12) -> tuple[slice, slice]:
+    """The image rows and columns of a square of 2 x ``half_px`` around table point ``xy_mm``."""
+    u, v = cam.project(np.array([[xy_mm[0], xy_mm[1], POOL.ball_radius_mm]]))[0]
+    return slice(int(v) - half_px, int(v) + half_px), slice(int(u) - half_px, int(u) + half_px)
+
+
+@pytest.mark.parametrize(
+    "where, table_at_rest, balls, analysed",
+    [
+        ("on open cloth (a bridge hand, a cue waving)", True, [BALL_MM], False),
+        ("on open cloth (a bridge hand, a cue waving)", False, [BALL_MM], True),  # a ball moves: all counts
+        ("on open cloth (a bridge hand, a cue waving)", True, [], True),  # no ball known: the table counts
+        ("on the resting ball (struck, or touched)", True, [BALL_MM], True),
+        ("a radius beside the ball (the cue tip at it)", True, [BALL_MM], True),
+    ],
+)
+def test_while_balls_rest_only_changes_at_a_ball_wake_the_analysis(
+    where: str, table_at_rest: bool, balls: list, analysed: bool
+) -> None:
+    """A ball moves only when something reaches it, and its first motion changes the pixels where
+    it lay: a change elsewhere on the table is left to the heartbeat (speed, issue 10)."""
+    cam = _overhead()
+    watch = BallWatch(cam, POOL)
+    gate = StillGate(keep_every_s=10.0, region=table_region(cam, POOL))
+    mask = watch.mask(np.array(balls).reshape(-1, 2))
+    assert gate.analyse(_frame(), 0.0, table_at_rest, mask)  # the first frame: the reference
+    assert not gate.analyse(_frame(), 0.04, True, mask)  # nothing changed
+    changed = _frame()
+    if where.startswith("on open"):
+        rows, cols = _patch_at(cam, (POOL.length_mm / 2, POOL.width_mm / 2), 40)
+    elif where.startswith("on the resting"):
+        rows, cols = _patch_at(cam, BALL_MM, 6)
+    else:
+        rows, cols = _patch_at(cam, (BALL_MM[0] + 2.0 * POOL.ball_radius_mm, BALL_MM[1]), 4)
+    changed[rows, cols] = 250
+    assert gate.analyse(changed, 0.08, table_at_rest, mask) is analysed
+
+
+def test_the_watch_mask_is_kept_while_the_balls_jitter_and_redrawn_when_one_moves() -> None:
+    watch = BallWatch(cam := _overhead(), POOL)
+    first = watch.mask(np.array([BALL_MM]))
+    assert watch.mask(np.array([[BALL_MM[0] + 0.7, BALL_MM[1] - 0.4]])) is first
+    moved = watch.mask(np.array([[BALL_MM[0] + 300.0, BALL_MM[1]]]))
+    assert moved is not first and moved.sum() == pytest.approx(first.sum(), rel=0.2)
+    rows, cols = _patch_at(cam, (BALL_MM[0] + 300.0, BALL_MM[1]), 0)
+    assert moved[rows.start // 8, cols.start // 8]
+    assert not watch.mask(np.zeros((0, 2))).any()

@@ -77,3 +77,40 @@ def test_touching_balls_are_no_streak(world, pos) -> None:
     found = det.detect(rect(render_frame(scene, BallsState.at_rest(pos, R), np.random.default_rng(2))))
     assert sorted(d.label.value for d in found) == ["red", "white", "yellow"]
     assert all(d.streak_px is None for d in found)
+
+
+@pytest.mark.parametrize(
+    ("moving", "expect_faint_pass"),
+    [(None, False), (BallId.RED, True)],
+    ids=["three clear balls: nothing left to find", "one ball a streak: the faint pass runs"],
+)
+def test_faint_pass_only_when_a_ball_is_missing(world, monkeypatch, moving, expect_faint_pass) -> None:
+    """The faint-streak pass looks for a ball the ordinary pass missed; with the three carom balls
+    found once each, clearly, it is skipped (speed, issue 10), and with one of them a fast streak
+    at 30 fps it runs and finds it."""
+    scene, rect = world
+    det = ClassicalDetector(rect.geometry, R)
+    rest = {BallId.WHITE: (500.0, 300.0), BallId.YELLOW: (2200.0, 1000.0), BallId.RED: (1200.0, 700.0)}
+    det.set_background(rect(render_frame(scene, BallsState.at_rest({}, R), np.random.default_rng(1))))
+    det.detect(rect(render_frame(scene, BallsState.at_rest(rest, R), np.random.default_rng(5))))
+    seen_all = ClassicalDetector._all_found
+    ran: list[bool] = []  # per detect: whether the faint pass ran
+
+    def spy(self: ClassicalDetector, found: list) -> bool:
+        skip = seen_all(self, found)
+        ran.append(not skip)
+        return skip
+
+    monkeypatch.setattr(ClassicalDetector, "_all_found", spy)
+    if moving is None:
+        image = render_frame(scene, BallsState.at_rest(rest, R), np.random.default_rng(2))
+    else:
+        T = 1.0 / 30.0
+        ts = (np.arange(24) + 0.5) / 24 * T - T / 2
+        subs = [BallsState.at_rest({**rest, moving: tuple(CENTRE + DIRECTION * 5000.0 * t)}, R) for t in ts]
+        image = render_frame(scene, subs, np.random.default_rng(2))
+    found = det.detect_image(image, rect)
+    assert ran == [expect_faint_pass]
+    assert sorted(d.label.value for d in found) == ["red", "white", "yellow"]
+    if moving is not None:
+        assert [d.label for d in found if d.streak_px is not None] == [moving]
