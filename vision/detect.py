@@ -17,6 +17,12 @@ which one runs. The detectors:
   the balls in between);
 - :class:`vision.frame_yolo.FrameYoloDetector` (the model on an oblique camera's own image).
 
+A detector may also offer ``prepare(image) -> object``: the part of its work that depends on the
+image alone (pure: the same result on any thread). The pipeline calls it on the decoder's thread
+for the frames it expects to analyse and hands the result back as ``Frame.prepared``, so that
+work runs on the second core (:meth:`vision.classical.ClassicalDetector.prepare`); a detector
+must work the same on frames without it.
+
 Frames must come in order (the classical detector learns the background and ball colours as it
 goes; the guided one follows balls from frame to frame). ``motion`` is where a detector may ask
 whether the balls move and where they will be, instead of keeping velocities of its own; no

@@ -24,9 +24,14 @@ class VideoSourceError(TabletrackError):
 
 @dataclass(frozen=True)
 class Frame:
+    """One frame: ``image`` None when it was grabbed but not decoded to BGR; ``prepared`` what
+    the detector's optional ``prepare(image)`` made of it beside the decoder (None: nothing;
+    :class:`vision.detect.Detector`)."""
+
     index: int
     t_s: float
-    image: np.ndarray | None  # None when the frame was grabbed but not decoded to BGR
+    image: np.ndarray | None
+    prepared: object | None = None
 
 
 @dataclass(frozen=True)

@@ -114,3 +114,29 @@ def test_faint_pass_only_when_a_ball_is_missing(world, monkeypatch, moving, expe
     assert sorted(d.label.value for d in found) == ["red", "white", "yellow"]
     if moving is not None:
         assert [d.label for d in found if d.streak_px is not None] == [moving]
+
+
+def test_prepared_frames_detect_the_same_and_another_rectifiers_are_ignored(world) -> None:
+    """``prepare`` (run by the pipeline on the decoder's thread, issue 10) is the coarse view the
+    detector would make itself: the detections are the same with it and without it, and a view
+    prepared through another rectifier (a new calibration) is not read."""
+    from vision.source import Frame
+
+    scene, rect = world
+    rest = {BallId.WHITE: (500.0, 300.0), BallId.YELLOW: (2200.0, 1000.0), BallId.RED: (1200.0, 700.0)}
+    image = render_frame(scene, BallsState.at_rest(rest, R), np.random.default_rng(2))
+    empty = rect(render_frame(scene, BallsState.at_rest({}, R), np.random.default_rng(1)))
+
+    def detector() -> ClassicalDetector:
+        det = ClassicalDetector(rect.geometry, R, rectifier=rect)
+        det.set_background(empty)
+        return det
+
+    plain = detector().detect_frame(Frame(0, 0.0, image))
+    prepared = detector().detect_frame(Frame(0, 0.0, image, detector().prepare(image)))
+    assert [(d.label, d.x_mm, d.y_mm) for d in prepared] == [(d.label, d.x_mm, d.y_mm) for d in plain]
+    assert len(plain) == 3
+    other = Rectifier(rect.camera, TABLE, 0.5)
+    stale = ClassicalDetector(rect.geometry, R, rectifier=other).prepare(np.zeros_like(image))  # a blank view
+    with_stale = detector().detect_frame(Frame(0, 0.0, image, stale))
+    assert [(d.label, d.x_mm) for d in with_stale] == [(d.label, d.x_mm) for d in plain]

@@ -1,0 +1,43 @@
+"""tabletrack/pipeline.py DecodedFrames: the decoder thread's frames carry the detector's
+``prepare`` of the image while the tracker says a ball moves (that work then runs on the other
+core: speed, issue 10), never while the table rests, and never change a frame's content."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from tabletrack.pipeline import DecodedFrames
+from vision.source import Frame
+
+
+class _Source:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def frames(self) -> Iterator[Frame]:
+        for i in range(self.n):
+            yield Frame(i, i / 30.0, np.full((4, 4, 3), i, np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("resting", "has_prepare", "prepared"),
+    [(False, True, True), (True, True, False), (False, False, False)],
+    ids=["a ball moves: prepared", "table at rest: not", "detector without prepare: not"],
+)
+def test_frames_are_prepared_only_while_a_ball_moves(resting: bool, has_prepare: bool, prepared: bool) -> None:
+    session = SimpleNamespace(motion=SimpleNamespace(resting=resting))
+    detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0]))) if has_prepare else SimpleNamespace()
+    feed = DecodedFrames(_Source(5), detector, session)  # type: ignore[arg-type]
+    frames = list(feed())
+    assert [f.index for f in frames] == list(range(5))
+    assert all(int(f.image[0, 0, 0]) == f.index for f in frames)  # type: ignore[index]
+    if prepared:
+        assert [f.prepared for f in frames] == [("prep", i) for i in range(5)]
+        assert feed.prepare_s > 0.0
+    else:
+        assert all(f.prepared is None for f in frames)
+        assert feed.prepare_s == 0.0
