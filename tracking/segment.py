@@ -13,8 +13,11 @@ Works on the *observed* samples of each trajectory, with any sampling:
   away). A gap the tracker bridged (samples marked not observed: a ball hidden by a hand or a
   cue) is never a silence: a ball that disappears while moving stays moving until it is seen
   again.
-- motion is what lies between rest runs; a motion of one or two samples that ends where it began
-  is a detection glitch and is dropped.
+- motion is what lies between rest runs; a motion that ends where it began (within
+  ``rest_tol_mm``) after one or two samples, or within ``glitch_s``, is a detection glitch and is
+  dropped: a ball cannot leave its place and come back to it in a few hundredths of a second
+  (real broadcast dev Clip1 turned 180 degrees, 25 fps: the racked 3 read 26 mm off on four
+  frames, 0.12 s, then where it lay; made a shot "the 3 moved, no stroke").
 - shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart
   joining one shot (a player needs longer than that to strike again). A lone motion of a single
   sample (a ball that reappears somewhere else, put back by hand) starts no shot; from a sparse
@@ -47,6 +50,7 @@ class SegmentConfig:
     silent_rest_s: float = 1.0
     shot_gap_s: float = 0.5
     glitch_samples: int = 2
+    glitch_s: float = 0.15
     lost_after_s: float = 2.0
     onset_mm: float = 2.0
     silent_jump_mm: float = 30.0
@@ -271,7 +275,8 @@ def _merge_glitches(runs: list[RestRun], s: BallSamples, cfg: SegmentConfig) -> 
             prev = out[-1]
             gap = r.i0 - prev.i1 - 1
             d = float(np.hypot(r.pos_mm[0] - prev.pos_mm[0], r.pos_mm[1] - prev.pos_mm[1]))
-            if gap <= cfg.glitch_samples and d <= cfg.rest_tol_mm:
+            brief = gap <= cfg.glitch_samples or float(s.t_s[r.i0 - 1] - s.t_s[prev.i1 + 1]) <= cfg.glitch_s
+            if brief and d <= cfg.rest_tol_mm:
                 med = np.median(s.xy_mm[prev.i0 : r.i1 + 1], axis=0)
                 out[-1] = RestRun(prev.i0, r.i1, prev.t_first_s, r.t_last_s, (float(med[0]), float(med[1])))
                 continue

@@ -104,3 +104,35 @@ def test_a_stray_first_sample_of_a_resting_ball_starts_no_shot() -> None:
             x[0] += 5.0  # the detector's first frame: a few millimetres off
         trajs[b] = Trajectory.from_samples(b, t, x, y)
     assert infer_events(trajs, TABLE) == []
+
+
+@pytest.mark.parametrize(
+    ("fps", "off_frames", "off_mm", "shot"),
+    [
+        (25, 4, 26.0, False),  # real dev Clip1 turned 180 degrees: a racked ball read 26 mm off, 0.12 s
+        (25, 2, 26.0, False),  # two samples: the old glitch rule
+        (60, 9, 26.0, False),  # 0.13 s at 60 fps
+        (25, 20, 26.0, True),  # rolled out and back over 0.8 s (a real nudge and return): a shot
+    ],
+)
+def test_a_resting_ball_read_off_its_place_and_back_within_a_moment_starts_no_shot(
+    fps: int, off_frames: int, off_mm: float, shot: bool
+) -> None:
+    """Issue 13 item 4 (a resting ball does not start a shot by flickering): a ball cannot leave
+    its place and come back to it within ``SegmentConfig.glitch_s``; samples that say so are the
+    detector's, not the ball's."""
+    t = np.arange(0, 3, 1 / fps)
+    rng = np.random.default_rng(2)
+    trajs = {}
+    for i, b in enumerate((W_, Y_, R_)):
+        x = 500 + 300 * i + rng.normal(0, 0.5, len(t))
+        y = 700 + rng.normal(0, 0.5, len(t))
+        if b is Y_:
+            k0 = len(t) // 2
+            # read off at once (a detector's glitch), or rolled there and back when it is long
+            half = off_frames // 2
+            ramp = np.concatenate([np.linspace(0, 1, half), np.linspace(1, 0, off_frames - half)])
+            x[k0 : k0 + off_frames] -= off_mm * (ramp if off_frames > 10 else 1.0)
+        trajs[b] = Trajectory.from_samples(b, t, x, y)
+    starts = [e for e in infer_events(trajs, TABLE) if isinstance(e, ShotStart)]
+    assert bool(starts) is shot
