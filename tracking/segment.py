@@ -17,7 +17,9 @@ Works on the *observed* samples of each trajectory, with any sampling:
   ``rest_tol_mm``) after one or two samples, or within ``glitch_s``, is a detection glitch and is
   dropped: a ball cannot leave its place and come back to it in a few hundredths of a second
   (real broadcast dev Clip1 turned 180 degrees, 25 fps: the racked 3 read 26 mm off on four
-  frames, 0.12 s, then where it lay; made a shot "the 3 moved, no stroke").
+  frames, 0.12 s, then where it lay; made a shot "the 3 moved, no stroke"; mirrored, with
+  classifier v8, the 5 read 24 mm off on frames 12-13 and 15-16, 0.16 s). ``glitch_s`` is
+  ``rest_min_s``: a motion shorter than the shortest rest, back where it began.
 - shots are the connected groups of motions of all balls, motions less than ``shot_gap_s`` apart
   joining one shot (a player needs longer than that to strike again). A lone motion of a single
   sample (a ball that reappears somewhere else, put back by hand) starts no shot; from a sparse
@@ -50,7 +52,7 @@ class SegmentConfig:
     silent_rest_s: float = 1.0
     shot_gap_s: float = 0.5
     glitch_samples: int = 2
-    glitch_s: float = 0.15
+    glitch_s: float = 0.25
     lost_after_s: float = 2.0
     onset_mm: float = 2.0
     silent_jump_mm: float = 30.0

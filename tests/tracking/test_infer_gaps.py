@@ -112,6 +112,7 @@ def test_a_stray_first_sample_of_a_resting_ball_starts_no_shot() -> None:
         (25, 4, 26.0, False),  # real dev Clip1 turned 180 degrees: a racked ball read 26 mm off, 0.12 s
         (25, 2, 26.0, False),  # two samples: the old glitch rule
         (60, 9, 26.0, False),  # 0.13 s at 60 fps
+        (25, 5, 24.0, False),  # real dev Clip1 mirrored: read off on frames 12-16 (back once between)
         (25, 20, 26.0, True),  # rolled out and back over 0.8 s (a real nudge and return): a shot
     ],
 )
