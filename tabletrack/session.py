@@ -59,6 +59,11 @@ STILL_WINDOW_S = 0.1
 SLOW_MM_S = 150.0
 CRAWL_MM_S = 60.0
 SLOW_AFTER_S = 0.5
+#: a pool or snooker ball of the set not seen once over this long of the clip is taken to be off the
+#: table for the still gate's watch (:meth:`FrameAnalysis._watch`): a broadcast starts mid-rack,
+#: with the balls pocketed before it never to be seen; a ball hidden under a hand from the first
+#: frame keeps the whole table watched this long (synthetic point_2c_hand: struck at 0.7 s)
+ABSENT_AFTER_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,7 @@ class FrameAnalysis:
         self.fps = fps
         self.skip_still = skip_still
         self.detector = detector
+        self.table = table
         self.tracker = Tracker(balls, table)
         self.classes = frozenset(detector_class(b) for b in balls)
         self.stream = EventStream(table, first_shot=first_shot)
@@ -140,6 +146,7 @@ class FrameAnalysis:
         self._frames = {"rest": 0, "moving": 0}
         self._secs = {"rest": 0.0, "moving": 0.0}
         self._clock = time.perf_counter()
+        self._t_start: float | None = None  # the first frame's time
         self._kind_prev: str | None = None
         self._events_writer = EventLogWriter(path("events.jsonl"))
         self._tracks_writer = TracksCsvWriter(path("tracks.csv"))
@@ -165,6 +172,8 @@ class FrameAnalysis:
             self._frames[self._kind_prev] += 1
             self._secs[self._kind_prev] += now - self._clock
         self._clock, self._kind_prev = now, ("rest" if self.motion.resting else "moving")
+        if self._t_start is None:
+            self._t_start = fr.t_s
         if fr.image is None:
             return False
         if self.cloth is not None:
@@ -194,14 +203,18 @@ class FrameAnalysis:
     def _watch(self) -> np.ndarray | None:
         """The still gate's mask around the resting balls; None (every change on the table
         counts) without a :class:`BallWatch`, while a ball moves, and while a ball of the set is
-        not placed: never seen, or not seen on the last analysed frame. A ball hidden under a hand
-        may be struck there and come out where no watched pixel is (synthetic point_2c_hand: the
-        white under the bridge hand from the first frame; watched without it, the stroke was
-        found 2 frames later). A clip that starts with balls already pocketed is not watched."""
+        not placed: not seen on the last analysed frame, or never seen — on a carom table ever
+        (its three balls are always on it), on a pool or snooker table for the clip's first
+        :data:`ABSENT_AFTER_S` (after that a ball never seen is one pocketed before the clip). A
+        ball hidden under a hand may be struck there and come out where no watched pixel is
+        (synthetic point_2c_hand: the white under the bridge hand from the first frame; watched
+        without it, the stroke was found 2 frames later)."""
         if self.ball_watch is None or not self.motion.resting:
             return None
         if len(self.motion.balls) < len(self.tracker.balls):
-            return None
+            early = self._t_start is None or self.motion.t_s - self._t_start < ABSENT_AFTER_S
+            if self.table.kind == "carom" or early:
+                return None
         on_table = [m for m in self.motion.balls if not m.gone]
         if not all(m.seen_last_frame for m in on_table):
             return None

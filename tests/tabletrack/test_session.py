@@ -117,3 +117,54 @@ def test_frames_of_a_creeping_end_are_analysed_at_a_stride(
             analysed.append(i)
     session.close()
     assert len(analysed) == pytest.approx(share * (t_to - t_from) * fps, abs=1.5), why
+
+
+class _Watch:
+    """A BallWatch stand-in: the mask of the balls it was asked for (what the gate then uses)."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def mask(self, xy_mm: np.ndarray) -> np.ndarray:
+        self.asked.append(len(xy_mm))
+        return np.ones((2, 2), bool)
+
+
+def _resting(t_s: float, seen: tuple[str, ...], hidden: tuple[str, ...] = ()) -> MotionState:
+    from tracking.detections import BallMotion
+
+    balls = tuple(BallMotion(BallId(b), 100.0 * k, 500.0, 0.0, 0.0, b not in hidden, False) for k, b in enumerate(seen))
+    return MotionState(t_s, True, balls)
+
+
+@pytest.mark.parametrize(
+    ("table", "seen", "hidden", "t_s", "watched"),
+    [
+        ("pool", ("cue", "2", "5", "7"), (), 0.5, False),  # balls of the set never seen, early: maybe hidden
+        ("pool", ("cue", "2", "5", "7"), (), 2.5, True),  # never seen after 2 s: pocketed before the clip
+        ("pool", ("cue", "2", "5", "7"), ("cue",), 2.5, False),  # a seen ball unseen now: under a hand
+        ("carom", ("white", "red"), (), 9.0, False),  # a carom ball never seen is hidden, never gone
+        ("carom", ("white", "red", "yellow"), (), 0.5, True),
+    ],
+)
+def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_placed(
+    tmp_path: Path, table: str, seen: tuple[str, ...], hidden: tuple[str, ...], t_s: float, watched: bool
+) -> None:
+    """Speed (issue 10): while the balls rest, only changes at a ball wake the detector, once it
+    is known where every ball on the table is; a broadcast starts mid-rack (balls pocketed before
+    it are never seen) and is watched after ABSENT_AFTER_S."""
+    spec = load_table(table)
+    balls = tuple(BallId(b) for b in ("white", "yellow", "red")) if table == "carom" else BALLS
+    session = FrameAnalysis(
+        table=spec,
+        game="three-cushion" if table == "carom" else "seven-ball",
+        balls=balls,
+        detector=Scripted(),
+        fps=25.0,
+        out_dir=tmp_path,
+        ball_watch=_Watch(),  # type: ignore[arg-type]
+    )
+    session._t_start = 0.0
+    session.motion = _resting(t_s, seen, hidden)
+    assert (session._watch() is not None) is watched
+    session.close()
