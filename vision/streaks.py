@@ -35,12 +35,16 @@ from vision.proposals import ProposalConfig, cloth_difference, difference_blobs
 class StreakConfig:
     """``threshold`` in 8-bit Lab units of the smoothed difference from the cloth model (as
     :class:`vision.proposals.ProposalConfig`, darker lightness counted in full); lengths and
-    widths in ball radii; ``fill`` the bounds of the blob's area over its stadium's."""
+    widths in ball radii; ``fill`` the bounds of the blob's area over its stadium's.
+    ``min_length_r`` 3.2 and widths up to 2.8: real dev Clip12's blue 2 after the break, on the
+    blue cloth, was a streak 3.2-3.5 radii long and 2.3-2.7 wide on four frames, unseen five
+    frames with 3.6 and 2.6 (a ball and its shadow are ~3 long and 2 wide, and a ball the finder
+    sees blocks a streak over it: :meth:`vision.yolo.YoloDetector.streak_detections`)."""
 
     threshold: float = 9.0
-    min_length_r: float = 3.6
+    min_length_r: float = 3.2
     max_length_r: float = 12.0
-    width_r: tuple[float, float] = (1.6, 2.6)
+    width_r: tuple[float, float] = (1.6, 2.8)
     fill: tuple[float, float] = (0.8, 1.2)
     open_r: float = 0.6
 

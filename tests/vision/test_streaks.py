@@ -44,6 +44,9 @@ def _stadium(
     [
         (4.5, 2.0, 0.45, True),  # a fast ball: 2.25 diameters of path while the shutter was open
         (8.0, 2.0, 0.3, True),  # faster, fainter
+        # real dev Clip12 after the break: the blue 2 on the blue cloth, 3.2-3.5 radii long and
+        # 2.3-2.7 wide on four frames (a short exposure, blurred), was unseen five frames
+        (3.5, 2.4, 0.4, True),
         (2.6, 2.0, 1.0, False),  # a ball with its shadow: not long enough
         (15.0, 2.0, 0.6, False),  # a line, a cue on the cloth: too long for any ball's exposure
         (6.0, 0.8, 0.6, False),  # thinner than a ball
