@@ -487,6 +487,13 @@ def _draw_frame(
         for c in calls:
             if c.shot == shot and idx >= c.frame:
                 lines.append(c.text)
+    if lines:
+        # a dark panel under the text: a broadcast's own logo or score bug often sits in this corner
+        # (real eight-ball game3), and white on white would not read
+        w = max(cv2.getTextSize(t, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)[0][0] for t in lines) + 20
+        h = 28 * len(lines) + 10
+        roi = img[: min(h, img.shape[0]), : min(w + 4, img.shape[1])]
+        roi[:] = (roi.astype(np.uint16) * 2 // 5).astype(np.uint8)
     y = 28
     for i, text in enumerate(lines):
         colour = (255, 255, 255)
