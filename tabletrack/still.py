@@ -134,16 +134,14 @@ class BallWatch:
         if len(xy):
             z = np.full(len(xy), self.z_mm)
             centre = self.camera.project(np.column_stack([xy, z])) / self.scale
-            rim = (
-                np.concatenate(
-                    [
-                        self.camera.project(np.column_stack([xy + off, z]))
-                        for off in ((self.reach_mm, 0.0), (0.0, self.reach_mm))
-                    ]
-                )
-                / self.scale
+            # the reach along each table axis as the camera sees it: the larger makes the disc
+            radius = np.max(
+                [
+                    np.hypot(*(self.camera.project(np.column_stack([xy + off, z])) / self.scale - centre).T)
+                    for off in ((self.reach_mm, 0.0), (0.0, self.reach_mm))
+                ],
+                axis=0,
             )
-            radius = np.maximum(np.hypot(*(rim[: len(xy)] - centre).T), np.hypot(*(rim[len(xy) :] - centre).T))
             for (u, v), r in zip(centre, radius):
                 if np.isfinite(u) and np.isfinite(v) and np.isfinite(r):
                     # + 2 thumbnail pixels: the gate's 5x5 blur spreads a change that far

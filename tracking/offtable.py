@@ -143,9 +143,7 @@ def ball_exit(
         never_again = motion.i_last + 1 >= len(s)
         if mouth is None or not never_again or dist > speed * speed / (2.0 * cfg.roll_decel_mm_s2):
             return None
-    if mouth is not None:
-        return Exit(t_last + t_hit, mouth.pocket, cfg.unseen_exit_confidence)
-    return Exit(t_last + t_hit, None, cfg.unseen_exit_confidence)
+    return Exit(t_last + t_hit, mouth.pocket if mouth is not None else None, cfg.unseen_exit_confidence)
 
 
 def _beyond_nose(xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> np.ndarray:

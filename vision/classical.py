@@ -80,6 +80,11 @@ class ClassicalConfig:
     clear_visible: float = 0.9
 
 
+def _coarse_lab(rectifier: Rectifier, frame_bgr: np.ndarray) -> np.ndarray:
+    """``rectifier``'s half-resolution view of a camera frame, in 8-bit Lab."""
+    return cv2.cvtColor(rectifier.coarse(frame_bgr), cv2.COLOR_BGR2LAB)
+
+
 @dataclass(frozen=True)
 class CoarseLab:
     """:meth:`ClassicalDetector.prepare`'s result: ``rectifier``'s half-resolution view of one
@@ -219,7 +224,7 @@ class ClassicalDetector:
         without a rectifier."""
         if self.rectifier is None:
             return None
-        return CoarseLab(self.rectifier, cv2.cvtColor(self.rectifier.coarse(frame_bgr), cv2.COLOR_BGR2LAB))
+        return CoarseLab(self.rectifier, _coarse_lab(self.rectifier, frame_bgr))
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: each frame is
@@ -244,7 +249,7 @@ class ClassicalDetector:
         assert self._bg_full is not None  # set just above, or before
         H, W = self._bg_full.shape[:2]
         if coarse_lab is None:
-            coarse_lab = cv2.cvtColor(rectifier.coarse(frame_bgr), cv2.COLOR_BGR2LAB)
+            coarse_lab = _coarse_lab(rectifier, frame_bgr)
         return self._detect_in(coarse_lab, W, H, lambda u0, v0, u1, v1: rectifier.patch(frame_bgr, u0, v0, u1, v1))
 
     def _detect_in(
