@@ -10,7 +10,13 @@ centre regression pulls each crop onto its ball, as for the finder's boxes). It 
 detector (finder + proposals + classifier) instead:
 
 - on every ``key_every``-th frame, so that a ball that appears (placed, respotted, out from under
-  a hand) is found within that many frames;
+  a hand) is found within that many frames — unless the view has not changed since the last full
+  detection (a grey thumbnail of every ``still_stride_px``-th view pixel, within ``still_grey``
+  grey levels everywhere): no ball can have appeared on an unchanged table, and the crops say
+  the same as the finder would. Such a key frame waits for the first frame whose view changed.
+  (While every ball rests, the pipeline analyses a frame a quarter-second as a heartbeat and
+  where something nears a ball: the full detector on every sixth of those was most of the
+  analysis's cost at rest, 35-50 ms a frame on the 720p pool and snooker samples);
 - whenever a predicted ball is not confirmed: its crop holds no ball, its centre had to move more
   than ``max_shift_r`` radii from the prediction (a collision, a cushion, a cue stroke), or two
   predictions ended on one ball;
@@ -57,7 +63,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracking.detections import BallDetection
-from vision.rectify import LazyView, as_view_array
+from vision.rectify import LazyView, as_view_array, view_thumbnail
 
 if TYPE_CHECKING:
     from vision.yolo import YoloDetector
@@ -72,7 +78,10 @@ class GuidedConfig:
     belief that a crop holds a ball below which a prediction counts as lost; ``static_streak_s``
     how far back a streak with both ends at an earlier streak's (within a radius) makes it static;
     ``search_frames`` how many frames after a ball vanished, or a streak was seen, are searched for
-    streaks (see the module docstring)."""
+    streaks; ``still_stride_px`` and ``still_grey`` the unchanged-view test that lets a key frame
+    wait (the thumbnail's stride in view pixels, 16 mm at the view's 0.5 px/mm, and the largest
+    change of its blurred grey levels that is still sensor noise, as :class:`tabletrack.still.StillGate`'s)
+    (see the module docstring)."""
 
     key_every: int = 6
     max_shift_r: float = 0.6
@@ -82,6 +91,8 @@ class GuidedConfig:
     rest_r: float = 0.25
     static_streak_s: float = 1.0
     search_frames: int = 5
+    still_stride_px: int = 8
+    still_grey: float = 6.0
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,7 @@ class GuidedDetector:
         self._guided = 0
         self._streaks: list[tuple[float, tuple[float, float, float, float]]] = []  # (t, ends px) of recent streaks
         self._search = 0  # frames still to search for streaks (a ball vanished, or a streak was seen)
+        self._key_thumb: np.ndarray | None = None  # the view's thumbnail at the last full detection
 
     @property
     def stats(self) -> GuidedStats:
@@ -122,14 +134,13 @@ class GuidedDetector:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
         step = 1.0 if dt is None else dt
-        key = (
-            not self._last
-            or self._since_key + 1 >= cfg.key_every
-            or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
-        )
+        forced = not self._last or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
+        key = forced or (self._since_key + 1 >= cfg.key_every and self._view_changed(rectified_bgr))
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
-            dets = self.detector.detect(as_view_array(rectified_bgr))
+            view = as_view_array(rectified_bgr)
+            dets = self.detector.detect(view)
+            self._key_thumb = view_thumbnail(view, cfg.still_stride_px)
             self._since_key = 0
             self._full += 1
             vanished = self._vanished(dets, step)
@@ -147,6 +158,16 @@ class GuidedDetector:
         return dets
 
     # -- internals ---------------------------------------------------------------------------
+    def _view_changed(self, view: np.ndarray | LazyView) -> bool:
+        """Whether the view differs from the one of the last full detection by more than the
+        sensor's noise anywhere (see the module docstring)."""
+        cfg = self.config
+        thumb = view_thumbnail(view, cfg.still_stride_px)
+        ref = self._key_thumb
+        if ref is None or ref.shape != thumb.shape:
+            return True
+        return int(np.abs(thumb - ref).max()) > cfg.still_grey
+
     def _without_static_streaks(self, dets: list[BallDetection], t_s: float | None) -> list[BallDetection]:
         """``dets`` less the streaks whose two ends both lie within a radius of the two ends of a
         streak of an earlier frame within ``static_streak_s`` (the ends, not the middle: a cue

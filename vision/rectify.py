@@ -75,6 +75,7 @@ class Rectifier:
         myc = cv2.resize(my, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         self._c1, self._c2 = cv2.convertMaps(mxc, myc, cv2.CV_16SC2)
         self.camera = camera
+        self._sparse: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # stride -> maps of every stride-th pixel
 
     def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
         return cv2.remap(
@@ -108,6 +109,25 @@ class Rectifier:
             borderValue=(0, 0, 0),
         )
 
+    def sparse(self, frame_bgr: np.ndarray, stride: int) -> np.ndarray:
+        """View pixels [::stride, ::stride] (the same values as the whole view's, remapped alone:
+        a few thousand pixels instead of the whole view)."""
+        maps = self._sparse.get(stride)
+        if maps is None:
+            maps = (
+                np.ascontiguousarray(self._m1[::stride, ::stride]),
+                np.ascontiguousarray(self._m2[::stride, ::stride]),
+            )
+            self._sparse[stride] = maps
+        return cv2.remap(
+            frame_bgr,
+            maps[0],
+            maps[1],
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
+
 
 class LazyView:
     """One frame's rectified view, remapped only where it is read: :meth:`whole` the full view
@@ -136,6 +156,21 @@ class LazyView:
         if self._whole is not None:
             return self._whole[v0:v1, u0:u1]
         return self.rectifier.patch(self.frame, u0, v0, u1, v1)
+
+    def sparse(self, stride: int) -> np.ndarray:
+        """View pixels [::stride, ::stride] (from the full view when that is made)."""
+        if self._whole is not None:
+            return self._whole[::stride, ::stride]
+        return self.rectifier.sparse(self.frame, stride)
+
+
+def view_thumbnail(view: np.ndarray | LazyView, stride: int) -> np.ndarray:
+    """Every ``stride``-th pixel of the view, grey and blurred (5x5) against the sensor noise, as
+    int16: a still test's thumbnail (what changed between two frames), costing a remap of that
+    many pixels only."""
+    px = view.sparse(stride) if isinstance(view, LazyView) else view[::stride, ::stride]
+    grey = cv2.cvtColor(np.ascontiguousarray(px), cv2.COLOR_BGR2GRAY) if px.ndim == 3 else np.ascontiguousarray(px)
+    return cv2.GaussianBlur(grey, (5, 5), 0).astype(np.int16)
 
 
 def as_view_array(view: np.ndarray | LazyView) -> np.ndarray:

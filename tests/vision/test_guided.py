@@ -3,6 +3,7 @@ frames do not predict the balls; the classifier's crops in between."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -54,24 +55,65 @@ class FakeYolo:
 VIEW = np.zeros((656, 1299, 3), np.uint8)
 
 
-def _run(fake, guided, frames, fps=30.0):
+def _view(world: dict[str, tuple[float, float]], hand_at: float | None = None) -> np.ndarray:
+    """The view of ``world``: each ball a grey disc; ``hand_at``: a dark-skinned patch (a hand
+    or a cue over the table) at that u."""
+    view = np.full(VIEW.shape, 60, np.uint8)
+    for u, v in world.values():
+        cv2.circle(view, (int(round(u)), int(round(v))), int(R), (220, 220, 220), -1)
+    if hand_at is not None:
+        cv2.rectangle(view, (int(hand_at), 500), (int(hand_at) + 60, 560), (90, 120, 170), -1)
+    return view
+
+
+def _run(fake, guided, frames, fps=30.0, hands=None):
     out = []
     for i, world in enumerate(frames):
         fake.balls = world
         before = fake.full_calls
-        dets = guided.detect(VIEW, i / fps)
+        dets = guided.detect(_view(world, None if hands is None else hands[i]), i / fps)
         out.append((fake.full_calls > before, {d.label.value: (d.u_px, d.v_px) for d in dets}))
     return out
 
 
-def test_balls_at_rest_take_the_full_detector_only_on_key_frames():
+WORLD = {"cue": (300.0, 300.0), "1": (700.0, 320.0)}
+
+
+@pytest.mark.parametrize(
+    "hands, full, why",
+    [
+        # a hand moving over the table: the view changes, so a ball may have appeared under it
+        ([100.0 + 30.0 * i for i in range(12)], [True, False, False, False] * 3, "a hand moves over the table"),
+        # nothing changed since the first frame's full detection: no ball can have appeared
+        ([None] * 12, [True] + [False] * 11, "the view is unchanged"),
+        # a hand came and went before the key frame was due: the view is back as it was
+        ([None, 400.0, None] + [None] * 9, [True] + [False] * 11, "the view came back as it was"),
+        # a hand that stays where it came to rest: the view differs from the last full frame's
+        (
+            [None, None, 400.0] + [400.0] * 9,
+            [True, False, False, False, True, False, False, False] + [False] * 4,
+            "a hand came and rests",
+        ),
+    ],
+)
+def test_balls_at_rest_take_the_full_detector_only_on_key_frames_of_a_changed_view(hands, full, why):
     fake = FakeYolo()
     g = GuidedDetector(fake, GuidedConfig(key_every=4))
-    world = {"cue": (300.0, 300.0), "1": (700.0, 320.0)}
-    res = _run(fake, g, [world] * 12)
-    assert [full for full, _ in res] == [True, False, False, False] * 3
-    assert all(seen == world for _, seen in res)
-    assert g.stats.full == 3 and g.stats.guided == 9
+    res = _run(fake, g, [WORLD] * 12, hands=hands)
+    assert [f for f, _ in res] == full, why
+    assert all(seen == WORLD for _, seen in res)
+    assert g.stats.full == sum(full) and g.stats.guided == 12 - sum(full)
+
+
+def test_a_ball_placed_while_the_others_rest_is_found_on_the_next_key_frame():
+    # a ball placed by hand (ball in hand, a respotted colour): the view changed where it lies
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=4))
+    placed = {**WORLD, "1": (700.0, 320.0)}
+    frames = [{"cue": WORLD["cue"]}] * 2 + [placed] * 6
+    res = _run(fake, g, frames)
+    assert [f for f, _ in res] == [True, False, False, False, True, False, False, False]
+    assert "1" not in res[3][1] and res[4][1] == placed
 
 
 def test_a_ball_rolling_steadily_is_followed_by_its_velocity():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.rectify import LazyView, Rectifier, as_view_array
+from vision.rectify import LazyView, Rectifier, as_view_array, view_thumbnail
 from vision.yolo_geometry import ball_crop, crop_window, view_crop
 
 
@@ -57,3 +57,16 @@ def test_the_whole_view_is_remapped_once_and_then_windows_come_from_it(frame_and
     assert a is lazy.whole()
     assert np.array_equal(lazy.window(10, 20, 50, 40), a[20:40, 10:50])
     assert np.array_equal(rect.patch(frame, 10, 20, 50, 40), a[20:40, 10:50])
+
+
+@pytest.mark.parametrize("stride", [1, 3, 8])
+def test_a_sparse_view_is_every_stride_th_pixel_of_the_whole_view(frame_and_rect, stride: int) -> None:
+    # the guided detector's unchanged-view test (vision/guided.py) reads a thumbnail of the view
+    # on frames it does not remap whole: the same pixels as the whole view's, however it is made
+    frame, rect = frame_and_rect
+    whole = rect(frame)
+    assert np.array_equal(LazyView(rect, frame).sparse(stride), whole[::stride, ::stride])
+    lazy = LazyView(rect, frame)
+    lazy.whole()
+    assert np.array_equal(lazy.sparse(stride), whole[::stride, ::stride])
+    assert np.array_equal(view_thumbnail(LazyView(rect, frame), stride), view_thumbnail(whole, stride))

@@ -28,7 +28,7 @@ from tracking.infer.config import InferenceConfig
 from tracking.infer.shot import shot_events
 from tracking.infer.timeline import Clock, activities
 from tracking.sampling import Sampling
-from tracking.segment import BallActivity, ShotSpan, ball_activity, group_shots
+from tracking.segment import BallActivity, ShotSpan, group_shots
 from tracking.trajectory import Trajectory
 
 
@@ -179,10 +179,8 @@ class EventStream:
             self._advance_watermark(t_now)
             return []
         cfg = self.config
-        acts, clip_end = activities(trajs, cfg)
-        if not final:
-            clip_end = t_now
-            acts = {b: ball_activity(a.samples, clip_end, cfg.segment) for b, a in acts.items()}
+        # while the stream runs, the data end now (a silence since a ball's last sample counts)
+        acts, clip_end = activities(trajs, cfg, None if final else t_now)
         clock = Clock(trajs.values())
         out: list[Event] = []
         done_until: float | None = None

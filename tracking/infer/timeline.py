@@ -44,10 +44,17 @@ class Clock:
         return int(self._f[max(k, 0)])
 
 
-def activities(trajs: Mapping[BallId, Trajectory], cfg: InferenceConfig) -> tuple[dict[BallId, BallActivity], float]:
+def activities(
+    trajs: Mapping[BallId, Trajectory], cfg: InferenceConfig, clip_end_s: float | None = None
+) -> tuple[dict[BallId, BallActivity], float]:
     """Each ball's rest runs and motions (balls with no samples left out), and the time the data
-    end (the latest sample of any ball, 0 without samples)."""
-    clip_end = max((float(tr.t_s[-1]) for tr in trajs.values() if len(tr)), default=0.0)
+    end: ``clip_end_s`` when given (a stream's present, which may lie after its latest sample),
+    else the latest sample of any ball (0 without samples)."""
+    clip_end = (
+        max((float(tr.t_s[-1]) for tr in trajs.values() if len(tr)), default=0.0)
+        if clip_end_s is None
+        else float(clip_end_s)
+    )
     acts: dict[BallId, BallActivity] = {}
     for ball, tr in trajs.items():
         s = BallSamples.from_trajectory(tr)
