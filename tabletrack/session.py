@@ -182,7 +182,9 @@ class FrameAnalysis:
                 self.gaps.unseen(fr.index, fr.t_s)
                 return False
             self.gaps.seen()
-        if self.skip_still and not self.gate.analyse(fr.image, fr.t_s, self.motion.resting, self._watch()):
+        if self.skip_still and not (
+            self.gate.analyse(fr.image, fr.t_s, self.motion.resting, self._watch()) or self._naming(fr.t_s)
+        ):
             self._t_unchanged = fr.t_s
             return False
         self.analysed += 1
@@ -199,6 +201,18 @@ class FrameAnalysis:
         self._hold(fr.index, fr.t_s, states)
         self._release(self.tracker.waiting_since())
         return True
+
+    def _naming(self, t_s: float) -> bool:
+        """Whether a detection waits to be named as a ball not yet seen and was first seen less
+        than the tracker's ``backfill_s`` ago: then every frame is analysed, so that its
+        sightings come on consecutive frames and it is named (and reported from its first
+        sighting) within ``backfill_s``. With frames skipped as still it was named too late for
+        that (real eight-ball broadcast, game2: a ball at rest from the first frame, seen on
+        frames 0, 1 and 7 only, named on frame 8, 0.32 s after its first sighting, and reported
+        from frame 7: missing on the labelled first frame). At most ``backfill_s`` per waiting
+        detection, so a detection never named costs a few frames, not the clip."""
+        since = self.tracker.waiting_since()
+        return since is not None and t_s - since < self.tracker.config.backfill_s
 
     def _watch(self) -> np.ndarray | None:
         """The still gate's mask around the resting balls; None (every change on the table

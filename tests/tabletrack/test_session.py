@@ -168,3 +168,35 @@ def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_p
     session.motion = _resting(t_s, seen, hidden)
     assert (session._watch() is not None) is watched
     session.close()
+
+
+class Unnamed:
+    """The cue ball and the 13, and a third ball whose look the model gives to the 13 only: no
+    ball not yet seen is named by it, so the tracker names it by elimination once it has been
+    seen at the same place on a few frames."""
+
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        dets = (
+            BallDetection(1048, 217, score=0.8, label_scores={BallId("13"): 0.9}),
+            BallDetection(411, 983, score=0.6, label_scores={BallId("13"): 0.9}),
+            BallDetection(400, 300, score=0.9, label_scores={BallId.CUE: 0.95}),
+        )
+        return Detections(frame.index, frame.t_s, dets)
+
+
+def test_while_a_detection_waits_to_be_named_every_frame_is_analysed(tmp_path: Path) -> None:
+    # real eight-ball broadcast (issue 13, game2): a ball at rest from the first frame, the image
+    # still, was seen on frames 0, 1 and 7 only (the rest skipped as still), named on frame 8,
+    # 0.32 s after its first sighting, past the tracker's backfill_s: reported from frame 7
+    session = FrameAnalysis(
+        table=POOL, game="eight-ball", balls=BALLS, detector=Unnamed(), fps=25.0, out_dir=tmp_path, skip_still=True
+    )
+    image = np.zeros((72, 128, 3), np.uint8)
+    analysed = [i for i in range(50) if session.feed(Frame(i, i / 25.0, image))]
+    session.finish()
+    session.close()
+    named = {r["ball"] for r in _rows(tmp_path)} - {"cue", "13"}
+    assert len(named) == 1, f"the third ball named once: {named}"
+    frames = [int(r["frame"]) for r in _rows(tmp_path) if r["ball"] in named]
+    assert frames[:4] == [0, 1, 2, 3], "consecutive frames while it waits, reported from its first sighting"
+    assert len(analysed) < 15, f"once it is named, still frames are skipped again: analysed {analysed}"
