@@ -5,9 +5,14 @@ A ball counts as gone only when its track ends in motion and it is not seen agai
 ``lost_after_s`` (:mod:`tracking.segment`), and then only if where it was going says so:
 
 - seen with its centre closer to a nose line than a ball on the cloth can be (up on the cushion
-  or the rail), and not seen back on the cloth after (one detection misplaced at a cushion is not
+  or the rail), having come at that cushion fast enough to leave the cloth
+  (``over_rail_speed_mm_s`` over the last ``over_rail_window_s``: a slow ball meets the cushion
+  and rolls back; what crosses a rail slowly is no ball but a player's hand or arm read as one —
+  real eight-ball broadcast, game1 mirrored: a gloved bridge hand by the foot rail, read as the 2
+  for a second, withdrawn over the rail at ~0.4 m/s, was called "the 2 left the table", a foul,
+  unreviewed), and not seen back on the cloth after (one detection misplaced at a cushion is not
   a ball over the rail), or
-- last seen moving fast (``min_speed_mm_s``) toward a cushion it would reach within
+- last seen moving fast (``over_rail_speed_mm_s``) toward a cushion it would reach within
   ``reach_mm`` (it jumped as it met that cushion; not seen going over, so only at
   ``unseen_exit_confidence``: a call that rests on it is reviewed), or
 - (tables with pockets) last seen within or heading into a pocket's drop circle
@@ -52,9 +57,14 @@ class ExitConfig:
     cushion — well beyond what real footage's calibration and detection errors (8-17 mm measured
     on broadcast nine-ball) put a ball rolling along the cushion. ``roll_decel_mm_s2``: the
     cloth's rolling deceleration (on the high side: a shorter roll) that bounds how far a ball
-    never seen again may have rolled into a pocket's mouth."""
+    never seen again may have rolled into a pocket's mouth. ``over_rail_speed_mm_s``: the least
+    speed toward a cushion, fitted over the samples of the last ``over_rail_window_s`` up to the
+    first one seen beyond its nose, at which a ball seen there went over (a ball leaves the cloth
+    only airborne, off a hard hit into the cushion or a jump; at this speed one rebounds)."""
 
     min_speed_mm_s: float = 400.0
+    over_rail_speed_mm_s: float = 800.0
+    over_rail_window_s: float = 0.2
     reach_mm: float = 150.0
     beyond_nose_mm: float = 25.0
     pockets: PocketConfig = PocketConfig()
@@ -101,6 +111,12 @@ def ball_exit(
             # mirrored: one sample 6 mm past the foot nose, the next back on the cloth), not a
             # ball that went over the rail
             continue
+        window = idx[(idx <= i) & (s.t_s[idx] >= s.t_s[i] - cfg.over_rail_window_s)]
+        if (
+            _approach_speed_mm_s(s.t_s[window], s.xy_mm[window], table, R - cfg.beyond_nose_mm)
+            < cfg.over_rail_speed_mm_s
+        ):
+            return None  # came at the rail too slowly to leave the cloth: no ball went over it
         return Exit(float(s.t_s[i]), None, 0.8)
     k = motion.i_last
     side = make_side(act, k, -1, -math.inf, math.inf, contact)
@@ -136,6 +152,8 @@ def ball_exit(
     # broadcast footage a ball also vanishes under a player, or from the detector, at a cushion),
     # so below the confidence a call may rest on without review
     mouth = in_opening(zones, c, p + v * t_hit) if zones else None
+    if mouth is None and speed < cfg.over_rail_speed_mm_s:
+        return None  # too slow to jump the cushion it was heading for (see over_rail_speed_mm_s)
     if dist > cfg.reach_mm:
         # too far for a jump seen coming; but a ball never seen again whose path runs into a
         # pocket's mouth within its rolling range went in (real eight-ball broadcast, scaled 5/4:
@@ -144,6 +162,19 @@ def ball_exit(
         if mouth is None or not never_again or dist > speed * speed / (2.0 * cfg.roll_decel_mm_s2):
             return None
     return Exit(t_last + t_hit, mouth.pocket if mouth is not None else None, cfg.unseen_exit_confidence)
+
+
+def _approach_speed_mm_s(t_s: np.ndarray, xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> float:
+    """How fast a ball came at the cushion whose nose its last sample lies beyond (within
+    ``limit_mm`` of it or beyond): the least-squares rate at which its distance from that nose fell over
+    the samples (positive: approaching; 0 with fewer than two)."""
+    if len(t_s) < 2:
+        return 0.0
+    last = xy_mm[-1:]
+    c = min(Cushion, key=lambda c: float(normal_coordinate(c, table)(last)[0]))
+    n = normal_coordinate(c, table)(xy_mm)
+    t = t_s - t_s.mean()
+    return float(-np.sum(t * (n - n.mean())) / max(float(np.sum(t * t)), 1e-12))
 
 
 def _beyond_nose(xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> np.ndarray:
