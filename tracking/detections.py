@@ -104,11 +104,20 @@ class MotionState:
 
     ``t_s``: the time the predictions are for. ``balls``: every ball seen at least once, in the
     tracker's ball order. ``resting``: every ball on the table moved less than the asker's
-    ``still_mm`` between its last two samples (:meth:`Tracker.motion` says which balls count)."""
+    ``still_mm`` between its last two samples (:meth:`Tracker.motion` says which balls count).
+    ``unplaced``: how many balls of the tracker's set are not on the table as far as it knows
+    (never seen, or gone into a pocket): balls that may yet appear (placed, respotted, found)."""
 
     t_s: float
     resting: bool
     balls: tuple[BallMotion, ...] = ()
+    unplaced: int = 0
+
+    @property
+    def settled(self) -> bool:
+        """Every ball of the set on the table, at rest and seen on the last frame: nothing is
+        missing that could appear, and nothing moves."""
+        return self.resting and self.unplaced == 0 and all(m.seen_last_frame for m in self.balls)
 
     def get(self, ball: BallId) -> BallMotion | None:
         """The motion of ``ball``, None when it has not been seen."""

@@ -813,7 +813,8 @@ class Tracker:
                 continue
             x, y, vx, vy = (tr.x, tr.y, tr.vx, tr.vy) if (t_s is None or tr.gone) else self._predict(tr, t)
             balls.append(BallMotion(b, float(x), float(y), float(vx), float(vy), tr.seen_last_frame, tr.gone))
-        return MotionState(float(t), self._resting(still_mm, gone_frames, window_s), tuple(balls))
+        unplaced = sum(1 for b in self.balls if not self._tracks[b].started or self._tracks[b].gone)
+        return MotionState(float(t), self._resting(still_mm, gone_frames, window_s), tuple(balls), unplaced)
 
     def _rows_on_table(self, gone_frames: int) -> list[list[tuple[float, int, float, float, bool, float]]]:
         """The samples of each ball on the table: left out a ball never seen, and one whose last

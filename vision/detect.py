@@ -25,9 +25,10 @@ must work the same on frames without it.
 
 Frames must come in order (the classical detector learns the background and ball colours as it
 goes; the guided one follows balls from frame to frame). ``motion`` is where a detector may ask
-whether the balls move and where they will be, instead of keeping velocities of its own; no
-detector reads it yet (the guided detector's own follow model is kept for now: see
-:mod:`vision.guided`).
+whether the balls move and where they will be, instead of keeping velocities of its own; the
+guided detector reads only whether every ball of the set rests in view
+(:attr:`tracking.detections.MotionState.settled`: then no periodic key frame), and keeps its own
+follow model (see :mod:`vision.guided`).
 
 Why the types live in :mod:`tracking.detections`: the tracker takes them and must not import
 ``vision``; they are re-exported here for the detectors' users.
@@ -81,5 +82,8 @@ class RectifiedDetector:
             view: Any = LazyView(self.rectifier, frame.image)
         else:
             view = self.rectifier(frame.image)
-        dets = self.detector.detect(view, frame.t_s)
+        if getattr(self.detector, "takes_motion", False):
+            dets = self.detector.detect(view, frame.t_s, motion)  # type: ignore[call-arg]
+        else:
+            dets = self.detector.detect(view, frame.t_s)
         return Detections(frame.index, frame.t_s, tuple(dets))

@@ -16,7 +16,11 @@ detector (finder + proposals + classifier) instead:
   the same as the finder would. Such a key frame waits for the first frame whose view changed.
   (While every ball rests, the pipeline analyses a frame a quarter-second as a heartbeat and
   where something nears a ball: the full detector on every sixth of those was most of the
-  analysis's cost at rest, 35-50 ms a frame on the 720p pool and snooker samples);
+  analysis's cost at rest, 35-50 ms a frame on the 720p pool and snooker samples). Nor is one
+  due while every ball of the set rests on the table and was seen on the last frame (the
+  tracker's :attr:`tracking.detections.MotionState.settled`, when the pipeline passes it): no
+  ball is missing that could appear, and each is confirmed by its crop on every frame (a hand
+  or a cue by a ball changes the view without adding one: nine-ball break, snooker break);
 - whenever a predicted ball is not confirmed: its crop holds no ball, its centre had to move more
   than ``max_shift_r`` radii from the prediction (a collision, a cushion, a cue stroke), or two
   predictions ended on one ball;
@@ -62,7 +66,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tracking.detections import BallDetection
+from tracking.detections import BallDetection, MotionState
 from vision.rectify import LazyView, as_view_array, view_thumbnail
 
 if TYPE_CHECKING:
@@ -130,12 +134,18 @@ class GuidedDetector:
     #: a frame followed by crops is remapped only around the balls
     takes_lazy_view = True
 
-    def detect(self, rectified_bgr: np.ndarray | LazyView, t_s: float | None = None) -> list[BallDetection]:
+    #: :class:`vision.detect.RectifiedDetector` passes the tracker's motion state
+    takes_motion = True
+
+    def detect(
+        self, rectified_bgr: np.ndarray | LazyView, t_s: float | None = None, motion: MotionState | None = None
+    ) -> list[BallDetection]:
         cfg = self.config
         dt = None if (t_s is None or self._t is None) else float(t_s) - self._t
         step = 1.0 if dt is None else dt
         forced = not self._last or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
-        key = forced or (self._since_key + 1 >= cfg.key_every and self._view_changed(rectified_bgr))
+        due = self._since_key + 1 >= cfg.key_every and not (motion is not None and motion.settled)
+        key = forced or (due and self._view_changed(rectified_bgr))
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
             view = as_view_array(rectified_bgr)

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tracking.detections import BallDetection, ball_label
+from tracking.detections import BallDetection, BallMotion, MotionState, ball_label
+from tracking.ids import BallId
 from vision.guided import GuidedConfig, GuidedDetector
 from vision.rectify import RectifiedGeometry
 from vision.yolo import YoloDetector
@@ -103,6 +104,34 @@ def test_balls_at_rest_take_the_full_detector_only_on_key_frames_of_a_changed_vi
     assert [f for f, _ in res] == full, why
     assert all(seen == WORLD for _, seen in res)
     assert g.stats.full == sum(full) and g.stats.guided == 12 - sum(full)
+
+
+def _motion(resting: bool, unplaced: int, seen: bool = True) -> MotionState:
+    balls = tuple(BallMotion(BallId(b), 0.0, 0.0, 0.0, 0.0, seen, False) for b in ("cue", "1"))
+    return MotionState(0.0, resting, balls, unplaced)
+
+
+@pytest.mark.parametrize(
+    "motion, full, why",
+    [
+        (_motion(True, 0), [True] + [False] * 11, "every ball of the set rests in view: none can appear"),
+        (_motion(True, 1), [True, False, False, False] * 3, "a ball of the set is not on the table: it may be placed"),
+        (_motion(False, 0), [True, False, False, False] * 3, "a ball moves"),
+        (_motion(True, 0, seen=False), [True, False, False, False] * 3, "a ball was not seen on the last frame"),
+    ],
+)
+def test_a_settled_table_takes_no_periodic_key_frame_however_the_view_changes(motion, full, why):
+    # a hand or a cue over the table by a ball (nine-ball and snooker breaks): the view changes,
+    # yet while every ball of the set rests where the crops confirm it no ball can appear
+    fake = FakeYolo()
+    g = GuidedDetector(fake, GuidedConfig(key_every=4))
+    got = []
+    for i in range(12):
+        fake.balls = WORLD
+        before = fake.full_calls
+        g.detect(_view(WORLD, 100.0 + 30.0 * i), i / 30.0, motion)
+        got.append(fake.full_calls > before)
+    assert got == full, why
 
 
 def test_a_ball_placed_while_the_others_rest_is_found_on_the_next_key_frame():
