@@ -23,7 +23,8 @@ every frame matches at 0.97 or more of the points, a black frame at 0.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -69,13 +70,29 @@ def _lab(pixels_bgr: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ClothModel:
-    """The cloth's colour at ``points_px`` ((N, 2) int: u, v) and the median ``background_bgr``
-    image of the frames it was made from (see the module docstring)."""
+    """The cloth's colour at ``points_px`` ((N, 2) int: u, v), and the ``frames`` it was made from
+    with their median, :attr:`background_bgr` (see the module docstring).
+
+    The median is made when first asked for: the pipeline needs it only when the video's first
+    frame does not show the table (a black lead-in), and of 1080p frames it costs ~45 ms; the
+    frames are then dropped (:meth:`without_frames`) before the frame loop, which needs the
+    colours only."""
 
     points_px: np.ndarray
     lab: np.ndarray
-    background_bgr: np.ndarray
+    frames: tuple[np.ndarray, ...] = ()
     config: VisibilityConfig = field(default_factory=VisibilityConfig)
+
+    @cached_property
+    def background_bgr(self) -> np.ndarray:
+        """The per-pixel median of :attr:`frames`; ValueError once they were dropped."""
+        if not self.frames:
+            raise ValueError("ClothModel.background_bgr: expected the model's frames, but they were dropped")
+        return median_image(list(self.frames))
+
+    def without_frames(self) -> ClothModel:
+        """The same model without its frames (the frame loop's: no background, no frames held)."""
+        return replace(self, frames=())
 
     @staticmethod
     def sample_points(camera: CameraModel, table: TableSpec, config: VisibilityConfig) -> np.ndarray:
@@ -166,7 +183,7 @@ class ClothModel:
         if not kept:
             raise TableNotSeenError(f"{shorten(name, 120)}: the table is not seen in any frame (all dark)")
         lab = np.median(np.stack(samples), axis=0).astype(np.int16)
-        return ClothModel(points, lab, median_image(kept), cfg)
+        return ClothModel(points, lab, tuple(kept), cfg)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,19 @@ def test_the_cloth_model_skips_a_dark_lead_in(model_and_frame: tuple[ClothModel,
     assert model.background_bgr.shape == frame.shape and model.background_bgr.mean() > 30
 
 
+def test_the_frame_loop_s_model_holds_no_frames_and_sees_the_same(
+    model_and_frame: tuple[ClothModel, np.ndarray],
+) -> None:
+    # the median background is made only when asked for (a black first frame), and the frames it
+    # is made from are dropped before the frame loop (1080p: 7 frames, 42 MB)
+    model, frame = model_and_frame
+    light = model.without_frames()
+    assert light.frames == () and len(model.frames) > 0
+    assert light.visible(frame) == model.visible(frame) and light.match_fraction(frame) == model.match_fraction(frame)
+    with pytest.raises(ValueError, match="dropped"):
+        _ = light.background_bgr
+
+
 @pytest.mark.parametrize("start_frame", [0, 37])
 def test_the_model_from_a_shared_pass_is_the_model_of_its_own_pass(tmp_path: Path, start_frame: int) -> None:
     """``analyze`` takes the model's frames from the pass that solved the camera (from_frames,
