@@ -60,11 +60,16 @@ class ExitConfig:
     never seen again may have rolled into a pocket's mouth. ``over_rail_speed_mm_s``: the least
     speed toward a cushion, fitted over the samples of the last ``over_rail_window_s`` up to the
     first one seen beyond its nose, at which a ball seen there went over (a ball leaves the cloth
-    only airborne, off a hard hit into the cushion or a jump; at this speed one rebounds)."""
+    only airborne, off a hard hit into the cushion or a jump; at this speed one rebounds).
+    ``in_pocket_s``: how long a ball still moving when the data stop must have been seen inside
+    a drop circle to be in that pocket (:func:`in_pocket_at_end`); ``seen_inside_confidence``:
+    of a drop whose time no entry fits (the first sighting inside dates it)."""
 
     min_speed_mm_s: float = 400.0
     over_rail_speed_mm_s: float = 800.0
     over_rail_window_s: float = 0.2
+    in_pocket_s: float = 0.2
+    seen_inside_confidence: float = 0.6
     reach_mm: float = 150.0
     beyond_nose_mm: float = 25.0
     pockets: PocketConfig = PocketConfig()
@@ -95,9 +100,8 @@ def ball_exit(
         if k is not None and k > 0:
             # seen in the pocket from sample k on (rolling about inside it, in and out of view):
             # it dropped on the way to its first sighting there
-            entry = entry_before_sighting(zones, s.t_s[idx], s.xy_mm[idx], k, cfg.pockets)
-        else:
-            entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
+            return _dropped_before(zones, s.t_s[idx], s.xy_mm[idx], k, cfg)
+        entry = pocket_entry(zones, s.t_s[idx], s.xy_mm[idx], t_next, cfg.pockets)
         if entry is not None:
             return Exit(entry.t_s, entry.pocket, entry.confidence)
     beyond = _beyond_nose(s.xy_mm[idx], table, R - cfg.beyond_nose_mm)
@@ -162,6 +166,37 @@ def ball_exit(
         if mouth is None or not never_again or dist > speed * speed / (2.0 * cfg.roll_decel_mm_s2):
             return None
     return Exit(t_last + t_hit, mouth.pocket if mouth is not None else None, cfg.unseen_exit_confidence)
+
+
+def in_pocket_at_end(act: BallActivity, motion: Motion, table: TableSpec, cfg: ExitConfig) -> Exit | None:
+    """How the ball of a motion still under way when the data stop went into a pocket: when it
+    has been seen inside one pocket's drop circle for the last ``in_pocket_s`` or more (moving
+    about in the throat or the pocket, where the bed no longer holds a ball), else None. Real
+    broadcast (dev Clip17, re-encoded at CRF 32): the 7, after a slow roll along the jaw, was
+    seen again and again moving inside the corner's drop circle to the clip's end; its motion
+    never ended, so the shot was called a miss."""
+    zones = pocket_zones(table, cfg.pockets)
+    if not zones:
+        return None
+    s = act.samples
+    idx = np.arange(motion.i_first, motion.i_last + 1)
+    k = _first_in_pocket(zones, s.xy_mm[idx])
+    if k is None or k == 0 or float(s.t_s[idx[-1]] - s.t_s[idx[k]]) < cfg.in_pocket_s:
+        return None
+    return _dropped_before(zones, s.t_s[idx], s.xy_mm[idx], k, cfg)
+
+
+def _dropped_before(zones: Sequence[PocketZone], t_s: np.ndarray, xy_mm: np.ndarray, k: int, cfg: ExitConfig) -> Exit:
+    """The drop of a ball seen inside a drop circle from sample ``k`` on: timed by
+    :func:`tracking.pockets.entry_before_sighting`, else (no entry fits a slow roll over the
+    jaw) at that first sighting inside, at ``seen_inside_confidence`` (in the pocket for sure,
+    when it fell a guess)."""
+    entry = entry_before_sighting(zones, t_s, xy_mm, k, cfg.pockets)
+    if entry is not None:
+        return Exit(entry.t_s, entry.pocket, entry.confidence)
+    z = pocket_holding(zones, xy_mm[k])
+    assert z is not None  # _first_in_pocket: sample k lies inside
+    return Exit(float(t_s[k]), z.pocket, cfg.seen_inside_confidence)
 
 
 def _approach_speed_mm_s(t_s: np.ndarray, xy_mm: np.ndarray, table: TableSpec, limit_mm: float) -> float:

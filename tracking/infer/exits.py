@@ -26,7 +26,7 @@ from tracking.events import Event, OffTable, Pocketed
 from tracking.ids import BallId
 from tracking.infer.config import InferenceConfig
 from tracking.infer.timeline import FrameAt
-from tracking.offtable import ball_exit
+from tracking.offtable import ball_exit, in_pocket_at_end
 from tracking.pockets import PocketEntry, PocketZone, entry_before_sighting, pocket_entry, pocket_holding
 from tracking.segment import BallActivity, Motion, ShotSpan
 
@@ -104,6 +104,11 @@ def find_exits(
                     events.append(OffTable(t, frame_at(t), shot, ex.confidence, m.ball))
                 else:
                     events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
+        elif zones and (ex := in_pocket_at_end(act, m, table, cfg.exit)) is not None and ex.pocket is not None:
+            # still moving when the data stop, but inside a pocket for a while: in that pocket
+            gone.add(m.ball)
+            t = max(ex.t_s, t_start)
+            events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
         else:
             open_motions.append(m)
     return Exits(tuple(events), frozenset(gone), frozenset(lost), tuple(open_motions))
