@@ -47,10 +47,22 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from tracking.events import Shot, ShotEnd, ShotStart
+from tracking.events import BallBall, CushionHit, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
 __all__ = ["NineBallEngine", "make_engine"]
+
+
+def _object_balls_in(shot: Shot, v: Variant) -> set[BallId]:
+    """The object balls of ``v`` that the shot's events show on the table: hit, at a cushion,
+    pocketed or off the table during the shot."""
+    out: set[BallId] = set()
+    for e in shot.events:
+        if isinstance(e, BallBall):
+            out.update(e.balls)
+        elif isinstance(e, (CushionHit, Pocketed, OffTable)):
+            out.add(e.ball)
+    return {b for b in out if b in v.balls and b is not BallId.CUE}
 
 
 def _listed(balls: frozenset[BallId] | set[BallId]) -> str:
@@ -126,7 +138,7 @@ class NineBallEngine:
             ), replace(state, shots=state.shots + 1)
         doubts: list[str] = []
         lead: list[str] = []
-        balls = self._balls_at_start(state, start, lead, doubts)
+        balls = self._balls_at_start(state, start, lead, doubts, shot)
         if start is None:
             doubts.append("the log has no shot_start for this shot: the balls on the table are the state's")
         if shot.end is None:
@@ -199,7 +211,7 @@ class NineBallEngine:
 
     # -- parts ------------------------------------------------------------------------------------
     def _balls_at_start(
-        self, state: NineBallState, start: ShotStart | None, lead: list[str], doubts: list[str]
+        self, state: NineBallState, start: ShotStart | None, lead: list[str], doubts: list[str], shot: Shot
     ) -> frozenset[BallId]:
         """The object balls on the table at the shot start, where the positions and the game state
         differ (the call is then flagged for review): a ball the positions show but the state has
@@ -207,7 +219,11 @@ class NineBallEngine:
         often than a ball come back, so it is not taken; a ball they lack is taken as gone (a
         pocketing the tracker missed) unless as many balls are extra, which is one ball misread
         as another: then the state is kept. Where the state does not know the balls yet (a log
-        that starts mid-rack without referee input, a new rack), the positions are all there is."""
+        that starts mid-rack without referee input, a new rack), the positions are all there is,
+        with the balls the shot's own events show on the table (hit, pocketed, at a cushion: a
+        ball the cue ball hits was there, whatever the start missed — real broadcast dev Clip12,
+        brightened: the 1, not read at the start, was hit first, and the 3 was taken for the
+        lowest ball: a foul)."""
         if start is None or not start.positions:
             return state.balls
         v = self.variant
@@ -220,7 +236,15 @@ class NineBallEngine:
             doubts.append("the shot start shows no object ball: the balls on the table are the state's")
             return state.balls
         if not state.balls_known:
-            return frozenset(seen)
+            played = _object_balls_in(shot, v) - seen
+            if played:
+                text = (
+                    f"the shot start lacks {_listed(played)}, which the shot's events show on the table: taken as on it"
+                )
+                lead.append(text[0].upper() + text[1:])
+                if min(seen | played, key=number) != min(seen, key=number):
+                    doubts.append(text + " (the lowest ball is one of them)")
+            return frozenset(seen | played)
         missing, extra = state.balls - seen, seen - state.balls
         swap = bool(extra) and len(missing) == len(extra)
         if missing:

@@ -5,7 +5,7 @@ article it checks; a case is (tokens of the shot, balls on the table, what the c
 from __future__ import annotations
 
 import pytest
-from nine_ball_builders import BREAK_4_RAILS, a_shot, rack
+from nine_ball_builders import BREAK_4_RAILS, Table, a_shot, rack
 
 from rules import engine_for
 from rules.nine_ball.fouls import PoolFoul
@@ -218,3 +218,24 @@ def test_000_2_jump_and_masse_are_legal():
     # a jump over the 5 (no contact with it) to the 3: the log just shows the 3 first
     call, st = judge(["3", "3:foot"], MID["balls"], start=MID)
     assert call.legal
+
+
+@pytest.mark.parametrize(
+    "tokens, start_balls, lacks, lowest_doubt",
+    [
+        # the 1, not read at the start, hit first: it was on the table, and it is the lowest
+        (["1", "1>foot_left"], ["3", "4", "9"], "1", True),
+        # the 5, not read at the start, hit by the 1: on the table, not the lowest
+        (["1", "1-5", "1>foot_left"], ["1", "3", "9"], "5", False),
+    ],
+)
+def test_a_ball_the_shot_shows_on_the_table_was_on_it_at_the_start(tokens, start_balls, lacks, lowest_doubt) -> None:
+    # 000 6.2 (the lowest ball first), 000 2.2; issue 13 (no confident wrong call). Real broadcast
+    # dev Clip12, brightened: with no referee input the balls on the table are those the shot
+    # start shows; the 1 was not read there, was hit first, and the 3 was taken for the lowest
+    # ball: "FOUL wrong ball first"
+    t = Table(referee={"start": {"next_is_break": False}})  # mid-rack, the balls on the table not given
+    call = t.play(tokens, balls=start_balls)
+    assert call.foul is None, call.reason
+    assert f"lacks {lacks}, which the shot's events show on the table" in call.reason
+    assert ("the lowest ball is one of them" in (call.review_reason or "")) is lowest_doubt
