@@ -64,7 +64,7 @@ from rules.eight_ball.state import (
     Option,
     sorted_balls,
 )
-from tracking.events import Event, Shot, ShotEnd, ShotStart
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 
 __all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
@@ -86,6 +86,18 @@ def looks_racked(positions: Mapping[BallId, tuple[float, float]]) -> bool:
 
 def _sentence(parts: list[str]) -> str:
     return " ".join(p if p.endswith(".") else p + "." for p in parts if p)
+
+
+def _object_balls_in(shot: Shot) -> frozenset[BallId]:
+    """The object balls that the shot's events show on the table: hit, at a cushion, pocketed or
+    off the table during the shot."""
+    out: set[BallId] = set()
+    for e in shot.events:
+        if isinstance(e, BallBall):
+            out.update(e.balls)
+        elif isinstance(e, (CushionHit, Pocketed, OffTable)):
+            out.add(e.ball)
+    return frozenset(b for b in out if b in OBJECT_BALLS)
 
 
 @dataclass(frozen=True)
@@ -152,7 +164,7 @@ class EightBallEngine:
         notes: list[str] = []
         doubts: list[str] = []
         st = self._resolve_pending(state, facts.positions_before, shot.number, notes, doubts)
-        st = self._trust_positions(st, facts.positions_before, notes, doubts)
+        st = self._trust_positions(st, facts.positions_before, notes, doubts, _object_balls_in(shot))
         if shot.start is None:
             doubts.append("the log has no shot_start for this shot; the cue ball is taken to be the cue")
         if shot.end is None:
@@ -234,16 +246,23 @@ class EightBallEngine:
         return st
 
     def _trust_positions(
-        self, st: EightBallState, pos: Mapping[BallId, tuple[float, float]], notes: list[str], doubts: list[str]
+        self,
+        st: EightBallState,
+        pos: Mapping[BallId, tuple[float, float]],
+        notes: list[str],
+        doubts: list[str],
+        played: frozenset[BallId] = frozenset(),
     ) -> EightBallState:
         """The balls on the table: at a break, the rack the shot start shows; mid-rack, where the
         positions differ from the game state (with a doubt): a ball they show but the state has
         pocketed is a misread identity or a mark on the cloth far more often than a ball come back,
         so it is not taken; a ball they lack is taken as gone (a missed pocketing) unless as many
-        are extra (one ball misread as another: the state is kept)."""
+        are extra (one ball misread as another: the state is kept), or unless the shot's own
+        events show it on the table (``played``: hit, at a cushion, pocketed), which a ball gone
+        cannot be."""
         if not pos:
             return st
-        seen = frozenset(b for b in pos if b in OBJECT_BALLS)
+        seen = frozenset(b for b in pos if b in OBJECT_BALLS) | (played & st.balls)
         if seen == st.balls:
             return st
         gone, new = sorted_balls(st.balls - seen), sorted_balls(seen - st.balls)

@@ -288,6 +288,16 @@ def test_positions_missing_balls_are_taken_as_gone():
     assert BallId.B3 not in new.balls and BallId.B11 not in new.balls and BallId.B4 not in new.balls
 
 
+def test_a_ball_the_shot_plays_is_not_taken_as_gone():
+    """002 bola 8 ART 20.1 / issue 13: the shot start lacks the 3 (hidden, or not read), but the
+    cue ball hits it and it is pocketed: it was on the table, no missed pocketing before."""
+    st = state(**SOLIDS)
+    call, new = judge(["3", "3>foot_left"], st, None, balls=FULL_RACK - {BallId.B3, BallId.B11})
+    assert "without the 11;" in call.reason and "the 3" not in call.reason.split(";")[0]
+    assert call.foul is None and "the 3 into the foot_left" in call.reason
+    assert BallId.B11 not in new.balls and BallId.B3 not in new.balls
+
+
 @pytest.mark.parametrize(
     "case,on_table,shown,kept",
     [
