@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # for the annotations only; at run time Call is imported insi
     from rules.core.games import Game
 
 __all__ = [
+    "balls_in_events",
     "PointMm",
     "PocketedBall",
     "PoolShotFacts",
@@ -245,6 +246,19 @@ def unseen_first_contact_doubt(facts: PoolShotFacts) -> str | None:
         f"object balls were struck ({named}, from {min(earlier.values()):.2f} s): its first contact was not seen, "
         "and it decides this call"
     )
+
+
+def balls_in_events(shot: Shot) -> frozenset[BallId]:
+    """The balls the shot's events show on the table (the cue ball too): hit, at a cushion,
+    pocketed or off the table during the shot. A ball the shot start lacks but the shot plays
+    was on the table at its start (the engines' balls-on-the-table, issue 13)."""
+    out: set[BallId] = set()
+    for e in shot.events:
+        if isinstance(e, BallBall):
+            out.update(e.balls)
+        elif isinstance(e, (CushionHit, Pocketed, OffTable)):
+            out.add(e.ball)
+    return frozenset(out)
 
 
 def struck_object_ball(shot: Shot) -> BallId | None:

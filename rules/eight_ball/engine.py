@@ -33,6 +33,7 @@ from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import (
+    balls_in_events,
     not_struck_call,
     placement_call,
     read_pool_shot,
@@ -64,7 +65,7 @@ from rules.eight_ball.state import (
     Option,
     sorted_balls,
 )
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
+from tracking.events import Event, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId, Cushion
 
 __all__ = ["RACK_SPAN_MM", "looks_racked", "EightBallEngine", "make_engine"]
@@ -86,18 +87,6 @@ def looks_racked(positions: Mapping[BallId, tuple[float, float]]) -> bool:
 
 def _sentence(parts: list[str]) -> str:
     return " ".join(p if p.endswith(".") else p + "." for p in parts if p)
-
-
-def _object_balls_in(shot: Shot) -> frozenset[BallId]:
-    """The object balls that the shot's events show on the table: hit, at a cushion, pocketed or
-    off the table during the shot."""
-    out: set[BallId] = set()
-    for e in shot.events:
-        if isinstance(e, BallBall):
-            out.update(e.balls)
-        elif isinstance(e, (CushionHit, Pocketed, OffTable)):
-            out.add(e.ball)
-    return frozenset(b for b in out if b in OBJECT_BALLS)
 
 
 @dataclass(frozen=True)
@@ -164,7 +153,7 @@ class EightBallEngine:
         notes: list[str] = []
         doubts: list[str] = []
         st = self._resolve_pending(state, facts.positions_before, shot.number, notes, doubts)
-        st = self._trust_positions(st, facts.positions_before, notes, doubts, _object_balls_in(shot))
+        st = self._trust_positions(st, facts.positions_before, notes, doubts, balls_in_events(shot) & OBJECT_BALLS)
         if shot.start is None:
             doubts.append("the log has no shot_start for this shot; the cue ball is taken to be the cue")
         if shot.end is None:

@@ -30,6 +30,7 @@ from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.pool_shot import (
+    balls_in_events,
     not_struck_call,
     placement_call,
     read_pool_shot,
@@ -47,22 +48,10 @@ from rules.nine_ball.setup import NineBallSetup, initial_state
 from rules.nine_ball.sheet import balls_list, format_score_sheet, score_sheet
 from rules.nine_ball.state import NineBallState
 from rules.nine_ball.variants import VARIANTS, Variant, number, variant_of
-from tracking.events import BallBall, CushionHit, OffTable, Pocketed, Shot, ShotEnd, ShotStart
+from tracking.events import Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
 __all__ = ["NineBallEngine", "make_engine"]
-
-
-def _object_balls_in(shot: Shot, v: Variant) -> set[BallId]:
-    """The object balls of ``v`` that the shot's events show on the table: hit, at a cushion,
-    pocketed or off the table during the shot."""
-    out: set[BallId] = set()
-    for e in shot.events:
-        if isinstance(e, BallBall):
-            out.update(e.balls)
-        elif isinstance(e, (CushionHit, Pocketed, OffTable)):
-            out.add(e.ball)
-    return {b for b in out if b in v.balls and b is not BallId.CUE}
 
 
 def _listed(balls: frozenset[BallId] | set[BallId]) -> str:
@@ -236,7 +225,7 @@ class NineBallEngine:
             doubts.append("the shot start shows no object ball: the balls on the table are the state's")
             return state.balls
         if not state.balls_known:
-            played = _object_balls_in(shot, v) - seen
+            played = (balls_in_events(shot) & frozenset(v.balls)) - {BallId.CUE} - seen
             if played:
                 text = (
                     f"the shot start lacks {_listed(played)}, which the shot's events show on the table: taken as on it"
