@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.rectify import view_thumbnail
+
 if TYPE_CHECKING:
     from calibration.camera import CameraModel
     from calibration.table import TableSpec
@@ -76,9 +78,8 @@ class StillGate:
         self._last_kept_s = -1e9
 
     def _thumb(self, frame_bgr: np.ndarray) -> np.ndarray:
-        # every scale-th pixel (a strided view costs nothing), then a blur against the sensor noise
-        g = cv2.cvtColor(np.ascontiguousarray(frame_bgr[:: self.scale, :: self.scale]), cv2.COLOR_BGR2GRAY)
-        return cv2.GaussianBlur(g, (5, 5), 0).astype(np.int16)
+        # every scale-th pixel (a strided view costs nothing), grey, blurred against the sensor noise
+        return view_thumbnail(frame_bgr, self.scale)
 
     def analyse(self, frame_bgr: np.ndarray, t_s: float, table_at_rest: bool, watch: np.ndarray | None = None) -> bool:
         """True when the frame must be analysed: the image changed (where ``watch``, a mask of the

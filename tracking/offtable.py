@@ -168,16 +168,14 @@ def ball_exit(
     return Exit(t_last + t_hit, mouth.pocket if mouth is not None else None, cfg.unseen_exit_confidence)
 
 
-def in_pocket_at_end(act: BallActivity, motion: Motion, table: TableSpec, cfg: ExitConfig) -> Exit | None:
+def in_pocket_at_end(act: BallActivity, motion: Motion, zones: Sequence[PocketZone], cfg: ExitConfig) -> Exit | None:
     """How the ball of a motion still under way when the data stop went into a pocket: when it
     has been seen inside one pocket's drop circle for the last ``in_pocket_s`` or more (moving
     about in the throat or the pocket, where the bed no longer holds a ball), else None. Real
     broadcast (dev Clip17, re-encoded at CRF 32): the 7, after a slow roll along the jaw, was
     seen again and again moving inside the corner's drop circle to the clip's end; its motion
-    never ended, so the shot was called a miss."""
-    zones = pocket_zones(table, cfg.pockets)
-    if not zones:
-        return None
+    never ended, so the shot was called a miss. ``zones``: the table's
+    (:func:`tracking.pockets.pocket_zones`)."""
     s = act.samples
     idx = np.arange(motion.i_first, motion.i_last + 1)
     k = _first_in_pocket(zones, s.xy_mm[idx])

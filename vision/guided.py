@@ -145,12 +145,14 @@ class GuidedDetector:
         step = 1.0 if dt is None else dt
         forced = not self._last or (dt is not None and (dt <= 0 or dt > cfg.max_gap_s))
         due = self._since_key + 1 >= cfg.key_every and not (motion is not None and motion.settled)
-        key = forced or (due and self._view_changed(rectified_bgr))
+        thumb = view_thumbnail(rectified_bgr, cfg.still_stride_px) if due and not forced else None
+        key = forced or (thumb is not None and self._view_changed(thumb))
         dets = None if key else self._follow(rectified_bgr, step)
         if dets is None:
             view = as_view_array(rectified_bgr)
             dets = self.detector.detect(view)
-            self._key_thumb = view_thumbnail(view, cfg.still_stride_px)
+            # the same pixels whether taken from the lazy view or the whole one
+            self._key_thumb = thumb if thumb is not None else view_thumbnail(view, cfg.still_stride_px)
             self._since_key = 0
             self._full += 1
             vanished = self._vanished(dets, step)
@@ -168,15 +170,14 @@ class GuidedDetector:
         return dets
 
     # -- internals ---------------------------------------------------------------------------
-    def _view_changed(self, view: np.ndarray | LazyView) -> bool:
-        """Whether the view differs from the one of the last full detection by more than the
-        sensor's noise anywhere (see the module docstring)."""
-        cfg = self.config
-        thumb = view_thumbnail(view, cfg.still_stride_px)
+    def _view_changed(self, thumb: np.ndarray) -> bool:
+        """Whether the view's ``thumb`` (:func:`vision.rectify.view_thumbnail`) differs from the one
+        of the last full detection by more than the sensor's noise anywhere (see the module
+        docstring)."""
         ref = self._key_thumb
         if ref is None or ref.shape != thumb.shape:
             return True
-        return int(np.abs(thumb - ref).max()) > cfg.still_grey
+        return int(np.abs(thumb - ref).max()) > self.config.still_grey
 
     def _without_static_streaks(self, dets: list[BallDetection], t_s: float | None) -> list[BallDetection]:
         """``dets`` less the streaks whose two ends both lie within a radius of the two ends of a

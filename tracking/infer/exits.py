@@ -97,20 +97,18 @@ def find_exits(
             ex = ball_exit(act, m, table, cfg.contact, cfg.exit)
             if ex is None:
                 lost.add(m.ball)
-            else:
-                gone.add(m.ball)
-                t = max(ex.t_s, t_start)
-                if ex.pocket is None:
-                    events.append(OffTable(t, frame_at(t), shot, ex.confidence, m.ball))
-                else:
-                    events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
-        elif zones and (ex := in_pocket_at_end(act, m, table, cfg.exit)) is not None and ex.pocket is not None:
-            # still moving when the data stop, but inside a pocket for a while: in that pocket
-            gone.add(m.ball)
-            t = max(ex.t_s, t_start)
-            events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
+                continue
+        elif zones and (ex := in_pocket_at_end(act, m, zones, cfg.exit)) is not None:
+            pass  # still moving when the data stop, but inside a pocket for a while: in that pocket
         else:
             open_motions.append(m)
+            continue
+        gone.add(m.ball)
+        t = max(ex.t_s, t_start)
+        if ex.pocket is None:
+            events.append(OffTable(t, frame_at(t), shot, ex.confidence, m.ball))
+        else:
+            events.append(Pocketed(t, frame_at(t), shot, ex.confidence, m.ball, ex.pocket))
     return Exits(tuple(events), frozenset(gone), frozenset(lost), tuple(open_motions))
 
 
