@@ -229,12 +229,14 @@ class OnePass:
 
 class DecodedFrames:
     """The analysis pass's frames as the decoder thread makes them: every frame decoded (the
-    annotated video draws each), and, on a frame decoded while the tracker last said that a ball
-    moves (when the detector will analyse it), the detector's ``prepare`` of it
+    annotated video draws each), and, on a frame decoded while the session last analysed every
+    frame that changes (a ball moves; or the balls rest with one hidden, so that there is no ball
+    watch: :attr:`tabletrack.session.FrameAnalysis.analyses_changes`; synthetic point_2c_hand: 14
+    of its first 23 frames, a hand over the white), the detector's ``prepare`` of it
     (:class:`vision.detect.Detector`): that part of the detector's work then runs on the decoder's
     core rather than the analysing one (carom 1080p60: the remap and colour conversion of the
     coarse view, ~1.6 ms of ~4.5 a frame). ``prepare`` is pure, so which frames carry its result
-    changes the time, never the outputs; the tracker's flag is read, never written, from here.
+    changes the time, never the outputs; the session's flag is read, never written, from here.
     ``prepare_s``: the time spent in it (taken out of the decoder's decode-only time)."""
 
     def __init__(self, src: VideoFile, detector: Detector, session: FrameAnalysis) -> None:
@@ -245,7 +247,7 @@ class DecodedFrames:
 
     def __call__(self) -> Iterator[Frame]:
         for fr in self.src.frames():
-            if self.prepare is not None and fr.image is not None and not self.session.motion.resting:
+            if self.prepare is not None and fr.image is not None and self.session.analyses_changes:
                 t0 = time.perf_counter()
                 fr = replace(fr, prepared=self.prepare(fr.image))
                 self.prepare_s += time.perf_counter() - t0

@@ -147,7 +147,11 @@ class FrameAnalysis:
         self._secs = {"rest": 0.0, "moving": 0.0}
         self._clock = time.perf_counter()
         self._t_start: float | None = None  # the first frame's time
-        self._kind_prev: str | None = None
+        self._fed = False  # a frame was fed: the time since then is its own
+        #: whether every frame that changes is analysed now (a ball moves; or they rest, but with no
+        #: ball watch: a ball hidden, not yet seen), not only those that change at a ball: read by
+        #: the decoder's thread (tabletrack.pipeline.DecodedFrames) to prepare the frames it decodes
+        self.analyses_changes = True
         self._events_writer = EventLogWriter(path("events.jsonl"))
         self._tracks_writer = TracksCsvWriter(path("tracks.csv"))
         #: analysed frames held back while a detection waits to be named: [frame, t_s, states]
@@ -165,13 +169,23 @@ class FrameAnalysis:
     def feed(self, fr: Frame) -> bool:
         """Analyse one frame (in order); True when it was analysed, False when skipped as still."""
         self.motion = self.tracker.motion(
-            fr.t_s, still_mm=STILL_MM, gone_frames=self.gone_frames, window_s=STILL_WINDOW_S
+            fr.t_s,
+            still_mm=STILL_MM,
+            gone_frames=self.gone_frames,
+            window_s=STILL_WINDOW_S,
+            on_table=self.judge.balls_on_table(),
         )
+        # The time since the last frame was fed (its analysis, this frame's decode) is that frame's,
+        # counted as resting or moving by what its analysis showed: the motion now, after it (a
+        # skipped frame changes nothing). By the motion before it, the stroke's frame, whose full
+        # detection finds the cue ball struck, was a resting frame (nine_break: 47 of the resting
+        # frames' 160 ms), and the first frame found at rest a moving one.
         now = time.perf_counter()
-        if self._kind_prev is not None:  # this frame's decode is counted with the previous frame
-            self._frames[self._kind_prev] += 1
-            self._secs[self._kind_prev] += now - self._clock
-        self._clock, self._kind_prev = now, ("rest" if self.motion.resting else "moving")
+        if self._fed:
+            kind = "rest" if self.motion.resting else "moving"
+            self._frames[kind] += 1
+            self._secs[kind] += now - self._clock
+        self._clock, self._fed = now, True
         if self._t_start is None:
             self._t_start = fr.t_s
         if fr.image is None:
@@ -182,8 +196,10 @@ class FrameAnalysis:
                 self.gaps.unseen(fr.index, fr.t_s)
                 return False
             self.gaps.seen()
+        watch = self._watch() if self.skip_still else None
+        self.analyses_changes = watch is None
         if self.skip_still and not (
-            self.gate.analyse(fr.image, fr.t_s, self.motion.resting, self._watch()) or self._naming(fr.t_s)
+            self.gate.analyse(fr.image, fr.t_s, self.motion.resting, watch) or self._naming(fr.t_s)
         ):
             self._t_unchanged = fr.t_s
             return False
@@ -219,13 +235,16 @@ class FrameAnalysis:
         counts) without a :class:`BallWatch`, while a ball moves, and while a ball of the set is
         not placed: not seen on the last analysed frame, or never seen — on a carom table ever
         (its three balls are always on it), on a pool or snooker table for the clip's first
-        :data:`ABSENT_AFTER_S` (after that a ball never seen is one pocketed before the clip). A
+        :data:`ABSENT_AFTER_S` (after that a ball never seen is one pocketed before the clip),
+        but never a ball the game says is off the table (the referee input's start, the rules'
+        state: :meth:`tabletrack.shot_judge.ShotJudge.balls_on_table`; synthetic scratch_hand,
+        seven-ball with the 2, 5 and 7 left: its first second was analysed frame by frame). A
         ball hidden under a hand may be struck there and come out where no watched pixel is
         (synthetic point_2c_hand: the white under the bridge hand from the first frame; watched
         without it, the stroke was found 2 frames later)."""
         if self.ball_watch is None or not self.motion.resting:
             return None
-        if len(self.motion.balls) < len(self.tracker.balls):
+        if self.motion.unseen > 0:
             early = self._t_start is None or self.motion.t_s - self._t_start < ABSENT_AFTER_S
             if self.table.kind == "carom" or early:
                 return None

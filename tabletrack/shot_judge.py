@@ -24,6 +24,7 @@ from tabletrack.annotate import CallOverlay
 from tabletrack.tables import table_spots
 from tabletrack.visibility import GapLog
 from tracking.events import Event, Shot, group_shots
+from tracking.ids import BallId
 
 __all__ = ["ShotJudge", "call_text"]
 
@@ -60,6 +61,11 @@ class ShotJudge:
         #: while set, every call made is held: ``needs_review`` with this reason (live: the camera moved)
         self.hold_reason: str | None = None
         self.held: dict[int, str] = {}
+        # balls_on_table's caches: the state it was computed for, and the referee input's start state
+        self._on_table_for: Any = None
+        self._on_table: frozenset[BallId] | None = None
+        self._start_for: Any = None
+        self._start: Any = None
 
     def _judged(self, shot: Shot) -> tuple[Call, Any, Any, OpeningSight | None]:
         """The call of ``shot`` from the current state, flagged for the gaps it touches, and the
@@ -145,6 +151,25 @@ class ShotJudge:
         mistake must not be silently dropped); the run's outputs then stay ``*.partial``."""
         if self.ref is not None:
             check_referee_shots(self.ref, [c.shot for c in self.calls], "the video (its outputs are left as *.partial)")
+
+    def balls_on_table(self) -> frozenset[BallId] | None:
+        """The balls the game has on the table now: after the last call, by its state; before the
+        first, by the referee input's start (a new game when it gives none); None where the game
+        does not know them (no referee input before the first call, a log started mid-rack
+        without them, 14.1's re-racks, carom: :meth:`rules.core.engine.Engine.balls_on_table`).
+        The tracker then counts as possibly appearing only these balls' absence (a ball pocketed
+        before the clip cannot be placed or found; the analysis takes fewer key frames and skips
+        still frames sooner). Computed once per state."""
+        state: Any = self.state
+        if state is None:
+            if self.ref is None:
+                return None
+            if self._start_for is not self.ref:
+                self._start_for, self._start = self.ref, self.engine.initial_state(self.ref.setup)
+            state = self._start
+        if self._on_table_for is not state:
+            self._on_table_for, self._on_table = state, self.engine.balls_on_table(state)
+        return self._on_table
 
     def score_sheet(self) -> dict[str, Any]:
         """The game's score sheet after the last call (empty before the first)."""

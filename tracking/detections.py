@@ -105,13 +105,16 @@ class MotionState:
     ``t_s``: the time the predictions are for. ``balls``: every ball seen at least once, in the
     tracker's ball order. ``resting``: every ball on the table moved less than the asker's
     ``still_mm`` between its last two samples (:meth:`Tracker.motion` says which balls count).
-    ``unplaced``: how many balls of the tracker's set are not on the table as far as it knows
-    (never seen, or gone into a pocket): balls that may yet appear (placed, respotted, found)."""
+    ``unplaced``: how many balls of the tracker's set (of those the game has on the table, where
+    the asker knows them) are not on the table as far as the tracker knows (never seen, or gone
+    into a pocket): balls that may yet appear (placed, respotted, found). ``unseen``: how many of
+    those were never seen (hidden from the start, or not on the table at all)."""
 
     t_s: float
     resting: bool
     balls: tuple[BallMotion, ...] = ()
     unplaced: int = 0
+    unseen: int = 0
 
     @property
     def settled(self) -> bool:

@@ -48,6 +48,7 @@ after-the-fact question on whole trajectories: where a shot started and ended, w
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -257,11 +258,14 @@ class Tracker:
         self._zones: tuple[PocketZone, ...] = pocket_zones(table) if table is not None else ()
         seen: dict[BallId, int] = {}
         self._rank_in_class: dict[BallId, int] = {}
+        self._class_of = {b: detector_class(b) for b in self.balls}
         for b in self.balls:  # a ball's place among the balls of its class (red_1 first)
             self._rank_in_class[b] = seen.get(detector_class(b), 0)
             seen[detector_class(b)] = self._rank_in_class[b] + 1
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
+        #: the last frame had a fast ball's streak that no ball took (see :meth:`_resting`)
+        self._loose_streak = False
         self._pending: list[_Pending] = []
         #: states of confirmed balls' earlier sightings, not yet taken (:meth:`take_backfill`)
         self._backfill: list[BallState] = []
@@ -349,6 +353,8 @@ class Tracker:
                 )
             )
             self._rows[ball].append((float(t_s), int(frame), tr.x, tr.y, observed, float(conf)))
+        taken = set(assigned.values())
+        self._loose_streak = any(d.streak_px is not None for j, d in enumerate(dets) if j not in taken)
         self._t_prev = t_s
         return states
 
@@ -792,7 +798,12 @@ class Tracker:
     # -- motion --------------------------------------------------------------------------------
 
     def motion(
-        self, t_s: float | None = None, still_mm: float = 1.5, gone_frames: int = 10**9, window_s: float = 0.0
+        self,
+        t_s: float | None = None,
+        still_mm: float = 1.5,
+        gone_frames: int = 10**9,
+        window_s: float = 0.0,
+        on_table: frozenset[BallId] | None = None,
     ) -> MotionState:
         """Where the balls are going (predicted at ``t_s``; default: the last frame's time) and
         whether the table is at rest: every ball on it moved less than ``still_mm`` between its
@@ -804,7 +815,10 @@ class Tracker:
         ball has left the table (pocketed, off) and does not count, nor does one never seen (not
         in this rack, or hidden from the start). Nothing seen yet: not at rest. Each asker passes
         its own thresholds (the pipeline's still-frame skipping: 1.5 mm over 0.1 s, and one
-        second of frames)."""
+        second of frames). ``on_table``: the balls the game has on the table (the referee input,
+        the rules' state: :meth:`tabletrack.shot_judge.ShotJudge.balls_on_table`), None: every
+        ball of the set may be; :attr:`MotionState.unplaced` and :attr:`MotionState.unseen` count
+        only those, by detector class (the game knows how many reds, the tracker names them)."""
         t = self._t_prev if t_s is None else float(t_s)
         balls = []
         for b in self.balls:
@@ -813,8 +827,14 @@ class Tracker:
                 continue
             x, y, vx, vy = (tr.x, tr.y, tr.vx, tr.vy) if (t_s is None or tr.gone) else self._predict(tr, t)
             balls.append(BallMotion(b, float(x), float(y), float(vx), float(vy), tr.seen_last_frame, tr.gone))
-        unplaced = sum(1 for b in self.balls if not self._tracks[b].started or self._tracks[b].gone)
-        return MotionState(float(t), self._resting(still_mm, gone_frames, window_s), tuple(balls), unplaced)
+        cls = self._class_of
+        want = Counter(cls[b] for b in self.balls if on_table is None or b in on_table)
+        started = Counter(cls[b] for b in self.balls if self._tracks[b].started)
+        placed = Counter(cls[b] for b in self.balls if self._tracks[b].started and not self._tracks[b].gone)
+        unplaced = sum(max(0, n - placed[c]) for c, n in want.items())
+        unseen = sum(max(0, n - started[c]) for c, n in want.items())
+        resting = self._resting(still_mm, gone_frames, window_s)
+        return MotionState(float(t), resting, tuple(balls), unplaced, unseen)
 
     def _rows_on_table(self, gone_frames: int) -> list[list[tuple[float, int, float, float, bool, float]]]:
         """The samples of each ball on the table: left out a ball never seen, and one whose last
@@ -824,7 +844,12 @@ class Tracker:
         return [rows for rows in self._rows.values() if rows and rows[-1][1] >= latest - gone_frames]
 
     def _resting(self, still_mm: float, gone_frames: int, window_s: float = 0.0) -> bool:
-        """See :meth:`motion`: from the samples emitted so far."""
+        """See :meth:`motion`: from the samples emitted so far; never while the last frame had
+        a fast ball's streak that no ball took: a ball is in flight, though none is placed on
+        it yet (synthetic nine_break: the cue ball struck from rest was a streak on three frames
+        that no ball took, its samples held at its rest, and the table was read as resting)."""
+        if self._loose_streak:
+            return False
         seen = False
         for rows in self._rows_on_table(gone_frames):
             if len(rows) < 2:

@@ -231,6 +231,10 @@ class BalklineEngine:
     def score_sheet(self, state: BalklineState) -> dict[str, Any]:
         return score_sheet(state.carom)
 
+    def balls_on_table(self, state: BalklineState) -> frozenset[BallId] | None:
+        """None: the three balls are always in play."""
+        return None
+
     def format_score_sheet(self, state: BalklineState) -> str:
         return format_score_sheet(state.carom)
 

@@ -31,6 +31,7 @@ from rules.core.engine import engine_for
 from rules.core.errors import RefereeInputError, ShotError
 from rules.core.games import Game, parse_game
 from tracking.events import Shot
+from tracking.ids import BallId
 
 __all__ = ["SEQUENCES", "ModalityResult", "MultiSetup", "MultiInput", "MultiState", "MultiCaromEngine"]
 
@@ -223,6 +224,10 @@ class MultiCaromEngine:
             w = 0 if av[0] > av[1] else 1
             return w, f"match points {mp[0]}-{mp[1]}, general average {av[0]:.3f}-{av[1]:.3f}"
         return None, f"match points {mp[0]}-{mp[1]} and equal general averages: a draw"
+
+    def balls_on_table(self, state: MultiState) -> frozenset[BallId] | None:
+        """None: the three balls are always in play."""
+        return None
 
     def score_sheet(self, state: MultiState) -> dict[str, Any]:
         names = state.setup.players

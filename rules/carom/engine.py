@@ -161,6 +161,10 @@ class CushionCaromEngine:
     def score_sheet(self, state: GameState) -> dict[str, Any]:
         return score_sheet(state)
 
+    def balls_on_table(self, state: GameState) -> frozenset[BallId] | None:
+        """None: the three balls are always in play."""
+        return None
+
     def format_score_sheet(self, state: GameState) -> str:
         return format_score_sheet(state)
 

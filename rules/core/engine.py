@@ -27,6 +27,7 @@ from rules.core.config import JudgeConfig
 from rules.core.games import Game, parse_game
 from rules.core.table import TableSpots
 from tracking.events import Shot
+from tracking.ids import BallId
 
 __all__ = ["Engine", "GameInput", "ENGINE_MODULES", "engine_for", "StateT", "InputT", "SetupT"]
 
@@ -67,6 +68,12 @@ class Engine(Protocol[StateT, InputT]):
     def parse_input(self, obj: Any, where: str = "referee input") -> GameInput[Any, InputT]: ...
 
     def score_sheet(self, state: StateT) -> dict[str, Any]: ...
+
+    def balls_on_table(self, state: StateT) -> frozenset[BallId] | None:
+        """The balls ``state`` has on the table (the cue ball with them), for the tracker to know
+        which balls may yet appear; None where the game does not know them, or brings balls back
+        to the table that are off it now (14.1's re-rack), or keeps every ball on it (carom)."""
+        ...
 
     def format_score_sheet(self, state: StateT) -> str: ...
 

@@ -107,6 +107,11 @@ class EightBallEngine:
     def score_sheet(self, state: EightBallState) -> dict[str, Any]:
         return score_sheet(state)
 
+    def balls_on_table(self, state: EightBallState) -> frozenset[BallId] | None:
+        """The cue ball and ``state``'s object balls (the whole rack when the start does not list
+        them; a new rack's state has the whole rack again)."""
+        return state.balls | {BallId.CUE}
+
     def format_score_sheet(self, state: EightBallState) -> str:
         return format_score_sheet(state)
 

@@ -85,6 +85,11 @@ class NineBallEngine:
     def score_sheet(self, state: NineBallState) -> dict[str, Any]:
         return score_sheet(state)
 
+    def balls_on_table(self, state: NineBallState) -> frozenset[BallId] | None:
+        """The cue ball and ``state``'s object balls; None while those are not known (a log that
+        starts mid-rack without them). A new rack's state has the whole rack again."""
+        return state.balls | {BallId.CUE} if state.balls_known else None
+
     def format_score_sheet(self, state: NineBallState) -> str:
         return format_score_sheet(state)
 

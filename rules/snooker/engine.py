@@ -34,7 +34,7 @@ from rules.core.games import Game
 from rules.core.pool_shot import not_struck_call, struck_object_ball, unseen_first_contact_doubt
 from rules.core.shot_check import check_pool_shot
 from rules.core.table import TableSpots
-from rules.snooker.balls import FULL_REDS, SNOOKER_BALLS, BallOn, is_colour, is_red, next_in_sequence
+from rules.snooker.balls import FULL_REDS, NAMED_REDS, SNOOKER_BALLS, BallOn, is_colour, is_red, next_in_sequence
 from rules.snooker.decide import Decision, ShotContext, check_shot_balls, decide, decide_events, describe_outcome, read
 from rules.snooker.extras import SnookerExtras
 from rules.snooker.fouls import SnookerFoul
@@ -93,6 +93,11 @@ class SnookerEngine:
 
     def score_sheet(self, state: SnookerState) -> dict[str, Any]:
         return score_sheet(state)
+
+    def balls_on_table(self, state: SnookerState) -> frozenset[BallId] | None:
+        """The cue ball, ``state``'s reds (as many of the named reds; the tracker counts reds, it
+        cannot tell one from another) and its colours (ART 1.6: respotted while reds remain)."""
+        return frozenset(NAMED_REDS[: state.reds]) | frozenset(state.colours) | {BallId.CUE}
 
     def format_score_sheet(self, state: SnookerState) -> str:
         return format_score_sheet(state)

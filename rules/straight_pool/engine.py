@@ -139,6 +139,11 @@ class StraightPoolEngine:
     def score_sheet(self, state: StraightPoolState) -> dict[str, Any]:
         return score_sheet(state)
 
+    def balls_on_table(self, state: StraightPoolState) -> frozenset[BallId] | None:
+        """None: the re-rack (004 art. 7.3) puts fourteen balls back on the table mid-game, so no
+        ball off it now is gone for good."""
+        return None
+
     def format_score_sheet(self, state: StraightPoolState) -> str:
         return format_score_sheet(state)
 

@@ -1,6 +1,7 @@
 """tabletrack/pipeline.py DecodedFrames: the decoder thread's frames carry the detector's
-``prepare`` of the image while the tracker says a ball moves (that work then runs on the other
-core: speed, issue 10), never while the table rests, and never change a frame's content."""
+``prepare`` of the image while the session analyses every frame that changes (a ball moves, or
+the balls rest with one hidden: that work then runs on the other core: speed, issue 10), never
+while it analyses only the frames that change at a ball, and never change a frame's content."""
 
 from __future__ import annotations
 
@@ -24,12 +25,18 @@ class _Source:
 
 
 @pytest.mark.parametrize(
-    ("resting", "has_prepare", "prepared"),
-    [(False, True, True), (True, True, False), (False, False, False)],
-    ids=["a ball moves: prepared", "table at rest: not", "detector without prepare: not"],
+    ("analyses_changes", "has_prepare", "prepared"),
+    [(True, True, True), (False, True, False), (True, False, False)],
+    ids=[
+        "every changed frame analysed (a ball moves, or one is hidden at rest): prepared",
+        "table at rest, balls watched: not",
+        "detector without prepare: not",
+    ],
 )
-def test_frames_are_prepared_only_while_a_ball_moves(resting: bool, has_prepare: bool, prepared: bool) -> None:
-    session = SimpleNamespace(motion=SimpleNamespace(resting=resting))
+def test_frames_are_prepared_only_while_every_changed_frame_is_analysed(
+    analyses_changes: bool, has_prepare: bool, prepared: bool
+) -> None:
+    session = SimpleNamespace(analyses_changes=analyses_changes)
     detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0]))) if has_prepare else SimpleNamespace()
     feed = DecodedFrames(_Source(5), detector, session)  # type: ignore[arg-type]
     frames = list(feed())

@@ -130,25 +130,27 @@ class _Watch:
         return np.ones((2, 2), bool)
 
 
-def _resting(t_s: float, seen: tuple[str, ...], hidden: tuple[str, ...] = ()) -> MotionState:
+def _resting(t_s: float, seen: tuple[str, ...], hidden: tuple[str, ...] = (), unseen: int = 0) -> MotionState:
     from tracking.detections import BallMotion
 
     balls = tuple(BallMotion(BallId(b), 100.0 * k, 500.0, 0.0, 0.0, b not in hidden, False) for k, b in enumerate(seen))
-    return MotionState(t_s, True, balls)
+    return MotionState(t_s, True, balls, unseen, unseen)
 
 
 @pytest.mark.parametrize(
-    ("table", "seen", "hidden", "t_s", "watched"),
+    ("table", "seen", "hidden", "unseen", "t_s", "watched"),
     [
-        ("pool", ("cue", "2", "5", "7"), (), 0.5, False),  # balls of the set never seen, early: maybe hidden
-        ("pool", ("cue", "2", "5", "7"), (), 2.5, True),  # never seen after 2 s: pocketed before the clip
-        ("pool", ("cue", "2", "5", "7"), ("cue",), 2.5, False),  # a seen ball unseen now: under a hand
-        ("carom", ("white", "red"), (), 9.0, False),  # a carom ball never seen is hidden, never gone
-        ("carom", ("white", "red", "yellow"), (), 0.5, True),
+        ("pool", ("cue", "2", "5", "7"), (), 4, 0.5, False),  # balls of the set never seen, early: maybe hidden
+        ("pool", ("cue", "2", "5", "7"), (), 4, 2.5, True),  # never seen after 2 s: pocketed before the clip
+        ("pool", ("cue", "2", "5", "7"), ("cue",), 4, 2.5, False),  # a seen ball unseen now: under a hand
+        # the game has no other ball on the table (the referee input): watched from the start
+        ("pool", ("cue", "2", "5", "7"), (), 0, 0.5, True),
+        ("carom", ("white", "red"), (), 1, 9.0, False),  # a carom ball never seen is hidden, never gone
+        ("carom", ("white", "red", "yellow"), (), 0, 0.5, True),
     ],
 )
 def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_placed(
-    tmp_path: Path, table: str, seen: tuple[str, ...], hidden: tuple[str, ...], t_s: float, watched: bool
+    tmp_path: Path, table: str, seen: tuple[str, ...], hidden: tuple[str, ...], unseen: int, t_s: float, watched: bool
 ) -> None:
     """Speed (issue 10): while the balls rest, only changes at a ball wake the detector, once it
     is known where every ball on the table is; a broadcast starts mid-rack (balls pocketed before
@@ -165,7 +167,7 @@ def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_p
         ball_watch=_Watch(),  # type: ignore[arg-type]
     )
     session._t_start = 0.0
-    session.motion = _resting(t_s, seen, hidden)
+    session.motion = _resting(t_s, seen, hidden, unseen)
     assert (session._watch() is not None) is watched
     session.close()
 
@@ -200,3 +202,77 @@ def test_while_a_detection_waits_to_be_named_every_frame_is_analysed(tmp_path: P
     frames = [int(r["frame"]) for r in _rows(tmp_path) if r["ball"] in named]
     assert frames[:4] == [0, 1, 2, 3], "consecutive frames while it waits, reported from its first sighting"
     assert len(analysed) < 15, f"once it is named, still frames are skipped again: analysed {analysed}"
+
+
+class Struck:
+    """The cue ball and the 3 at rest; the 3 struck between frames 9 and 10 (500 mm/s after)."""
+
+    def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+        x = 1200.0 + 500.0 * max(0.0, frame.t_s - 0.38)
+        dets = (
+            BallDetection(400, 300, score=0.9, label_scores={BallId.CUE: 0.95}),
+            BallDetection(x, 600, score=0.9, label_scores={BallId("3"): 0.95}),
+        )
+        return Detections(frame.index, frame.t_s, dets)
+
+
+def test_a_frame_counts_as_resting_or_moving_by_what_its_analysis_showed(tmp_path: Path) -> None:
+    # issue 10 (the resting rate in the summary and bench/speed.py): the stroke's frame, whose
+    # detection finds a ball struck, is a moving frame, not a resting one
+    session = FrameAnalysis(
+        table=POOL, game="eight-ball", balls=BALLS, detector=Struck(), fps=25.0, out_dir=tmp_path, skip_still=False
+    )
+    image = np.zeros((4, 4, 3), np.uint8)
+    for i in range(16):
+        session.feed(Frame(i, i / 25.0, image))
+    timing = session.timing()
+    session.close()
+    # frame 0: one sample is no rest; 1-9 at rest; 10 (the 3 struck: 10 mm from frame 9) to 14
+    # move; the last frame's time is counted when a next one comes. By the motion before each
+    # frame, frame 10 was a resting one: (10, 5)
+    assert (timing.resting_frames, timing.moving_frames) == (9, 6)
+
+
+@pytest.mark.parametrize(
+    ("referee", "unseen", "why"),
+    [
+        (None, 4, "seven-ball's 1, 3, 4 and 6 never seen: they may be hidden"),
+        ({"start": {"balls": ["2", "5", "7"]}}, 0, "the referee input has only the 2, 5 and 7 on the table"),
+        ({}, 4, "a new game: the whole rack is on the table"),
+    ],
+)
+def test_the_balls_the_referee_input_has_off_the_table_are_not_waited_for(
+    tmp_path: Path, referee: dict[str, object] | None, unseen: int, why: str
+) -> None:
+    # issue 10: synthetic scratch_hand (seven-ball, the 2, 5 and 7 left) had its first second
+    # analysed frame by frame and a full detection every sixth frame, for balls pocketed before it
+    import json
+
+    class Four:
+        def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
+            dets = tuple(
+                BallDetection(300.0 + 400 * k, 600, score=0.9, label_scores={BallId(b): 0.95})
+                for k, b in enumerate(("cue", "2", "5", "7"))
+            )
+            return Detections(frame.index, frame.t_s, dets)
+
+    path = None
+    if referee is not None:
+        path = tmp_path / "clip.referee.json"
+        path.write_text(json.dumps(referee))
+    seven = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 8))
+    session = FrameAnalysis(
+        table=POOL,
+        game="seven-ball",
+        balls=seven,
+        detector=Four(),
+        fps=25.0,
+        out_dir=tmp_path,
+        referee_path=None if path is None else str(path),
+    )
+    image = np.zeros((4, 4, 3), np.uint8)
+    for i in range(8):
+        session.feed(Frame(i, i / 25.0, image))
+    assert session.motion.unseen == unseen, why
+    assert session.motion.settled is (unseen == 0), why
+    session.close()

@@ -85,6 +85,8 @@ class EventStream:
         self._t_motion = -math.inf
         self._last_xy: dict[BallId, tuple[float, float]] = {}
         self._last_process = -math.inf
+        # the earliest time the open shot can be settled, as the last examination found it
+        self._settles_from = -math.inf
 
     @property
     def final_until_s(self) -> float:
@@ -125,9 +127,16 @@ class EventStream:
         if t_now - self._last_poll < self._poll_interval:
             return []
         self._last_poll = t_now
-        if t_now - self._t_motion < self.settle_s and t_now - self._last_process < self.max_skip_s:
+        if t_now - self._last_process < self.max_skip_s and (
+            t_now - self._t_motion < self.settle_s
+            or (t_now < self._settles_from and self._t_motion <= self._last_process)
+        ):
             # a ball moved within settle_s: no shot can be settled now (a shot settled before it
-            # would have been handed back by an earlier poll, or waits at most max_skip_s)
+            # would have been handed back by an earlier poll, or waits at most max_skip_s); nor
+            # before the time the last examination found the open shot could settle, while no
+            # ball has moved since (a pocketed ball's motion is open until lost_after_s after its
+            # last sample: the polls after nine_break's break, 7 ms each, were made every
+            # poll_interval_s for two seconds of resting table)
             return []
         return self._process(t_now, final=False)
 
@@ -185,9 +194,12 @@ class EventStream:
         out: list[Event] = []
         done_until: float | None = None
         open_from = t_now
+        if not final:
+            self._settles_from = -math.inf
         for span in group_shots(acts, cfg.segment):
             if not final and not self._settled(acts, span, t_now):
                 open_from = span.t_begin_s
+                self._settles_from = self._settles_at(acts, span)
                 break
             evs = shot_events(acts, span, self._next_shot, self.table, cfg, clock.frame_at, clip_end, final=final)
             if evs:
@@ -204,15 +216,21 @@ class EventStream:
         self._final_until_s = max(self._final_until_s, min(open_from_s, self._t_now) - self.watermark_margin_s)
 
     def _settled(self, acts: dict[BallId, BallActivity], span: ShotSpan, t_now: float) -> bool:
+        return t_now >= self._settles_at(acts, span)
+
+    def _settles_at(self, acts: dict[BallId, BallActivity], span: ShotSpan) -> float:
+        """The time from which ``span`` is settled on the data so far: ``settle_s`` after its last
+        ball came to rest or was last seen, and each motion not ending at rest (still moving, or
+        a ball gone) given up ``lost_after_s`` after its last sample."""
         seg = self.config.segment
         last_seen = span.t_end_s
+        lost = -math.inf
         for m in span.motions:
             if m.rest_after is None:
                 t_last = float(acts[m.ball].samples.t_s[m.i_last])
-                if t_now - t_last < seg.lost_after_s:
-                    return False  # still moving, or not yet given up as gone
+                lost = max(lost, t_last + seg.lost_after_s)
                 last_seen = max(last_seen, t_last)
-        return t_now - last_seen >= self.settle_s
+        return max(lost, last_seen + self.settle_s)
 
     def _trim(self, acts: dict[BallId, BallActivity], t_cut: float) -> None:
         """Drop samples before ``t_cut`` (the end of the last handed-back shot); a ball resting
