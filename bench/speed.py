@@ -13,7 +13,8 @@ balls rest (its ``frames`` line). The table gives
 
 - the whole command against the clip's length (x real time) and the analysis stage's own figure;
 - analysis ÷ decode-only while the balls rest (the analysis's resting frame rate over the BGR
-  decode-only rate of the same file, measured minutes apart in this run);
+  decode-only rate of the same file, measured minutes apart in this run; a frame is resting when
+  the analysis found every ball at rest after it: :meth:`tabletrack.session.FrameAnalysis.feed`);
 - the load average when each clip started (the machine has two cores; other work moves the
   absolute figures, the ratios less).
 
@@ -209,6 +210,8 @@ def run(names: list[str] | None = None, quick: bool = False, both: bool = True) 
         "Each row is `tabletrack analyze CLIP` run whole in a subprocess, as a user runs it (start-up, calibration, "
         "analysis, the annotated video: H.264 by FFmpeg in a child process, whose CPU time the CPU column includes), "
         "timed from outside; decode-only is of the same file in the same run. "
+        "A frame counts as resting when the analysis found every ball at rest after it (the stroke's frame, where a "
+        "ball is found struck, is a moving one; a frame skipped as still changes nothing). "
         "Absolute times move with the load (the last column); compare ratios.",
         "",
         table(rows),
