@@ -13,7 +13,10 @@ Two kinds reach event inference (DESIGN.md, "What real inputs look like"):
 The kind is told by coverage: over the span of its own samples, a ball at rest in ``SPARSE``
 data has a few where the source's reporting pace would give hundreds (a ball pocketed early, or
 seen late, is no sign; a tracker that marks bridged samples writes every frame); or by a resting silence: a
-ball unreported for a while (not bridged by a tracker) and then found where it was. The pace is the spacing of a
+ball unreported for a while (not bridged by a tracker) and then found where it was; or by reports that thin
+out as a ball slows (each a few millimetres to a few centimetres from the last, after silences of several
+of the pace's ticks, several in a row: :data:`DISTANCE_RUN`), where a video samples a creeping ball every
+frame. The pace is the spacing of a
 fast ball's consecutive reports: the 20th percentile of the gaps over all balls (a slowing ball is
 reported less often, each centimetre, so the median would be too long).
 """
@@ -64,6 +67,38 @@ MIN_TICKS = 20
 REST_SILENCE_S = 0.25
 REST_SILENCE_TICKS = 20.0
 REST_JUMP_MM = 5.0
+
+
+#: A ball reported this many times in a row, each after at least ``DISTANCE_TICKS`` of the pace
+#: and each having moved more than ``REST_JUMP_MM`` but at most ``DISTANCE_MAX_MM``, is a ball
+#: reported each time it has moved a set distance: a slowing ball, whose reports thin out as it
+#: creeps, as a source reporting moves gives them; a video samples a creeping ball every frame.
+DISTANCE_RUN = 3
+DISTANCE_TICKS = 4.0
+DISTANCE_MAX_MM = 60.0
+
+
+def _reported_by_distance(trajectories: Mapping[BallId, Trajectory], spacing: float) -> tuple[BallId, int] | None:
+    """A ball and the length of a run of its reports that only a source reporting moves explains
+    (see :data:`DISTANCE_RUN`). Why: a sparse source sampling fast balls at 25 Hz (every 40 ms)
+    needs a 0.8 s resting silence (``REST_SILENCE_TICKS``) to be told, and a shot whose balls all
+    move to its end has none: the real three-cushion recorder's shot 9 thinned to 25 Hz was read as
+    video frames, and the red's last report, 0.5 s after the one before as it crept to a stop, as
+    a new shot."""
+    for ball, tr in trajectories.items():
+        obs = np.flatnonzero(np.asarray(tr.observed, dtype=bool))
+        if len(obs) < DISTANCE_RUN + 1:
+            continue
+        t = np.asarray(tr.t_s)[obs]
+        jump = np.hypot(np.diff(np.asarray(tr.x_mm)[obs]), np.diff(np.asarray(tr.y_mm)[obs]))
+        hit = (np.diff(t) >= DISTANCE_TICKS * spacing) & (jump > REST_JUMP_MM) & (jump <= DISTANCE_MAX_MM)
+        run = best = 0
+        for h in hit:
+            run = run + 1 if h else 0
+            best = max(best, run)
+        if best >= DISTANCE_RUN:
+            return ball, best
+    return None
 
 
 def _resting_silence(trajectories: Mapping[BallId, Trajectory], spacing: float) -> tuple[BallId, float] | None:
@@ -123,6 +158,16 @@ def detect_sampling(trajectories: Mapping[BallId, Trajectory]) -> SamplingReport
             spacing,
             f"sparse reports (a ball is sampled only while it moves: the {ball.value} went unreported "
             f"{gap:.1f} s and was found where it had been): a silence is a ball at rest",
+        )
+    by_distance = None if (sparse or rested) else _reported_by_distance(trajectories, spacing)
+    if by_distance is not None:
+        ball, run = by_distance
+        return SamplingReport(
+            Sampling.SPARSE,
+            spacing,
+            f"sparse reports (a ball is sampled only while it moves: the {ball.value} was reported {run + 1} "
+            f"times in a row a few mm to a few cm apart, with silences of {DISTANCE_TICKS:.0f} or more of the "
+            f"{spacing * 1000:.0f} ms spacing between): a silence is a ball at rest",
         )
     if sparse:
         ball, n = min(sparse.items(), key=lambda kv: kv[1])

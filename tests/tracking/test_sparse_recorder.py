@@ -86,3 +86,21 @@ def test_slow_push_of_a_resting_ball_is_a_contact() -> None:
     hits = [e for e in events if isinstance(e, BallBall)]
     assert [set(h.balls) for h in hits] == [{BallId.YELLOW, BallId.RED}]
     assert 1.5 <= hits[0].t_s <= 3.0
+
+
+def test_a_slower_recorder_whose_balls_move_to_the_end_is_told_by_its_thinning_reports() -> None:
+    # issue 13 item 4: the real recorder thinned to 25 Hz (bench: its 60 shots re-sampled) has no
+    # resting silence long enough (20 of its 40 ms ticks) in a shot whose balls all roll to its end:
+    # shot 9 was read as video frames, and the red's last report, 0.5 s after the one before as it
+    # crept to a stop, made an empty second shot. A ball reported each centimetre thins out as it
+    # slows; a video samples it every frame.
+    def slowing(y: float) -> Path2D:  # 1500 mm/s for 1 s, 200 mm/s for 1 s, 30 mm/s for 2 s
+        return Path2D(((0.0, 300.0, y), (1.0, 1800.0, y), (2.0, 2000.0, y), (4.0, 2060.0, y)))
+
+    paths = {BallId.WHITE: slowing(300.0), BallId.YELLOW: slowing(700.0), BallId.RED: slowing(1100.0)}
+    sparse = detect_sampling(record(paths, 4.0, pace_s=0.04))
+    assert sparse.kind is Sampling.SPARSE, sparse.why
+    assert "in a row" in sparse.why
+    assert detect_sampling(_frames(paths, 4.0, fps=25.0)).kind is Sampling.FRAMES
+    events = infer_events(record(paths, 4.0, pace_s=0.04), TABLE)
+    assert sum(isinstance(e, ShotStart) for e in events) == 1, "the last reports of a crawl are no new shot"
