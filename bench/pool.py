@@ -29,6 +29,8 @@ from tabletrack.truth_eval import (
     pool_call_key,
     position_errors_mm,
 )
+from tracking.tracks_csv import read_tracks_csv
+from tracking.unseen import moving_unseen_runs
 
 if TYPE_CHECKING:
     from tabletrack.annotate import BallTrack
@@ -83,6 +85,7 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps: Callable[[Path], f
     pos = position_errors_mm(res.tracks, truth)
     ok_id, n_id = identity_accuracy(res.tracks, truth, table.ball_radius_mm)
     pt = pocket_time_errors_ms(res.events, truth.events)
+    lost = [r for r in moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table) if r.frames > 1]
     return {
         "clip": video.stem,
         "game": truth.game,
@@ -102,6 +105,7 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps: Callable[[Path], f
         "realtime": an_fps / truth.fps,
         "moving_realtime": res.stats.moving_fps / truth.fps,
         "full_moving_realtime": full.stats.moving_fps / truth.fps,
+        "unseen_runs": [f"{r.ball.value}@{r.last_seen_frame}: {r.frames}" for r in lost],
         "full_same": (
             [pool_call_key(c) for c in full.calls] == [pool_call_key(c) for c in res.calls]
             and first_contacts(full.events) == first_contacts(res.events)
@@ -114,9 +118,10 @@ def pool_table(rows: list[dict]) -> str:
     head = (
         "| clip | game | size | fps | pocketings found / true (extra) | pocket-time ms | off table ok | first contact ok | calls ok "
         "| centre mm median | identity | calib mm | analysis÷decode | ×real time (moving) "
-        "| whole model every frame: ×real time moving | guided ÷ whole (moving) | same events and calls |"
+        "| whole model every frame: ×real time moving | guided ÷ whole (moving) | same events and calls "
+        "| moving ball unseen > 1 frame on open cloth (ball@frame: frames) |"
     )
-    lines = [head, "|" + "---|" * 17]
+    lines = [head, "|" + "---|" * 18]
     for r in rows:
         lines.append(
             f"| {r['clip']} | {r['game']} | {r['size']} | {r['fps']:.0f} | {r['pockets_found']} / {r['pockets_true']} "
@@ -125,7 +130,7 @@ def pool_table(rows: list[dict]) -> str:
             f"| {'yes' if r['calls_ok'] else 'NO'} | {r['pos_mm']:.2f} | {100 * r['identity']:.1f}% | {r['calib_mm']:.2f} "
             f"| {r['ratio_decode']:.2f} | {r['realtime']:.2f} ({r['moving_realtime']:.2f}) "
             f"| {r['full_moving_realtime']:.2f} | {r['moving_realtime'] / r['full_moving_realtime']:.2f} "
-            f"| {'yes' if r['full_same'] else 'NO'} |"
+            f"| {'yes' if r['full_same'] else 'NO'} | {', '.join(r['unseen_runs']) or 'none'} |"
         )
     n = len(rows)
     lines.append("")

@@ -494,6 +494,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
     from calibration.table import load_table
     from tabletrack.truth_eval import first_contacts
     from tracking.events import BallBall, Pocketed, ShotStart
+    from tracking.tracks_csv import read_tracks_csv
+    from tracking.unseen import moving_unseen_runs
 
     table = load_table("pool")
     trained = classifier_trained_on()
@@ -568,7 +570,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         ]
         r["label_break"] = [bool(s.get("break")) for s in lab_shots]
         r["n_ballball"] = sum(isinstance(e, BallBall) for e in ev)
-        r["unseen_runs"] = [x for x in moving_unseen_runs(Path(res.out_dir) / "tracks.csv", table) if x[2] > 1]
+        runs = moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table)
+        r["unseen_runs"] = [(x.ball.value, x.last_seen_frame, x.frames) for x in runs if x.frames > 1]
         r["calib_rms_px"] = res.camera.reprojection_error_px
         rows.append(r)
         print(
@@ -690,31 +693,6 @@ def section_nine(work: Path) -> tuple[str, dict]:
 # ---------------------------------------------------------------------------------------------
 # 3. eight-ball clips
 # ---------------------------------------------------------------------------------------------
-
-
-def moving_unseen_runs(tracks_csv: Path, table: TableSpec) -> list[tuple[str, int, int]]:
-    """(ball, last frame seen, frames unseen) of each run of unseen frames of a ball that moved
-    across it (seen again at least half a diameter from where it was last seen) away from the
-    pockets (neither end within a diameter of a drop circle: a ball going in or rattling out is
-    hidden by the jaws): a moving ball lost on open cloth (issue 13: never for more than a frame).
-    Lost samples (confidence 0) count as unseen."""
-    from tracking.pockets import pocket_zones
-    from tracking.tracks_csv import read_tracks_csv
-
-    zones = pocket_zones(table)
-    D = table.ball_diameter_mm
-    out = []
-    for ball, tr in read_tracks_csv(tracks_csv).items():
-        seen = np.flatnonzero(tr.observed)
-        for i, k in zip(seen, seen[1:]):
-            n = int(tr.frame[k] - tr.frame[i]) - 1
-            a, b = (tr.x_mm[i], tr.y_mm[i]), (tr.x_mm[k], tr.y_mm[k])
-            if n < 1 or math.dist(a, b) < 0.5 * D:
-                continue
-            if any(z.distance_mm(p) < z.drop_mm + D for p in (a, b) for z in zones):
-                continue
-            out.append((ball.value, int(tr.frame[i]), n))
-    return out
 
 
 def lost_samples(tracks_csv: Path) -> set[tuple[str, int]]:

@@ -46,7 +46,8 @@ class BallDetection:
     None), ``label_scores`` its belief per ball id (0..1), ``score`` how sure it is that this is a
     ball at all. ``visible_fraction``: how much of the expected silhouette was seen (occlusion,
     merging). ``streak_px``: for a fast ball seen as a streak, the ends of its path over the
-    exposure (u0, v0, u1, v1; the centre is its middle).
+    exposure (u0, v0, u1, v1; the centre is its middle); ``streak_mm`` the same ends on the
+    ball-centre plane (x0, y0, x1, y1), where the detector knows them.
 
     The tracker checks what it is given (finite position, scores in 0..1, :class:`BallId` keys);
     a detector's raw ``score`` may exceed that range and is clamped by :func:`in_play`."""
@@ -61,6 +62,7 @@ class BallDetection:
     label_scores: Mapping[BallId, float] = field(default_factory=dict)
     visible_fraction: float = 1.0
     streak_px: tuple[float, float, float, float] | None = None
+    streak_mm: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -175,4 +177,5 @@ def in_play(d: BallDetection, classes: frozenset[BallId] | None = None) -> BallD
         label_scores=scores,
         visible_fraction=d.visible_fraction,
         streak_px=d.streak_px,
+        streak_mm=d.streak_mm,
     )

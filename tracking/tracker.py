@@ -120,6 +120,9 @@ class TrackerConfig:
     ``sigma_mm``: position uncertainty of a prediction at rest (detector noise, ball jitter).
     ``speed_sigma``: extra uncertainty per mm the ball moves in the frame interval.
     ``max_speed_mm_s``: fastest ball, bounds how far an unseen ball may have gone (the gate).
+    ``struck_speed_mm_s``: the fastest a ball struck from rest leaves (a pool break, ~13 m/s):
+    how far beyond a resting ball the nearer end of an unnamed streak along a line through it
+    may lie for the ball to take it (:meth:`Tracker._struck_from_rest`).
     ``gate_mm``: the gate of a ball seen in the last frame, before the speed terms.
     ``colour_weight``: cost of a detection whose colour contradicts the ball fully.
     ``max_hidden_s``: how long a ball is bridged before it is lost.
@@ -174,6 +177,7 @@ class TrackerConfig:
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
     max_speed_mm_s: float = 8000.0
+    struck_speed_mm_s: float = 13000.0
     gate_mm: float = 60.0
     colour_weight: float = 6.0
     max_hidden_s: float = 2.0
@@ -767,9 +771,36 @@ class Tracker:
                     continue  # nothing says which ball an unnamed detection is: not after a gap
                 dist = math.hypot(d.x_mm - p[0], d.y_mm - p[1])
                 if dist > gate:
+                    if self._struck_from_rest(tr, d, t_s):
+                        cost[i, j] = cfg.position_cap + col
                     continue
                 cost[i, j] = self._position_cost(dist, sigma) + col
         return cost
+
+    def _struck_from_rest(self, tr: _Track, d: BallDetection, t_s: float) -> bool:
+        """Whether the unnamed streak ``d`` is ``tr``'s ball struck from rest: the ball rested and
+        was seen on the last frame, the streak's line passes within a diameter of it, and its
+        nearer end lies beyond it by no more than ``struck_speed_mm_s`` over the time since (plus a
+        diameter). A ball struck from rest was outside its gate (synthetic nine_break: the cue
+        ball's break at 12 m/s, a streak from 220 mm away on the next frame, unseen four frames).
+        Such a pairing costs what a far detection inside a gate does, so a moving ball whose
+        prediction the streak continues takes it first."""
+        cfg = self.config
+        if self.table is None or d.streak_mm is None or label_score(d, tr.ball) is not None or not tr.seen_last_frame:
+            return False
+        if math.hypot(tr.vx, tr.vy) >= cfg.rest_speed_mm_s:
+            return False
+        x0, y0, x1, y1 = d.streak_mm
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-6:
+            return False
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        along = (tr.x_seen - x0) * ux + (tr.y_seen - y0) * uy
+        across = abs((tr.x_seen - x0) * uy - (tr.y_seen - y0) * ux)
+        behind = -along if along < 0.0 else along - length
+        D = self.table.ball_diameter_mm
+        reach = cfg.struck_speed_mm_s * max(t_s - tr.t_seen, 0.0) + D
+        return across <= D and 0.0 < behind <= reach
 
     def _position_cost(self, dist_mm: float, sigma_mm: float) -> float:
         """The position term of a ball's cost for a detection ``dist_mm`` from its prediction

@@ -380,6 +380,7 @@ class YoloDetector:
                         continue  # a ball with its shadow or a neighbour, not a lone fast ball
                     displaced = tuple(int(k) for k in on)
             (x_mm,), (y_mm,) = self.geometry.uv_to_mm(np.array([st.u_px]), np.array([st.v_px]))
+            ex, ey = self.geometry.uv_to_mm(np.array(st.ends_px[0::2]), np.array(st.ends_px[1::2]))
             det = BallDetection(
                 x_mm=float(x_mm),
                 y_mm=float(y_mm),
@@ -389,6 +390,7 @@ class YoloDetector:
                 label=None,
                 score=self.streak_score,
                 streak_px=st.ends_px,
+                streak_mm=(float(ex[0]), float(ey[0]), float(ex[1]), float(ey[1])),
             )
             lo, hi = np.minimum(a, b) - r, np.maximum(a, b) + r
             out.append((det, floats4(np.concatenate([lo, hi])), displaced))
