@@ -256,8 +256,10 @@ def _incoming_striker(
     """The ball that was coming at ``struck`` (at rest at ``p``, set moving at ``t_on``) along a
     straight line: seen moving by then, its last two samples before ``t_on`` extrapolated to
     ``t_on`` land within ``reach_mm`` (plus its speed over :data:`ONSET_SPREAD_S`) of ``p``, ahead
-    of it, and no contact of it in ``known`` since its last sample (that ended its line); the
-    nearest of those (confidence 0.25), or None. Why: a ball struck at speed is often
+    of it, its line within ``reach_mm`` of ``p`` (synthetic snooker break at 25 fps: the cue ball
+    passing 70 mm from the pink on its way to the pack was taken for its striker), and no contact
+    of it in ``known`` since its last sample (that ended its line); the nearest of those
+    (confidence 0.25), or None. Why: a ball struck at speed is often
     not seen on the frame of its contact (synthetic nine_break at 25 fps: the cue ball at 12 m/s
     was a streak on the two frames before and gone on the third, stopped against the 1 inside
     the rack); its chord from the frame before to the frame after bends back at the contact and
@@ -284,6 +286,8 @@ def _incoming_striker(
         d = float(np.linalg.norm(q - p))
         if d > reach_mm + speed * ONSET_SPREAD_S or (best is not None and d >= best[0]):
             continue
+        if abs(float(ahead[0] * v[1] - ahead[1] * v[0])) / speed > reach_mm:
+            continue  # its line passes too far from the ball to touch it
         if _blocked(acts, (o.ball, struck), s.xy_mm[k], v / speed, float(ahead @ v) / speed, float(s.t_s[k]), reach_mm):
             continue  # another ball lies on its line before this one: it met that one first
         best = (d, o.ball, q)
