@@ -65,23 +65,26 @@ def _unexplained_starts(
     table: TableSpec,
     cfg: InferenceConfig,
 ) -> list[Collision]:
-    """A ball that starts moving mid-shot with no contact found: the nearest ball struck it."""
+    """A ball that starts moving mid-shot with no contact found in which it is struck: the ball
+    coming at it along its line struck it (:func:`_incoming_striker`), else, where no contact of
+    it was found at all, the nearest ball."""
     out: list[Collision] = []
     on_pocket_table = bool(table.pockets)
     D = table.ball_diameter_mm
     # in the order the balls were set moving: a striker's earlier contact ends its incoming line
-    starts: list[tuple[float, Motion, float, float]] = []
+    starts: list[tuple[float, Motion, float, float, bool]] = []
     for m in span.motions:
         if m is cue_motion or m.rest_before is None:
             continue
         s = acts[m.ball].samples
         t_rest = float(s.t_s[m.i_first - 1])
         t_move = float(s.t_s[m.i_first])
-        if any(m.ball in x.balls and t_rest - cfg.dedupe_s <= x.t_s <= t_move + cfg.dedupe_s for x in collisions):
-            continue
+        then = [x for x in collisions if m.ball in x.balls and t_rest - cfg.dedupe_s <= x.t_s <= t_move + cfg.dedupe_s]
+        if any(x.balls[1] is m.ball for x in then):
+            continue  # struck then: explained
         t_on, _ = onset_time(acts[m.ball], m.i_first, cfg.contact)
-        starts.append((t_on, m, t_rest, t_move))
-    for t_on, m, t_rest, t_move in sorted(starts, key=lambda x: x[0]):
+        starts.append((t_on, m, t_rest, t_move, bool(then)))
+    for t_on, m, t_rest, t_move, striking in sorted(starts, key=lambda x: x[0]):
         p = np.array(m.rest_before.pos_mm) if m.rest_before is not None else np.zeros(2)
         near: list[tuple[BallId, float, np.ndarray, float]] = []
         for other, oact in acts.items():
@@ -101,6 +104,12 @@ def _unexplained_starts(
                 t_hit, q, chord = _closest_approach(os_, p, t_rest, t_move)
             near.append((other, t_hit, q, chord))
         hit = _incoming_striker(acts, span, m.ball, t_on, p, D + cfg.contact.ball_detect_mm, collisions + out)
+        if hit is None and striking:
+            # found only striking another then (a rack's balls, timed together): the ball coming
+            # at it along its line is the one striker that adds anything (synthetic snooker break
+            # at 25 fps: the apex red, seen striking the red behind it, the cue ball not seen at
+            # its contact); the nearest ball would be one it struck
+            continue
         if hit is None:
             hit = _nearest_striker(near, m.ball, p, D + cfg.contact.ball_detect_mm)
         if hit is not None:
