@@ -10,7 +10,7 @@ fps (``tools/make_pool_samples.py``'s row with another frame rate), into a tempo
 the physics truth:
 
 - every run of more than one analysed frame in which a moving ball went unseen on open cloth
-  (:func:`tracking.unseen.moving_unseen_runs`, as ``bench/real.py`` counts them on the real
+  (:func:`tracking.unseen_runs.lost_in_tracks_csv`, as ``bench/real.py`` counts them on the real
   clips), with the fastest ball's speed in the clip;
 - the pocketed balls, the first contact and the calls as ``bench/pool.py`` compares them.
 
@@ -71,8 +71,7 @@ def bench_row(row: Any, fps: float, work: Path) -> dict:
     from calibration.table import load_table
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
     from tabletrack.truth_eval import ClipTruth, first_contacts, pocketings, pool_call_key
-    from tracking.tracks_csv import read_tracks_csv
-    from tracking.unseen import moving_unseen_runs
+    from tracking.unseen_runs import lost_in_tracks_csv
 
     base = row.name.rsplit("_", 1)[0]
     name = f"{base}_{row.size[1]}p{fps:g}"
@@ -84,14 +83,14 @@ def bench_row(row: Any, fps: float, work: Path) -> dict:
     res = analyze_video(
         video, AnalyzeOptions(game=truth.game, table=table, out_dir=work / name, annotated_video=False, progress=False)
     )
-    lost = [x for x in moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table) if x.frames > 1]
+    lost = lost_in_tracks_csv(Path(res.out_dir) / "tracks.csv", table)
     found, true = pocketings(res.events), pocketings(truth.events)
     return {
         "clip": base,
         "fps": fps,
         "exposure_ms": 1000.0 * row.shutter_fraction / fps,
         "top_speed": top_speed_mm_s(work / f"{name}.truth.json"),
-        "lost": [f"{x.ball.value}@{x.last_seen_frame}: {x.frames}" for x in lost],
+        "lost": [str(x) for x in lost],
         "pockets": f"{len([p for p in true if p in found])}/{len(true)} (+{len([p for p in found if p not in true])})",
         "first_contact_ok": first_contacts(res.events) == first_contacts(truth.events),
         "calls_ok": [pool_call_key(c) for c in res.calls] == [pool_call_key(c) for c in truth.calls()],

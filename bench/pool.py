@@ -29,8 +29,7 @@ from tabletrack.truth_eval import (
     pool_call_key,
     position_errors_mm,
 )
-from tracking.tracks_csv import read_tracks_csv
-from tracking.unseen import moving_unseen_runs
+from tracking.unseen_runs import lost_in_tracks_csv
 
 if TYPE_CHECKING:
     from tabletrack.annotate import BallTrack
@@ -85,7 +84,7 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps: Callable[[Path], f
     pos = position_errors_mm(res.tracks, truth)
     ok_id, n_id = identity_accuracy(res.tracks, truth, table.ball_radius_mm)
     pt = pocket_time_errors_ms(res.events, truth.events)
-    lost = [r for r in moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table) if r.frames > 1]
+    lost = lost_in_tracks_csv(Path(res.out_dir) / "tracks.csv", table)
     return {
         "clip": video.stem,
         "game": truth.game,
@@ -105,7 +104,7 @@ def bench_pool_clip(video: Path, work: Path, decode_only_fps: Callable[[Path], f
         "realtime": an_fps / truth.fps,
         "moving_realtime": res.stats.moving_fps / truth.fps,
         "full_moving_realtime": full.stats.moving_fps / truth.fps,
-        "unseen_runs": [f"{r.ball.value}@{r.last_seen_frame}: {r.frames}" for r in lost],
+        "unseen_runs": [str(r) for r in lost],
         "full_same": (
             [pool_call_key(c) for c in full.calls] == [pool_call_key(c) for c in res.calls]
             and first_contacts(full.events) == first_contacts(res.events)

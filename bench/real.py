@@ -494,8 +494,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
     from calibration.table import load_table
     from tabletrack.truth_eval import first_contacts
     from tracking.events import BallBall, Pocketed, ShotStart
-    from tracking.tracks_csv import read_tracks_csv
-    from tracking.unseen import moving_unseen_runs
+    from tracking.unseen_runs import lost_in_tracks_csv
 
     table = load_table("pool")
     trained = classifier_trained_on()
@@ -570,8 +569,8 @@ def section_nine(work: Path) -> tuple[str, dict]:
         ]
         r["label_break"] = [bool(s.get("break")) for s in lab_shots]
         r["n_ballball"] = sum(isinstance(e, BallBall) for e in ev)
-        runs = moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table)
-        r["unseen_runs"] = [(x.ball.value, x.last_seen_frame, x.frames) for x in runs if x.frames > 1]
+        runs = lost_in_tracks_csv(Path(res.out_dir) / "tracks.csv", table)
+        r["unseen_runs"] = [(x.ball.value, x.last_seen_frame, x.frames) for x in runs]
         r["calib_rms_px"] = res.camera.reprojection_error_px
         rows.append(r)
         print(

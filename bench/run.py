@@ -43,8 +43,7 @@ from tabletrack.truth_eval import (  # noqa: E402
     cushion_counts,
     position_errors_mm,
 )
-from tracking.tracks_csv import read_tracks_csv  # noqa: E402
-from tracking.unseen import moving_unseen_runs  # noqa: E402
+from tracking.unseen_runs import lost_in_tracks_csv  # noqa: E402
 
 
 def decode_only_fps(video: Path) -> float:
@@ -69,10 +68,7 @@ def bench_clip(video: Path, work: Path) -> dict:
     all_cush_ok = cushion_counts(res.events) == cushion_counts(truth.events)
     errs, missed, extra = contact_time_errors_ms(res.events, truth.events)
     pos = position_errors_mm(res.tracks, truth)
-    table_spec = load_table(truth.table)
-    lost = [
-        r for r in moving_unseen_runs(read_tracks_csv(Path(res.out_dir) / "tracks.csv"), table_spec) if r.frames > 1
-    ]
+    lost = lost_in_tracks_csv(Path(res.out_dir) / "tracks.csv", load_table(truth.table))
     return {
         "clip": video.stem,
         "fps": truth.fps,
@@ -100,7 +96,7 @@ def bench_clip(video: Path, work: Path) -> dict:
         "calib_s": res.stats.calibration_s,
         "contact_errs": errs,
         "pos_all": pos,
-        "unseen_runs": [f"{r.ball.value}@{r.last_seen_frame}: {r.frames}" for r in lost],
+        "unseen_runs": [str(r) for r in lost],
     }
 
 

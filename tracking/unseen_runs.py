@@ -10,8 +10,12 @@ sample of any ball was not analysed (skipped as still: nothing changed near a ba
 count (a 60 fps sample struck at frame 42 after resting from frame 32 was counted as 11 frames
 lost when every frame between counted).
 
-Why here: the real-footage bench (dev broadcast clips) and the sample-clip bench (rendered clips
-with a true shutter time) report the same figure, from the same definition.
+:func:`lost_in_tracks_csv`: the runs of more than ``min_frames`` frames in a ``tracks.csv``, what
+the benches report (issue 13's target: never more than one frame).
+
+Why here: the real-footage bench (dev broadcast clips), the sample-clip benches and the renders at
+25 and 30 fps (``bench/fast_balls.py``) report the same figure, from the same definition. (Not
+:mod:`tracking.infer.unseen`, which infers the contacts no path shows.)
 """
 
 from __future__ import annotations
@@ -19,15 +23,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from calibration.table import TableSpec
 from tracking.ids import BallId
 from tracking.pockets import pocket_zones
+from tracking.tracks_csv import read_tracks_csv
 from tracking.trajectory import Trajectory
 
-__all__ = ["UnseenRun", "moving_unseen_runs"]
+__all__ = ["UnseenRun", "lost_in_tracks_csv", "moving_unseen_runs"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,10 @@ class UnseenRun:
     ball: BallId
     last_seen_frame: int
     frames: int
+
+    def __str__(self) -> str:
+        """As the benches' tables write it: ``cue@30: 4``."""
+        return f"{self.ball.value}@{self.last_seen_frame}: {self.frames}"
 
 
 def moving_unseen_runs(trajectories: Mapping[BallId, Trajectory], table: TableSpec) -> list[UnseenRun]:
@@ -57,3 +67,9 @@ def moving_unseen_runs(trajectories: Mapping[BallId, Trajectory], table: TableSp
                 continue
             out.append(UnseenRun(ball, int(tr.frame[i]), n))
     return out
+
+
+def lost_in_tracks_csv(tracks_csv: Path, table: TableSpec, min_frames: int = 2) -> list[UnseenRun]:
+    """The runs of :func:`moving_unseen_runs` of at least ``min_frames`` frames in ``tracks_csv``
+    (default: more than one frame, the figure the benches report)."""
+    return [r for r in moving_unseen_runs(read_tracks_csv(tracks_csv), table) if r.frames >= min_frames]

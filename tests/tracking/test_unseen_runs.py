@@ -1,4 +1,4 @@
-"""tracking/unseen.py: the runs of frames in which a moving ball went unseen on open cloth (issue 13
+"""tracking/unseen_runs.py: the runs of frames in which a moving ball went unseen on open cloth (issue 13
 item 3: never for more than a frame), measured the same way on the real clips and the samples."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from calibration.table import load_table
 from tracking.ids import BallId
 from tracking.trajectory import Trajectory
-from tracking.unseen import UnseenRun, moving_unseen_runs
+from tracking.unseen_runs import UnseenRun, lost_in_tracks_csv, moving_unseen_runs
 
 POOL = load_table("pool")
 
@@ -69,3 +69,20 @@ def test_a_frame_another_ball_was_sampled_on_was_analysed() -> None:
         np.ones(5),
     )
     assert moving_unseen_runs({BallId.CUE: cue, BallId.RED: red}, POOL) == [UnseenRun(BallId.CUE, 0, 3)]
+
+
+def test_the_benches_read_runs_of_more_than_a_frame_from_a_tracks_csv(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # frames 0-5 of the red and the cue; the cue unseen on 1 (one frame: within the target) and on
+    # 3-4 (two frames: a loss the benches report)
+    rows = ["t,frame,ball,x_mm,y_mm,observed,confidence"]
+    cue_x = [500, 600, 700, 800, 900, 1000]
+    cue_seen = [1, 0, 1, 0, 0, 1]
+    for f in range(6):
+        rows.append(f"{f / 30:.6f},{f},red,1500,300,1,0.9")
+        rows.append(f"{f / 30:.6f},{f},cue,{cue_x[f]},600,{cue_seen[f]},{0.9 if cue_seen[f] else 0.5}")
+    path = tmp_path / "tracks.csv"
+    path.write_text("\n".join(rows) + "\n")
+    runs = lost_in_tracks_csv(path, POOL)
+    assert runs == [UnseenRun(BallId.CUE, 2, 2)]
+    assert [str(r) for r in runs] == ["cue@2: 2"]
+    assert len(lost_in_tracks_csv(path, POOL, min_frames=1)) == 2
