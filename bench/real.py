@@ -1182,8 +1182,10 @@ def run(
 
 
 def write_section(out: Path, body: str) -> None:
-    text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n\n"
-    out.write_text(replace_section(text, body), encoding="utf-8")
+    """:func:`sections.write_section` with this script's markers."""
+    import sections  # bench/sections.py (this script's folder is on sys.path when it runs)
+
+    sections.write_section(out, body, BEGIN, END)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -37,6 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real  # bench/real.py, beside this file
+from sections import write_section  # bench/sections.py, beside this file
 
 BEGIN = "<!-- real-tracks-variants:begin -->"
 END = "<!-- real-tracks-variants:end -->"
@@ -146,8 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     print(body)
     if args.out != "-":
         out = Path(args.out)
-        text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n\n"
-        out.write_text(real.replace_section(text, body, BEGIN, END), encoding="utf-8")
+        write_section(out, body, BEGIN, END)
         print(f"written the re-sampled real-trajectories section of {out}")
     return 0
 

@@ -4,6 +4,8 @@ rerun (bench/run.py composes the file from all of them)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def replace_section(text: str, body: str, begin: str, end: str) -> str:
     """``text`` with what lies between ``begin`` and ``end`` replaced by ``body`` (the markers
@@ -26,3 +28,10 @@ def keep_section(new_text: str, old_text: str, begin: str, end: str) -> str:
     """``new_text`` with the section that ``old_text`` (the file as the last run left it) has."""
     body = section_body(old_text, begin, end)
     return new_text if body is None else replace_section(new_text, body, begin, end)
+
+
+def write_section(out: Path, body: str, begin: str, end: str) -> None:
+    """Put ``body`` between ``begin`` and ``end`` in the file ``out`` (a new file with a heading
+    where there is none), the rest of the file as it was."""
+    text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n\n"
+    out.write_text(replace_section(text, body, begin, end), encoding="utf-8")
