@@ -4,27 +4,16 @@ without needs_review)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_script import bench_script
 
 
 @pytest.fixture(scope="module")
 def fast():
-    sys.path.insert(0, str(_BENCH))  # the script imports bench/real.py and bench/sections.py beside it
-    try:
-        spec = importlib.util.spec_from_file_location("bench_fast_balls", _BENCH / "fast_balls.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        yield mod
-    finally:
-        sys.path.remove(str(_BENCH))
+    yield from bench_script("fast_balls")
 
 
 def test_the_fastest_ball_between_two_frames(fast, tmp_path: Path) -> None:

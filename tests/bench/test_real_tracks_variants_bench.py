@@ -4,14 +4,9 @@ with the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_script import bench_script
 
 # two balls: the white reported every 20 ms for 0.5 s, the red at the start and at the end
 ROWS = [(0.0, "red", 500.0, 400.0)] + [(0.02 * k, "white", 100.0 + 30.0 * k, 200.0) for k in range(26)]
@@ -21,15 +16,7 @@ ROWS.sort(key=lambda r: r[0])
 
 @pytest.fixture(scope="module")
 def variants():
-    sys.path.insert(0, str(_BENCH))  # the script imports bench/real.py beside it
-    try:
-        spec = importlib.util.spec_from_file_location("bench_real_tracks_variants", _BENCH / "real_tracks_variants.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        yield mod
-    finally:
-        sys.path.remove(str(_BENCH))
+    yield from bench_script("real_tracks_variants")
 
 
 def _of(rows, ball: str):  # type: ignore[no-untyped-def]

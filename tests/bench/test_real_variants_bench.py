@@ -3,27 +3,14 @@ comparisons need no pixel labels), is the same on every run, and changes the fra
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_script import bench_script
 
 
 @pytest.fixture(scope="module")
 def variants():
-    sys.path.insert(0, str(_BENCH))  # real_variants imports bench/real.py beside it
-    try:
-        spec = importlib.util.spec_from_file_location("bench_real_variants", _BENCH / "real_variants.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        yield mod
-    finally:
-        sys.path.remove(str(_BENCH))
+    yield from bench_script("real_variants")
 
 
 @pytest.mark.parametrize(
