@@ -72,7 +72,7 @@ def _unexplained_starts(
     on_pocket_table = bool(table.pockets)
     D = table.ball_diameter_mm
     # in the order the balls were set moving: a striker's earlier contact ends its incoming line
-    starts: list[tuple[float, Motion, float, float, bool]] = []
+    starts: list[tuple[float, Motion, np.ndarray, float, float, bool]] = []
     for m in span.motions:
         if m is cue_motion or m.rest_before is None:
             continue
@@ -83,9 +83,8 @@ def _unexplained_starts(
         if any(x.balls[1] is m.ball for x in then):
             continue  # struck then: explained
         t_on, _ = onset_time(acts[m.ball], m.i_first, cfg.contact)
-        starts.append((t_on, m, t_rest, t_move, bool(then)))
-    for t_on, m, t_rest, t_move, striking in sorted(starts, key=lambda x: x[0]):
-        p = np.array(m.rest_before.pos_mm) if m.rest_before is not None else np.zeros(2)
+        starts.append((t_on, m, np.array(m.rest_before.pos_mm), t_rest, t_move, bool(then)))
+    for t_on, m, p, t_rest, t_move, striking in sorted(starts, key=lambda x: x[0]):
         near: list[tuple[BallId, float, np.ndarray, float]] = []
         for other, oact in acts.items():
             if other is m.ball:
@@ -268,10 +267,9 @@ def _incoming_striker(
     of it, its line within ``reach_mm`` of ``p`` (synthetic snooker break at 25 fps: the cue ball
     passing 70 mm from the pink on its way to the pack was taken for its striker), and no contact
     of it in ``known`` since its last sample (that ended its line); the nearest of those
-    (confidence 0.25), or None. Why: a ball struck at speed is often
-    not seen on the frame of its contact (synthetic nine_break at 25 fps: the cue ball at 12 m/s
-    was a streak on the two frames before and gone on the third, stopped against the 1 inside
-    the rack); its chord from the frame before to the frame after bends back at the contact and
+    (confidence 0.25), or None. Why: a ball struck at speed is often not seen on the frame of its
+    contact (synthetic nine_break at 25 fps: the cue ball at 12 m/s was a streak on the two frames
+    before and gone on the third, stopped against the 1 inside the rack); its chord from the frame before to the frame after bends back at the contact and
     misses the struck ball, and the resting 3 beside the 1 was taken for the striker instead."""
     best: tuple[float, BallId, np.ndarray] | None = None
     for o in span.motions:
