@@ -264,8 +264,8 @@ class Tracker:
         self._rank_in_class: dict[BallId, int] = {}
         self._class_of = {b: detector_class(b) for b in self.balls}
         for b in self.balls:  # a ball's place among the balls of its class (red_1 first)
-            self._rank_in_class[b] = seen.get(detector_class(b), 0)
-            seen[detector_class(b)] = self._rank_in_class[b] + 1
+            self._rank_in_class[b] = seen.get(self._class_of[b], 0)
+            seen[self._class_of[b]] = self._rank_in_class[b] + 1
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
         #: the last frame had a fast ball's streak that no ball took (see :meth:`_resting`)
