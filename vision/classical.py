@@ -3,8 +3,9 @@
 How it works, and why:
 1. A cloth model: the rectified frame, median-filtered at low resolution with a window several
    ball diameters wide, so that balls vanish from it but the lighting gradient and cushion shading
-   stay. It is taken at start-up and may be refreshed while the table is still
-   (:meth:`ClassicalDetector.set_background`).
+   stay. It is taken at start-up (:meth:`ClassicalDetector.set_background`) and, while the table
+   rests, made again where foreground held no ball (what covered the cloth on the first frame, a
+   hand, an arm, has gone: :meth:`ClassicalDetector._refresh_cloth`).
 2. Candidates, at half resolution (cheap): pixels whose Lab chroma differs from the cloth model, or
    that are much brighter. Shadows (darker cloth of the same hue) are not foreground.
 3. Each candidate blob is measured at full resolution in its own small window. A blob of about one
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -80,6 +82,16 @@ class ClassicalConfig:
     clear_visible: float = 0.9
 
 
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """Intersection over union of two windows (u0, v0, u1, v1)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / float((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
 def _coarse_lab(rectifier: Rectifier, frame_bgr: np.ndarray) -> np.ndarray:
     """``rectifier``'s half-resolution view of a camera frame, in 8-bit Lab."""
     return cv2.cvtColor(rectifier.coarse(frame_bgr), cv2.COLOR_BGR2LAB)
@@ -115,6 +127,10 @@ class ClassicalDetector:
         self.ball_area_px = float(np.pi * self.r_px**2)
         self._bg_small: np.ndarray | None = None
         self._bg_full: np.ndarray | None = None
+        # the last frame's foreground windows that held no ball, and the windows refreshed on the
+        # frames before while they stayed (:meth:`_refresh_cloth`)
+        self._empty: list[tuple[int, int, int, int]] = []
+        self._tried: list[tuple[int, int, int, int]] = []
         self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         # each class's ball colour in Lab, as seen (learnt from clear single balls; a start for
@@ -128,12 +144,41 @@ class ClassicalDetector:
     def set_background(self, rectified_bgr: np.ndarray) -> None:
         """Model the cloth from a frame (balls may be on it: the median removes them)."""
         h, w = rectified_bgr.shape[:2]
-        q = cv2.resize(rectified_bgr, (max(8, w // 4), max(8, h // 4)), interpolation=cv2.INTER_AREA)
-        k = max(5, min(int(round(6 * self.r_px / 4)) | 1, 255))
-        med = cv2.medianBlur(q, k)
-        full = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
-        self._bg_full = cv2.cvtColor(full, cv2.COLOR_BGR2LAB).astype(np.int16)
+        self._bg_full = self._cloth_lab(rectified_bgr)
         self._bg_small = cv2.resize(self._bg_full, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+    @property
+    def _median_k(self) -> int:
+        """The cloth model's median window, in quarter-resolution pixels (three ball diameters)."""
+        return max(5, min(int(round(6 * self.r_px / 4)) | 1, 255))
+
+    def _cloth_lab(self, bgr: np.ndarray) -> np.ndarray:
+        """The cloth model (int16 Lab, full resolution) of a rectified image: its quarter-size
+        median over three ball diameters, so that balls vanish and the lighting stays."""
+        h, w = bgr.shape[:2]
+        q = cv2.resize(bgr, (max(8, w // 4), max(8, h // 4)), interpolation=cv2.INTER_AREA)
+        med = cv2.medianBlur(q, self._median_k)
+        full = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+        return cv2.cvtColor(full, cv2.COLOR_BGR2LAB).astype(np.int16)
+
+    def _relearn(self, box: tuple[int, int, int, int], window: Callable[[int, int, int, int], np.ndarray]) -> None:
+        """The cloth model made again inside ``box`` from the current view (``window``), with a
+        median window's margin around it."""
+        assert self._bg_full is not None and self._bg_small is not None
+        H, W = self._bg_full.shape[:2]
+        m = 2 * self._median_k
+        u0, v0, u1, v1 = (box[0] // 2) * 2, (box[1] // 2) * 2, -(-box[2] // 2) * 2, -(-box[3] // 2) * 2
+        u1, v1 = min(u1, W - W % 2), min(v1, H - H % 2)
+        if u1 <= u0 or v1 <= v0:
+            return
+        # from a multiple of 4: the quarter-size median's grid is then the whole view's
+        U0, V0 = max(0, u0 - m) // 4 * 4, max(0, v0 - m) // 4 * 4
+        U1, V1 = min(W, u1 + m), min(H, v1 + m)
+        lab = self._cloth_lab(window(U0, V0, U1, V1))[v0 - V0 : v1 - V0, u0 - U0 : u1 - U0]
+        self._bg_full[v0:v1, u0:u1] = lab
+        self._bg_small[v0 // 2 : v1 // 2, u0 // 2 : u1 // 2] = cv2.resize(
+            lab, ((u1 - u0) // 2, (v1 - v0) // 2), interpolation=cv2.INTER_AREA
+        )
 
     @property
     def has_background(self) -> bool:
@@ -227,15 +272,41 @@ class ClassicalDetector:
         return CoarseLab(self.rectifier, _coarse_lab(self.rectifier, frame_bgr))
 
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
-        """The pipeline's call (:class:`vision.detect.Detector`; ``motion`` unused: each frame is
-        seen afresh): the balls of ``frame.image`` through the detector's ``rectifier``, from the
-        frame's :meth:`prepare` result where it carries one made with that rectifier."""
+        """The pipeline's call (:class:`vision.detect.Detector`): the balls of ``frame.image``
+        through the detector's ``rectifier``, from the frame's :meth:`prepare` result where it
+        carries one made with that rectifier. Each frame is seen afresh; ``motion`` (the tracker's,
+        before this frame) says only whether the table rests, when the cloth model may be refreshed
+        (:meth:`_refresh_cloth`)."""
         if self.rectifier is None:
             raise ValueError("classical detector: detect_frame needs the rectifier given at construction")
         assert frame.image is not None  # the pipeline passes decoded frames only
         prepared = frame.prepared
         coarse = prepared.lab if isinstance(prepared, CoarseLab) and prepared.rectifier is self.rectifier else None
-        return Detections(frame.index, frame.t_s, tuple(self.detect_image(frame.image, self.rectifier, coarse)))
+        rect, image = self.rectifier, frame.image
+        found = self.detect_image(image, rect, coarse)
+        self._refresh_cloth(
+            motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
+        )
+        return Detections(frame.index, frame.t_s, tuple(found))
+
+    def _refresh_cloth(self, resting: bool, window: Callable[[int, int, int, int], np.ndarray]) -> None:
+        """The cloth model made again where the last frame's foreground held no ball, while the
+        table rests. Why: the model is the first frame's, and what covered the cloth then (a
+        player's hand and arm over the table, a shadow) stays in it; once it is gone, the bare
+        cloth there is foreground on every frame to the end, measured each time (~2.5 ms of a
+        720p frame) and a place for a false ball. A blob that is still there, and still empty, on
+        the next frame after its refresh is no cloth the median can learn (a cue, fingers, a hand
+        that moves): it is left until it goes. While a ball moves nothing is refreshed (a blob may
+        then be a streak the detector did not take)."""
+        if not resting:
+            self._tried = []
+            return
+        tried = []
+        for box in self._empty:
+            if not any(_overlap(box, old) >= 0.5 for old in self._tried):
+                self._relearn(box, window)
+            tried.append(box)
+        self._tried = tried
 
     def detect_image(
         self, frame_bgr: np.ndarray, rectifier: Rectifier, coarse_lab: np.ndarray | None = None
@@ -260,8 +331,12 @@ class ClassicalDetector:
         out: list[BallDetection] = []
         boxes, faint = self._candidates(small_lab, W, H)
         assert self._bg_full is not None  # set by set_background, which detect and detect_image run first
+        self._empty = []
         for u0, v0, u1, v1 in boxes:
-            out.extend(self._measure(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0))
+            found = self._measure(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0)
+            if not found:
+                self._empty.append((u0, v0, u1, v1))
+            out.extend(found)
         if self._all_found(out):
             return out
         for u0, v0, u1, v1 in faint():
@@ -305,20 +380,33 @@ class ClassicalDetector:
     def _pixel_classes(self, lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
         """Per-pixel class index into ``labels`` (−1: not confidently any ball colour). White is
         told by its lightness above the cloth model as well as by an absolute level, so that a white
-        ball in a dim corner of the table is still white."""
+        ball in a dim corner of the table is still white. The chroma test is a table over the
+        65536 (a, b) pairs (:meth:`_chroma_classes`), read by index: the same classes as the
+        float hue and chroma of each pixel, at a fraction of the cost over a hand's window."""
         cfg = self.config
-        a = lab[..., 1].astype(np.float32) - 128.0
-        b = lab[..., 2].astype(np.float32) - 128.0
-        L = lab[..., 0].astype(np.float32)
+        ab = (lab[..., 1].astype(np.uint16) << 8) | lab[..., 2]
+        hue_cls, grey = self._chroma_table
+        cls = hue_cls[ab]
+        L = lab[..., 0]
+        # L is the Lab lightness array, not a constant (SIM300 reads it as one): compared as written
+        bright = (L >= cfg.white_lightness) | (L.astype(np.int16) - bg[..., 0] >= cfg.white_above_cloth)  # noqa: SIM300
+        cls[bright & grey[ab]] = len(cfg.hues_deg)
+        return cls
+
+    @cached_property
+    def _chroma_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hue class or −1, chroma below the white's limit) for every 8-bit (a, b) pair, indexed
+        by ``a << 8 | b``: each colour class by its Lab hue angle where the chroma is saturated."""
+        cfg = self.config
+        a_u8, b_u8 = np.meshgrid(np.arange(256, dtype=np.uint8), np.arange(256, dtype=np.uint8), indexing="ij")
+        a = a_u8.astype(np.float32) - 128.0
+        b = b_u8.astype(np.float32) - 128.0
         chroma = np.hypot(a, b)
         hue = np.degrees(np.arctan2(b, a))
-        cls = np.full(L.shape, -1, np.int8)
+        cls = np.full(a.shape, -1, np.int8)
         for k, (lo, hi) in enumerate(cfg.hues_deg.values()):
             cls[(chroma >= cfg.saturated_chroma) & (hue >= lo) & (hue < hi)] = k
-        # L is the Lab lightness array, not a constant (SIM300 reads it as one): compared as written
-        bright = (L >= cfg.white_lightness) | (L - bg[..., 0] >= cfg.white_above_cloth)  # noqa: SIM300
-        cls[bright & (chroma < cfg.white_max_chroma)] = len(cfg.hues_deg)
-        return cls
+        return cls.ravel(), (chroma < cfg.white_max_chroma).ravel()
 
     def _measure(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int) -> list[BallDetection]:
         cfg = self.config
@@ -405,16 +493,18 @@ class ClassicalDetector:
             return None
         pts = np.column_stack([xs, ys]).astype(np.float64)
         mean = pts.mean(axis=0)
-        cov = np.cov((pts - mean).T)
-        w, vec = np.linalg.eigh(cov)
+        d = pts - mean
+        w, vec = np.linalg.eigh(d.T @ d / (len(d) - 1))  # the covariance (np.cov's, ~8x cheaper)
         axis = vec[:, 1]
-        along = (pts - mean) @ axis
-        across = (pts - mean) @ vec[:, 0]
-        a0, a1 = np.percentile(along, [0.5, 99.5])
-        c0, c1 = np.percentile(across, [0.5, 99.5])
-        length, width = float(a1 - a0) + 1.0, float(c1 - c0) + 1.0
+        # the width first: a hand's or a cue's blob fails it, and the length is not needed
+        c0, c1 = np.percentile(d @ vec[:, 0], [0.5, 99.5])
+        width = float(c1 - c0) + 1.0
         lo, hi = cfg.streak_width_r
-        if length < cfg.streak_min_length_r * r or not lo * r <= width <= hi * r:
+        if not lo * r <= width <= hi * r:
+            return None
+        a0, a1 = np.percentile(d @ axis, [0.5, 99.5])
+        length = float(a1 - a0) + 1.0
+        if length < cfg.streak_min_length_r * r:
             return None
         stadium = (length - width) * width + np.pi * (width / 2.0) ** 2
         if abs(len(xs) / stadium - 1.0) > cfg.streak_area_tol:

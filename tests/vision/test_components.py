@@ -29,6 +29,16 @@ def _masks() -> list[tuple[str, np.ndarray]]:
     gaps[30:31, 5:9] = 1  # 18 empty rows below the first: a band of its own
     gaps[40:42, 60:79] = 7  # 9 empty rows: merged with the one above
     out.append(("bands apart and merged, non-255 values", gaps))
+    blocks = np.zeros((100, 300), np.uint8)
+    cv2.rectangle(blocks, (200, 5), (280, 90), 255, -1)  # a hand's blob on the right, starting higher
+    cv2.circle(blocks, (40, 30), 8, 255, -1)  # a ball on the left of the same band
+    cv2.circle(blocks, (120, 20), 8, 255, -1)  # and one between them: three blocks of columns
+    blocks[60, 10:30] = 255  # a line below the left ball, within its block
+    out.append(("blocks side by side in one band, the right one first in raster order", blocks))
+    islands = np.zeros((160, 400), np.uint8)
+    for y0, x0 in [(3, 5), (3, 101), (61, 47), (61, 333), (117, 200)]:  # odd offsets, 17+ apart
+        islands[y0 : y0 + 30, x0 : x0 + 40] = (rng.random((30, 40)) > 0.8).astype(np.uint8) * 255
+    out.append(("islands of specks at odd rows and columns", islands))
     return out
 
 
