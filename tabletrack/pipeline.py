@@ -232,7 +232,8 @@ class DecodedFrames:
     annotated video draws each), and, on a frame decoded while the session last analysed every
     frame that changes (a ball moves; or the balls rest with one hidden, so that there is no ball
     watch: :attr:`tabletrack.session.FrameAnalysis.analyses_changes`; synthetic point_2c_hand: 14
-    of its first 23 frames, a hand over the white), the detector's ``prepare`` of it
+    of its first 23 frames, a hand over the white), or due as the still gate's heartbeat
+    (:attr:`tabletrack.still.StillGate.heartbeat_due_s`), the detector's ``prepare`` of it
     (:class:`vision.detect.Detector`): that part of the detector's work then runs on the decoder's
     core rather than the analysing one (carom 1080p60: the remap and colour conversion of the
     coarse view, ~1.6 ms of ~4.5 a frame). ``prepare`` is pure, so which frames carry its result
@@ -245,9 +246,15 @@ class DecodedFrames:
         self.session = session
         self.prepare_s = 0.0
 
+    def _analysed_likely(self, t_s: float) -> bool:
+        """Whether a frame decoded now will likely be analysed: the session analyses every frame
+        that changes, or the frame is the still gate's heartbeat (the whole table looked at
+        every quarter second while the balls rest: a ball placed by hand)."""
+        return self.session.analyses_changes or t_s >= self.session.gate.heartbeat_due_s
+
     def __call__(self) -> Iterator[Frame]:
         for fr in self.src.frames():
-            if self.prepare is not None and fr.image is not None and self.session.analyses_changes:
+            if self.prepare is not None and fr.image is not None and self._analysed_likely(fr.t_s):
                 t0 = time.perf_counter()
                 fr = replace(fr, prepared=self.prepare(fr.image))
                 self.prepare_s += time.perf_counter() - t0

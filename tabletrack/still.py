@@ -77,6 +77,12 @@ class StillGate:
         self._ref: np.ndarray | None = None
         self._last_kept_s = -1e9
 
+    @property
+    def heartbeat_due_s(self) -> float:
+        """The time from which a frame is analysed as the heartbeat, whatever it shows (the
+        decoder's thread reads it to prepare that frame beside the analysis)."""
+        return self._last_kept_s + self.keep_every_s
+
     def _thumb(self, frame_bgr: np.ndarray) -> np.ndarray:
         # every scale-th pixel (a strided view costs nothing), grey, blurred against the sensor noise
         return view_thumbnail(frame_bgr, self.scale)

@@ -413,7 +413,6 @@ class ClassicalDetector:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
         mask = cv2.morphologyEx(self._fg(lab, bg), cv2.MORPH_OPEN, self._open)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        cls = self._pixel_classes(lab, bg)
         out: list[BallDetection] = []
         for c in contours:
             filled = np.zeros(mask.shape, np.uint8)
@@ -424,11 +423,14 @@ class ClassicalDetector:
             if frac < cfg.min_area_frac:
                 continue
             inside = filled > 0
-            streak = self._streak(inside, bgr, lab, bg, ox, oy) if frac > cfg.streak_min_area_frac else None
+            # the colour classes of the blob's pixels alone, in raster order (a hand's window is
+            # mostly cloth: classifying all of it cost as much as the rest of the measure)
+            cls = self._pixel_classes(lab[inside], bg[inside])
+            streak = self._streak(inside, bgr, lab, bg, ox, oy, cls) if frac > cfg.streak_min_area_frac else None
             if streak is not None:
                 out.append(streak)
                 continue
-            counts = np.bincount(cls[inside].astype(np.int64) + 1, minlength=len(self.labels) + 1)[1:]
+            counts = np.bincount(cls.astype(np.int64) + 1, minlength=len(self.labels) + 1)[1:]
             total_votes = max(int(counts.sum()), 1)
             scores = {n: float(cnt) / total_votes for n, cnt in zip(self.labels, counts)}
             if frac <= cfg.single_area_frac:
@@ -439,18 +441,19 @@ class ClassicalDetector:
                 circ = 4 * np.pi * area / max(cv2.arcLength(c, True) ** 2, 1e-6)
                 score = float(np.clip(min(frac, 1.0 / max(frac, 1e-6)) * min(1.0, circ / 0.8), 0.0, 1.0))
                 if score > 0.7 and counts[k] > 0.5 * counts.sum():
-                    self._learn_colour(k, bgr[inside & (cls == k)])
+                    self._learn_colour(k, bgr[inside][cls == k])
                 out.append(self._det(cu + ox, cv_ + oy, self.labels[k], score, scores, min(frac, 1.0)))
                 continue
             # Several balls touching, or a ball under a hand or cue: one seed per colour present.
             rim = c[:, 0, :].astype(np.float64)
             seeds = []
+            ys_in, xs_in = np.nonzero(inside)
             for k, name in enumerate(self.labels):
-                sel = inside & (cls == k)
+                sel = cls == k
                 n_k = int(sel.sum())
                 if n_k < cfg.min_seed_frac * self.ball_area_px or n_k > 1.6 * self.ball_area_px:
                     continue
-                ys, xs = np.nonzero(sel)
+                ys, xs = ys_in[sel], xs_in[sel]
                 spread = np.sqrt(xs.var() + ys.var())
                 if spread > 1.1 * self.r_px:
                     continue  # not compact: the colour of a hand, a sleeve, a cue
@@ -481,11 +484,13 @@ class ClassicalDetector:
         bg: np.ndarray,
         ox: int,
         oy: int,
+        classes: np.ndarray | None = None,
     ) -> BallDetection | None:
         """A fast ball's streak (see :class:`ClassicalConfig`): the ball where it was at
         mid-exposure (the streak's middle), its colour de-blended from the cloth, and in
         ``streak_px`` the ends of its path over the exposure (each a radius inside the streak's
-        tips); None when the blob is no streak."""
+        tips); None when the blob is no streak. ``classes``: the colour classes of the blob's
+        pixels in raster order, where the caller has them."""
         cfg = self.config
         r = self.r_px
         ys, xs = np.nonzero(inside)
@@ -539,9 +544,9 @@ class ClassicalDetector:
             fit[i] = np.exp(-res / 0.1)
             if res < best:
                 k, best, k_share = i, res, sh
-        votes = np.bincount(self._pixel_classes(lab, bg)[inside].astype(np.int64) + 1, minlength=len(self.labels) + 1)[
-            1:
-        ]
+        if classes is None:
+            classes = self._pixel_classes(lab[inside], bg[inside])
+        votes = np.bincount(classes.astype(np.int64) + 1, minlength=len(self.labels) + 1)[1:]
         if k < 0 or k_share > cfg.streak_max_share:
             return None  # no ball's blend explains it, or it is a ball's full colour: no streak
         total = max(int(votes.sum()), 1)

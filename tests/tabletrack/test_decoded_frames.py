@@ -1,7 +1,8 @@
 """tabletrack/pipeline.py DecodedFrames: the decoder thread's frames carry the detector's
 ``prepare`` of the image while the session analyses every frame that changes (a ball moves, or
-the balls rest with one hidden: that work then runs on the other core: speed, issue 10), never
-while it analyses only the frames that change at a ball, and never change a frame's content."""
+the balls rest with one hidden: that work then runs on the other core: speed, issue 10) and on the
+still gate's heartbeat frames, never on other frames while it analyses only the frames that
+change at a ball, and never change a frame's content."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ class _Source:
 def test_frames_are_prepared_only_while_every_changed_frame_is_analysed(
     analyses_changes: bool, has_prepare: bool, prepared: bool
 ) -> None:
-    session = SimpleNamespace(analyses_changes=analyses_changes)
+    session = SimpleNamespace(analyses_changes=analyses_changes, gate=SimpleNamespace(heartbeat_due_s=float("inf")))
     detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0]))) if has_prepare else SimpleNamespace()
     feed = DecodedFrames(_Source(5), detector, session)  # type: ignore[arg-type]
     frames = list(feed())
@@ -48,3 +49,12 @@ def test_frames_are_prepared_only_while_every_changed_frame_is_analysed(
     else:
         assert all(f.prepared is None for f in frames)
         assert feed.prepare_s == 0.0
+
+
+def test_the_heartbeat_frames_are_prepared_while_the_balls_are_watched() -> None:
+    """Frames at 0, 1/30, ... s; the gate's heartbeat due from 0.1 s: frames 3 and 4 are prepared
+    (the whole table is looked at then, whatever the image shows), 0-2 not."""
+    session = SimpleNamespace(analyses_changes=False, gate=SimpleNamespace(heartbeat_due_s=0.1))
+    detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0])))
+    frames = list(DecodedFrames(_Source(5), detector, session)())  # type: ignore[arg-type]
+    assert [f.prepared for f in frames] == [None, None, None, ("prep", 3), ("prep", 4)]

@@ -112,3 +112,16 @@ def test_the_watch_mask_is_kept_while_the_balls_jitter_and_redrawn_when_one_move
     rows, cols = _patch_at(cam, (BALL_MM[0] + 300.0, BALL_MM[1]), 0)
     assert moved[rows.start // 8, cols.start // 8]
     assert not watch.mask(np.zeros((0, 2))).any()
+
+
+def test_the_heartbeat_is_due_a_keep_every_after_the_last_analysed_frame() -> None:
+    """The decoder's thread reads when the next heartbeat is due (it prepares that frame): a
+    quarter second after the last frame analysed, and only analysed frames move it."""
+    gate = StillGate(keep_every_s=0.25)
+    still = np.full((64, 64, 3), 100, np.uint8)
+    assert gate.analyse(still, 1.0, table_at_rest=True)  # the first frame: analysed
+    assert gate.heartbeat_due_s == pytest.approx(1.25)
+    assert not gate.analyse(still, 1.1, table_at_rest=True)  # nothing changed: skipped
+    assert gate.heartbeat_due_s == pytest.approx(1.25)
+    assert gate.analyse(still, 1.25, table_at_rest=True)  # the heartbeat
+    assert gate.heartbeat_due_s == pytest.approx(1.5)
