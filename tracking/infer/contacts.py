@@ -81,15 +81,22 @@ def find_contacts(
     cue_motion: Motion,
     table: TableSpec,
     cfg: InferenceConfig,
+    inferred: Sequence[Collision] = (),
 ) -> Contacts:
     """Every ball-ball and cushion contact the paths of the shot ``span`` show after the stroke
-    (at ``t_start``, of ``cue_motion``), in the passes of the module docstring."""
+    (at ``t_start``, of ``cue_motion``), in the passes of the module docstring. ``inferred``:
+    ball-ball contacts a first reading inferred from their effects alone
+    (:func:`tracking.infer.unseen.unseen_contacts`): their times bound each ball's fits as a
+    found contact's do, so that a cushion met within the same sample gap as such a contact is
+    timed from its clean side (a sparse recorder: the cue ball meets a ball by a cushion and
+    the cushion 34 ms later, inside one 40 ms report)."""
     p = _Passes(acts, span, t_start, cue_motion, table, cfg)
     from_rest = p.collisions_from_rest()
-    alone = p.cushions(_times_by_ball(from_rest), None)
-    between_first = p.cushions(_times_by_ball(from_rest), alone)
-    between = p.collisions_between(from_rest, between_first)
-    cushions = p.cushions(_times_by_ball(between), between_first)
+    known = [*from_rest, *inferred]
+    alone = p.cushions(_times_by_ball(known), None)
+    between_first = p.cushions(_times_by_ball(known), alone)
+    between = p.collisions_between(from_rest, between_first, inferred)
+    cushions = p.cushions(_times_by_ball([*between, *inferred]), between_first)
     collisions = _dedupe_collisions([x for x in between if x is not None], cfg.dedupe_s)
     collisions += p.nudges(collisions)
     found = _dedupe_cushions([x for x in cushions if x is not None], cfg.same_cushion_s)
@@ -202,17 +209,24 @@ class _Passes:
         return res
 
     def collisions_between(
-        self, from_rest: list[Collision | None], cushions: list[CushionContact | None]
+        self,
+        from_rest: list[Collision | None],
+        cushions: list[CushionContact | None],
+        inferred: Sequence[Collision] = (),
     ) -> list[Collision | None]:
         """Pass 4: every close approach's contacts with their fits inside each ball's other
-        contacts (``cushions``, and the other episodes' ``from_rest`` contacts); up to three per
-        episode where the balls met again."""
+        contacts (``cushions``, the other episodes' ``from_rest`` contacts and the ``inferred``
+        ones of other pairs); up to three per episode where the balls met again."""
         out: list[Collision | None] = []
         for k, ep in enumerate(self.episodes):
             others: dict[BallId, list[float]] = {}
             for hit in cushions:
                 if hit is not None:
                     others.setdefault(hit.ball, []).append(hit.t_s)
+            for z in inferred:
+                if set(z.balls) != {ep.a, ep.b}:
+                    for ball in z.balls:
+                        others.setdefault(ball, []).append(z.t_s)
             for j, y in enumerate(from_rest):
                 if y is not None and j != k:
                     for ball in y.balls:
@@ -290,10 +304,11 @@ def _times_by_ball(found: Iterable[Collision | None]) -> dict[BallId, list[float
 
 def _bounds(times: Iterable[float], lo_ref: float, hi_ref: float) -> tuple[float, float]:
     """The latest of ``times`` before ``lo_ref`` and the earliest after ``hi_ref`` (unbounded
-    where none)."""
+    where none); one at either sample itself counts (a contact timed at a report: the path
+    through that report is the other contact's, and a fit bounded there leaves it out)."""
     ts = list(times)
-    lo = max((t for t in ts if t < lo_ref), default=-math.inf)
-    hi = min((t for t in ts if t > hi_ref), default=math.inf)
+    lo = max((t for t in ts if t <= lo_ref), default=-math.inf)
+    hi = min((t for t in ts if t >= hi_ref), default=math.inf)
     return lo, hi
 
 

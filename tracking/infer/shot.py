@@ -90,6 +90,12 @@ def shot_events(
     stroke = opening.stroke
     seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg)
     contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
+    inferred = [x for x in contacts.collisions if x not in seen.collisions]
+    if inferred:
+        # read the paths again knowing those contacts: a cushion in the same sample gap as one
+        # is then timed from its clean side (find_contacts)
+        seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg, inferred)
+        contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
     contacts = without_pocket_openings(contacts, zones, stroke.ball)
     stroke = retimed_stroke(acts, stroke, contacts, cfg)
     events: list[Event] = [start_event(opening, stroke, shot, frame_at)]
