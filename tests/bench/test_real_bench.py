@@ -116,3 +116,30 @@ def test_lost_samples_are_the_confidence_zero_rows(tmp_path):
     )
     assert real.lost_samples(p) == {("3", 2)}
     assert real.lost_samples(tmp_path / "absent.csv") == set()
+
+
+def test_frames_as_a_clip_find_the_cushions_the_truth_has(tmp_path: Path) -> None:
+    """bench/real.py section 4 runs a folder of consecutive frames through ``analyze`` as one
+    clip; here frames 15-50 of a rendered sample clip (its physics truth: the yellow meets the left
+    cushion at frame 31, the white at 40), written as JPEG files as the real folder holds them."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(Path(__file__).resolve().parents[2] / "sample_videos" / "close_call_miss_720p30.mp4"))
+    frames = []
+    i = 0
+    while True:
+        ok, img = cap.read()
+        if not ok or i > 50:
+            break
+        if i >= 15:
+            frames.append(tmp_path / f"{i:05d}.jpg")
+            cv2.imwrite(str(frames[-1]), img)
+        i += 1
+    cap.release()
+    text, fig = real.carom_frames_as_clip(frames, tmp_path / "work")
+    assert "error" not in fig, fig
+    assert fig["in_order"] and fig["shots"] == 1
+    assert all(n >= 0.8 * len(frames) for n in fig["observed"].values()), fig["observed"]  # still frames skipped
+    got = {c.split(" @ ")[0]: int(c.split(" @ ")[1]) for c in fig["cushions"]}
+    assert abs(got["yellow left"] - 31) <= 1 and abs(got["white left"] - 40) <= 1, fig["cushions"]
+    assert "| 36 |" in text  # the table's frames column
