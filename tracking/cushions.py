@@ -304,10 +304,16 @@ def _validate(
             return None
     if opt.uses_out and not opt.uses_in and n_all[k] < R - cfg.cushion_penetration_mm:
         return None
-    # position: the 2-D path of the side used, its normal coordinate put at the fitted vertex
+    # position: between the two samples that hold the contact, where it falls in their gap (the
+    # side's fit runs over samples chosen by the normal coordinate alone, across a bounce off the
+    # other cushion of a corner, which turns the path along this one); else the 2-D path of the
+    # side used. Its normal coordinate put at the fitted vertex.
     side = opt.side_in if opt.uses_in else opt.side_out
     xy = s.xy_mm[side.idx]
-    if len(side.idx) >= 2:
+    if k + 1 < len(s) and s.t_s[k] <= t <= s.t_s[k + 1] and s.t_s[k + 1] > s.t_s[k]:
+        w = (t - float(s.t_s[k])) / float(s.t_s[k + 1] - s.t_s[k])
+        pos = (1.0 - w) * s.xy_mm[k] + w * s.xy_mm[k + 1]
+    elif len(side.idx) >= 2:
         tt = s.t_s[side.idx]
         a = np.polyfit(tt - t, xy, 1)
         pos = a[1]

@@ -5,7 +5,8 @@ hole cut in the slate), in the DESIGN.md table frame:
 
 - *opening*: the stretch of a nose line where there is no cushion: between the two nose points
   of a side pocket, from the nose point past the corner for each rail of a corner pocket. A ball
-  centre in front of an opening is not touching a cushion there (:func:`in_opening`).
+  centre in front of an opening is not touching a cushion there (:func:`in_opening`), unless
+  within a radius of a nose point: that ball meets the jaw, the cushion's end.
 - *drop circle*: the hole; a ball whose centre is over it has no support and falls (the spec's
   :meth:`falls`, pooltool's pocket model). A ball seen at rest inside it is in the pocket's
   throat (DESIGN.md: balls resting in a pocket's throat are still visible from above), not on
@@ -51,13 +52,15 @@ class PocketConfig:
 class PocketZone:
     """One pocket's geometry: its id, drop-circle centre and radius, and the openings it makes, each
     ``(cushion, lo_mm, hi_mm)`` along that cushion's nose line (x for right/left, y for
-    head/foot)."""
+    head/foot); ``noses``: per opening, whether its low and its high end is a nose point (where the
+    cushion ends in the pocket's jaw) rather than past the table's corner."""
 
     pocket: Pocket
     centre_mm: tuple[float, float]
     mouth_mm: float
     drop_mm: float
     openings: tuple[tuple[Cushion, float, float], ...]
+    noses: tuple[tuple[bool, bool], ...] = ()
 
     def distance_mm(self, p: Sequence[float] | npt.NDArray[np.float64]) -> float:
         return math.hypot(float(p[0]) - self.centre_mm[0], float(p[1]) - self.centre_mm[1])
@@ -106,14 +109,17 @@ def pocket_zones(table: TableSpec, cfg: PocketConfig = PocketConfig()) -> tuple[
                 raise PocketSpecError(f"table {table.name}: pocket {ps.name} nose point {q} is not on a nose line")
             on.setdefault(c, []).append(float(q[1 - lines[c][0]]))
         openings: list[tuple[Cushion, float, float]] = []
+        nose_ends: list[tuple[bool, bool]] = []
         for c, along in on.items():
             if len(along) >= 2:
                 openings.append((c, min(along), max(along)))
+                nose_ends.append((True, True))
             else:  # a corner: from the nose point past the table's corner
                 span = L if lines[c][0] == 1 else W
                 a = along[0]
                 openings.append((c, -m, a) if a < span / 2 else (c, a, span + m))
-        out.append(PocketZone(pocket, centre, m, drop, tuple(openings)))
+                nose_ends.append((False, True) if a < span / 2 else (True, False))
+        out.append(PocketZone(pocket, centre, m, drop, tuple(openings), tuple(nose_ends)))
     return tuple(out)
 
 
@@ -121,13 +127,20 @@ def _along(cushion: Cushion, p: Sequence[float]) -> float:
     return float(p[1]) if cushion in (Cushion.HEAD, Cushion.FOOT) else float(p[0])
 
 
-def in_opening(zones: Sequence[PocketZone], cushion: Cushion, pos_mm: Sequence[float]) -> PocketZone | None:
+def in_opening(
+    zones: Sequence[PocketZone], cushion: Cushion, pos_mm: Sequence[float], jaw_mm: float = 0.0
+) -> PocketZone | None:
     """The pocket whose opening a ball centre at ``pos_mm`` faces on ``cushion`` (the nose line is
-    broken there: no cushion contact), or None."""
+    broken there: no cushion contact), or None. ``jaw_mm``: a centre within that distance of a
+    nose point, along the line, does not count (a ball that overlaps the cushion's end meets the
+    jaw: pass the ball's radius to ask whether a contact there can be a cushion's)."""
     a = _along(cushion, pos_mm)
     for z in zones:
-        for c, lo, hi in z.openings:
-            if c is cushion and lo <= a <= hi:
+        noses = z.noses or ((False, False),) * len(z.openings)
+        for (c, lo, hi), (lo_nose, hi_nose) in zip(z.openings, noses):
+            lo_in = lo + jaw_mm if lo_nose else lo
+            hi_in = hi - jaw_mm if hi_nose else hi
+            if c is cushion and lo_in <= a <= hi_in:
                 return z
     return None
 

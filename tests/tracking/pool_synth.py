@@ -21,7 +21,7 @@ import numpy as np
 
 from calibration.table import TableSpec
 from tracking.detections import BallDetection
-from tracking.events import BallBall, CushionHit, Event, Pocketed
+from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed
 from tracking.identity import detector_class
 from tracking.ids import BallId
 from tracking.tracker import Tracker
@@ -180,6 +180,30 @@ def _same(a: BallId, b: BallId) -> bool:
     return a is b or _swap_equivalent(a, b)
 
 
+def _left_from(hit: CushionHit, truth: list[Event], drop_s: float = 0.05) -> bool:
+    """Whether the ball's next event after this cushion contact is its leaving the table with no
+    contact between: over a rail (a cushion it climbed and went over: pooltool, jump_off), or into
+    a pocket within ``drop_s`` (a jaw touched on the way in: combination, 12 ms before the drop).
+    The ball never comes back off that cushion onto the cloth, so its path shows no turn: no
+    camera sees such a contact, and the scoring leaves it out."""
+    later = sorted(
+        (
+            e
+            for e in truth
+            if e.t_s > hit.t_s
+            and (
+                (isinstance(e, (CushionHit, Pocketed, OffTable)) and e.ball is hit.ball)
+                or (isinstance(e, BallBall) and hit.ball in e.balls)
+            )
+        ),
+        key=lambda e: e.t_s,
+    )
+    if not later:
+        return False
+    nxt = later[0]
+    return isinstance(nxt, OffTable) or (isinstance(nxt, Pocketed) and nxt.t_s - hit.t_s <= drop_s)
+
+
 def score_events(
     truth: list[Event], found: list[Event], cue: BallId = BallId.CUE, cushion_window_s: float = 0.1
 ) -> EventScore:
@@ -208,7 +232,7 @@ def score_events(
             or (fb and all(any(_same(x, y) for y in tb[0].balls) for x in fb[0].balls))
         ):
             sc.first_contact_right = 1
-    tc = [e for e in truth if isinstance(e, CushionHit) and e.ball is not cue]
+    tc = [e for e in truth if isinstance(e, CushionHit) and e.ball is not cue and not _left_from(e, truth)]
     fc = [e for e in found if isinstance(e, CushionHit) and e.ball is not cue]
     used = set()
     sc.ob_cushions_truth = len(tc)

@@ -45,6 +45,30 @@ def test_openings_run_between_the_nose_points(table) -> None:
     assert pocket_holding(zones, side.centre_mm).pocket is Pocket.SIDE_RIGHT
 
 
+@pytest.mark.parametrize(
+    "cushion, pos, jaw_mm, pocket",
+    [
+        (Cushion.FOOT, (2511.0, 40.0), 0.0, Pocket.FOOT_RIGHT),  # facing the corner's hole
+        (Cushion.FOOT, (2511.0, 40.0), 28.575, Pocket.FOOT_RIGHT),  # a radius and more from its nose
+        (Cushion.FOOT, (2511.0, 70.0), 0.0, Pocket.FOOT_RIGHT),
+        (Cushion.FOOT, (2511.0, 70.0), 28.575, None),  # overlaps the nose point: meets the jaw
+        (Cushion.FOOT, (2511.0, -100.0), 28.575, Pocket.FOOT_RIGHT),  # past the corner: no nose there
+        (Cushion.RIGHT, (1220.0, 28.6), 0.0, Pocket.SIDE_RIGHT),
+        (Cushion.RIGHT, (1220.0, 28.6), 28.575, None),  # by the side pocket's first nose point
+        (Cushion.RIGHT, (1320.0, 28.6), 28.575, None),  # and by its second
+        (Cushion.RIGHT, (1270.0, 28.6), 28.575, Pocket.SIDE_RIGHT),  # in the middle of the mouth
+        (Cushion.RIGHT, (1000.0, 28.6), 0.0, None),  # on the cushion
+    ],
+)
+def test_a_contact_within_a_radius_of_a_nose_point_meets_the_jaw(
+    cushion: Cushion, pos: tuple[float, float], jaw_mm: float, pocket: Pocket | None
+) -> None:
+    # WPA: the jaws are cushion; pooltool's scratch shot: the 2 meets the foot cushion 2 mm inside
+    # the corner's opening, a cushion contact (tracking/pockets.py in_opening, jaw_mm)
+    zone = in_opening(pocket_zones(POOL), cushion, pos, jaw_mm)
+    assert (zone.pocket if zone is not None else None) is pocket
+
+
 def test_carom_table_has_no_pockets() -> None:
     assert pocket_zones(load_table("carom")) == ()
 

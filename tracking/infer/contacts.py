@@ -105,13 +105,18 @@ def find_contacts(
     return Contacts(tuple(collisions), tuple(found))
 
 
-def without_pocket_openings(contacts: Contacts, zones: tuple[PocketZone, ...], cue: BallId) -> Contacts:
+def without_pocket_openings(
+    contacts: Contacts, zones: tuple[PocketZone, ...], cue: BallId, ball_radius_mm: float = 0.0
+) -> Contacts:
     """On a table with pockets: no cushion contact in front of a pocket's opening (the nose line
-    is broken there), and no contact of two other balls before the cue ball's first (every ball
-    rests until the cue ball sets it moving). Unchanged without pockets."""
+    is broken there) but where the ball overlaps a nose point (within ``ball_radius_mm`` of it:
+    it meets the jaw, a cushion contact: pooltool, scratch at 30 fps: the 2 into the foot
+    cushion by the corner pocket, its centre 2 mm inside the opening), and no contact of two other
+    balls before the cue ball's first (every ball rests until the cue ball sets it moving).
+    Unchanged without pockets."""
     if not zones:
         return contacts
-    cushions = [y for y in contacts.cushions if in_opening(zones, y.cushion, y.pos_mm) is None]
+    cushions = [y for y in contacts.cushions if in_opening(zones, y.cushion, y.pos_mm, ball_radius_mm) is None]
     return Contacts(tuple(_after_the_cue_ball(list(contacts.collisions), cue)), tuple(cushions))
 
 

@@ -96,7 +96,7 @@ def shot_events(
         # is then timed from its clean side (find_contacts)
         seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg, inferred)
         contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
-    contacts = without_pocket_openings(contacts, zones, stroke.ball)
+    contacts = without_pocket_openings(contacts, zones, stroke.ball, table.ball_radius_mm)
     stroke = retimed_stroke(acts, stroke, contacts, cfg)
     events: list[Event] = [start_event(opening, stroke, shot, frame_at)]
     events += _contact_events(contacts, stroke.t_s, shot, frame_at)
