@@ -63,6 +63,9 @@ from tracking.segment import BallActivity, Motion, ShotSpan
 #: second contact of the pair within one close approach (a kiss): 3 mm is three times the
 #: centre noise (``ContactConfig.noise_mm``), so that noise alone never makes a second contact.
 APART_MM = 3.0
+#: s. How far before a sample a contact timed exactly at it bounds the fits (:func:`_bounds`): far
+#: less than any recorder's sample spacing, so the sample itself stays inside.
+AT_SAMPLE_S = 1e-6
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ class _Passes:
         fits inside the ball's ball-ball contacts (``bb_times``) and its contacts with the same
         or the opposite cushion in ``prev`` (None: unbounded, the first pass)."""
         res: list[CushionContact | None] = []
-        for ball, cu, g in self.candidates:
+        for i, (ball, cu, g) in enumerate(self.candidates):
             act = self.acts[ball]
             s = act.samples
             lo_ref = float(s.t_s[min(g)])
@@ -196,7 +199,13 @@ class _Passes:
             bounds = (-math.inf, math.inf)
             if prev is not None:
                 rel = list(bb_times.get(ball, []))
-                rel += [p.t_s for p in prev if p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])]
+                # the ball's other contacts with this cushion or the opposite one (not this
+                # candidate's own last timing: a contact does not bound itself)
+                rel += [
+                    p.t_s
+                    for j, p in enumerate(prev)
+                    if j != i and p is not None and p.ball is ball and p.cushion in (cu, OPPOSITE[cu])
+                ]
                 bounds = _bounds(rel, lo_ref, hi_ref)
             res.append(
                 refine_cushion(
@@ -309,12 +318,17 @@ def _times_by_ball(found: Iterable[Collision | None]) -> dict[BallId, list[float
 
 def _bounds(times: Iterable[float], lo_ref: float, hi_ref: float) -> tuple[float, float]:
     """The latest of ``times`` before ``lo_ref`` and the earliest after ``hi_ref`` (unbounded
-    where none); one at either sample itself counts (a contact timed at a report: the path
-    through that report is the other contact's, and a fit bounded there leaves it out)."""
+    where none). One timed at ``lo_ref`` itself, the sample that opens the gap, counts too and
+    bounds the fits just before that sample (:data:`AT_SAMPLE_S`): that report is the junction
+    of the paths before and after the contact, so the fits keep it and leave out what lies
+    before it (25 Hz: a contact timed at the report before a cushion contact 37 ms later let the
+    cushion's fit run back across it). One at ``hi_ref`` does not: the cushion's fit then keeps
+    the path through that report (pooltool kiss at 30 fps: the kiss timed at the red's report
+    after its cushion; bounding there lost both)."""
     ts = list(times)
     lo = max((t for t in ts if t <= lo_ref), default=-math.inf)
-    hi = min((t for t in ts if t >= hi_ref), default=math.inf)
-    return lo, hi
+    hi = min((t for t in ts if t > hi_ref), default=math.inf)
+    return (lo - AT_SAMPLE_S if lo == lo_ref else lo), hi
 
 
 def _dedupe_cushions(found: list[CushionContact], dt: float) -> list[CushionContact]:
