@@ -877,7 +877,7 @@ def section_eight(work: Path) -> tuple[str, dict]:
             f"{summary['held_out_kind_right']}/{summary['held_out_labelled']}"
             if summary["held_out"]
             else "every clip trained on by the shipped classifier (no held-out clip: models/MODEL_CARD.md gives the "
-            "last held-out figure)"
+            "held-out figure, each clip left out of training in turn)"
         )
         + ". A tracked ball matches "
         "a box when its centre, projected through the solved camera at ball-centre height, lies within one ball "
