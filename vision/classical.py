@@ -381,7 +381,7 @@ class ClassicalDetector:
         """Per-pixel class index into ``labels`` (−1: not confidently any ball colour). White is
         told by its lightness above the cloth model as well as by an absolute level, so that a white
         ball in a dim corner of the table is still white. The chroma test is a table over the
-        65536 (a, b) pairs (:meth:`_chroma_classes`), read by index: the same classes as the
+        65536 (a, b) pairs (:attr:`_chroma_table`), read by index: the same classes as the
         float hue and chroma of each pixel, at a fraction of the cost over a hand's window."""
         cfg = self.config
         ab = (lab[..., 1].astype(np.uint16) << 8) | lab[..., 2]

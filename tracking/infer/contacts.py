@@ -26,6 +26,10 @@ Then duplicates are merged (``InferenceConfig.dedupe_s``, ``same_cushion_s``), a
 that show in no turn of a path are added: a struck ball's small nudge
 (:func:`tracking.collisions.nudges`), a grazing cushion contact and a dying one (a ball that rolls
 to rest against a cushion) (:mod:`tracking.cushions`).
+
+Where the first reading leaves a ball set moving with no contact found, and a contact is inferred
+from that effect (:mod:`tracking.infer.unseen`), the shot's paths are read again with those
+contacts' times as bounds too (``find_contacts(inferred=...)``, from :mod:`tracking.infer.shot`).
 """
 
 from __future__ import annotations
