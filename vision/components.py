@@ -81,7 +81,7 @@ def sparse_components(mask: np.ndarray, connectivity: int = 8, merge_gap_rows: i
     m = np.asarray(mask)
     if m.ndim != 2 or m.dtype != np.uint8:
         raise ValueError(f"sparse_components: expected a 2-D uint8 mask, got {m.dtype} of shape {m.shape}")
-    found: list[tuple[int, int, int, int, np.ndarray]] = []  # first pixel (y, x), block, label, stats
+    found: list[tuple[int, int, int, int, np.ndarray]] = []  # OpenCV's order key (2), block, label, stats
     blocks: list[tuple[int, int, np.ndarray]] = []
     for r0, r1 in _runs(np.asarray(m.any(axis=1)), merge_gap_rows):
         band = m[r0:r1]
