@@ -55,7 +55,12 @@ class ClassicalConfig:
     foreground thresholds is sought again with them times ``streak_fg_scale``. A blob whose
     colour is a ball's at more than ``streak_max_share`` of full strength is balls, not a streak.
     The faint pass is skipped when the ordinary one found each class once with a score of at
-    least ``clear_score`` and ``clear_visible`` of its silhouette (no ball left to find)."""
+    least ``clear_score`` and ``clear_visible`` of its silhouette (no ball left to find).
+
+    Light drift: where the median of the whole view's lightness difference from the cloth model
+    exceeds ``drift_lightness``, or the median chroma difference ``drift_chroma``, the light has
+    changed (a broadcast camera's exposure, a lamp), not the balls (they cover a few percent of
+    the view), and the model is made again from that frame."""
 
     chroma_threshold: float = 20.0
     lightness_threshold: float = 30.0
@@ -80,6 +85,8 @@ class ClassicalConfig:
     colour_learn_rate: float = 0.05
     clear_score: float = 0.7
     clear_visible: float = 0.9
+    drift_lightness: float = 8.0
+    drift_chroma: float = 6.0
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -131,6 +138,8 @@ class ClassicalDetector:
         # frames before while they stayed (:meth:`_refresh_cloth`)
         self._empty: list[tuple[int, int, int, int]] = []
         self._tried: list[tuple[int, int, int, int]] = []
+        # the last view's median lightness and chroma difference from the cloth model
+        self._drift = (0.0, 0.0)
         self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         # each class's ball colour in Lab, as seen (learnt from clear single balls; a start for
@@ -217,6 +226,8 @@ class ClassicalDetector:
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         dab2, dl = self._off_cloth(lab_s, bg)
+        # the view's median difference from the model, on every fourth pixel (the light's drift)
+        self._drift = (abs(float(np.median(dl[::4, ::4]))), float(np.sqrt(np.median(dab2[::4, ::4]))))
         mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
         stats = sparse_components(mask_s).stats  # OpenCV's, without the background row
         pad = int(np.ceil(self.r_px * 0.5)) + 2
@@ -284,6 +295,11 @@ class ClassicalDetector:
         coarse = prepared.lab if isinstance(prepared, CoarseLab) and prepared.rectifier is self.rectifier else None
         rect, image = self.rectifier, frame.image
         found = self.detect_image(image, rect, coarse)
+        if self._drift[0] > self.config.drift_lightness or self._drift[1] > self.config.drift_chroma:
+            # the light changed over the whole view: the cloth model made again (ClassicalConfig)
+            self.set_background(rect(image))
+            self._empty, self._tried = [], []
+            return Detections(frame.index, frame.t_s, tuple(found))
         self._refresh_cloth(
             motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
         )
