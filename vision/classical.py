@@ -226,8 +226,8 @@ class ClassicalDetector:
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         dab2, dl = self._off_cloth(lab_s, bg)
-        # the view's median difference from the model, on every fourth pixel (the light's drift)
-        self._drift = (abs(float(np.median(dl[::4, ::4]))), float(np.sqrt(np.median(dab2[::4, ::4]))))
+        # the view's median difference from the model, on every eighth pixel (the light's drift)
+        self._drift = (abs(float(np.median(dl[::8, ::8]))), float(np.sqrt(np.median(dab2[::8, ::8]))))
         mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
         stats = sparse_components(mask_s).stats  # OpenCV's, without the background row
         pad = int(np.ceil(self.r_px * 0.5)) + 2
