@@ -277,13 +277,14 @@ def main() -> int:
     else:
         new_text = keep_section(new_text, old_text, robust.BEGIN, robust.END)
     # the sections of the slow scripts this one does not run (bench/real_variants.py,
-    # bench/real_tracks_variants.py, bench/fast_balls.py): kept as they last wrote them (a run of
+    # bench/real_tracks_variants.py, bench/fast_balls.py, bench/light.py): kept as they last wrote them (a run of
     # this script had dropped them from the file)
     import fast_balls  # bench/fast_balls.py
+    import light  # bench/light.py
     import real_tracks_variants  # bench/real_tracks_variants.py
     import real_variants  # bench/real_variants.py
 
-    for mod in (real_variants, real_tracks_variants, fast_balls):
+    for mod in (real_variants, real_tracks_variants, fast_balls, light):
         new_text = keep_section(new_text, old_text, mod.BEGIN, mod.END)
     out_path.write_text(new_text, encoding="utf-8")
     print(f"written {args.out}")
