@@ -296,9 +296,12 @@ class ClassicalDetector:
         rect, image = self.rectifier, frame.image
         found = self.detect_image(image, rect, coarse)
         if self._drift[0] > self.config.drift_lightness or self._drift[1] > self.config.drift_chroma:
-            # the light changed over the whole view: the cloth model made again (ClassicalConfig)
+            # the light changed over the whole view: the cloth model made again (ClassicalConfig),
+            # and this frame's balls found against it (against the old one, the whole cloth was
+            # foreground: a hand's or a garment's colour seeds could pass for balls there)
             self.set_background(rect(image))
-            self._empty, self._tried = [], []
+            self._tried = []
+            found = self.detect_image(image, rect, coarse)
             return Detections(frame.index, frame.t_s, tuple(found))
         self._refresh_cloth(
             motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
