@@ -132,7 +132,7 @@ def table(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     import make_pool_samples as mps
-    from sections import write_section  # bench/sections.py
+    from sections import publish_section  # bench/sections.py
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"), help="write the section here ('-': only print)")
@@ -171,11 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    print(body)
-    if args.out != "-":
-        out = Path(args.out)
-        write_section(out, body, BEGIN, END)
-        print(f"written the fast-balls section of {out}")
+    publish_section(body, args.out, BEGIN, END, "fast-balls")
     return 0
 
 

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import real  # bench/real.py: the markdown table
     import run  # bench/run.py: the comparison against the physics truth
-    from sections import write_section
+    from sections import publish_section
 
     t0 = time.perf_counter()
     rows = []
@@ -146,10 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    print(body)
-    if args.out != "-":
-        write_section(Path(args.out), body, BEGIN, END)
-        print(f"written the light section of {args.out}")
+    publish_section(body, args.out, BEGIN, END, "light")
     return 0
 
 

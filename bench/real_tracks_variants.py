@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real  # bench/real.py, beside this file
-from sections import write_section  # bench/sections.py, beside this file
+from sections import publish_section  # bench/sections.py, beside this file
 
 BEGIN = "<!-- real-tracks-variants:begin -->"
 END = "<!-- real-tracks-variants:end -->"
@@ -144,11 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    print(body)
-    if args.out != "-":
-        out = Path(args.out)
-        write_section(out, body, BEGIN, END)
-        print(f"written the re-sampled real-trajectories section of {out}")
+    publish_section(body, args.out, BEGIN, END, "re-sampled real-trajectories")
     return 0
 
 

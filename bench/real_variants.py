@@ -43,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real  # bench/real.py, beside this file
-from sections import write_section  # bench/sections.py, beside this file
+from sections import publish_section  # bench/sections.py, beside this file
 
 BEGIN = "<!-- real-variants:begin -->"
 END = "<!-- real-variants:end -->"
@@ -253,11 +253,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    print(body)
-    if args.out != "-":
-        out = Path(args.out)
-        write_section(out, body, BEGIN, END)
-        print(f"written the transformed real-footage section of {out}")
+    publish_section(body, args.out, BEGIN, END, "transformed real-footage")
     return 0
 
 

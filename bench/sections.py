@@ -35,3 +35,12 @@ def write_section(out: Path, body: str, begin: str, end: str) -> None:
     where there is none), the rest of the file as it was."""
     text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n\n"
     out.write_text(replace_section(text, body, begin, end), encoding="utf-8")
+
+
+def publish_section(body: str, out: str, begin: str, end: str, what: str) -> None:
+    """Print a bench script's section ``body`` and, unless ``out`` is ``-`` (print only), write
+    it into the file ``out`` (:func:`write_section`), saying so: ``what`` names the section."""
+    print(body)
+    if out != "-":
+        write_section(Path(out), body, begin, end)
+        print(f"written the {what} section of {out}")
