@@ -269,8 +269,9 @@ def _incoming_striker(
     of it in ``known`` since its last sample (that ended its line); the nearest of those
     (confidence 0.25), or None. Why: a ball struck at speed is often not seen on the frame of its
     contact (synthetic nine_break at 25 fps: the cue ball at 12 m/s was a streak on the two frames
-    before and gone on the third, stopped against the 1 inside the rack); its chord from the frame before to the frame after bends back at the contact and
-    misses the struck ball, and the resting 3 beside the 1 was taken for the striker instead."""
+    before and gone on the third, stopped against the 1 inside the rack); its chord from the frame
+    before to the frame after bends back at the contact and misses the struck ball, and the
+    resting 3 beside the 1 was taken for the striker instead."""
     best: tuple[float, BallId, np.ndarray] | None = None
     for o in span.motions:
         if o.ball is struck:
@@ -286,16 +287,19 @@ def _incoming_striker(
             continue
         v = (s.xy_mm[k] - s.xy_mm[k - 1]) / dt
         speed = float(np.hypot(*v))
-        ahead = p - s.xy_mm[k]
-        if speed <= 0.0 or float(ahead @ v) <= 0.0:
+        if speed <= 0.0:
+            continue
+        u = v / speed
+        along, across = _along_across(p - s.xy_mm[k], u)
+        if along <= 0.0:
             continue
         q = s.xy_mm[k] + v * (t_on - float(s.t_s[k]))
         d = float(np.linalg.norm(q - p))
         if d > reach_mm + speed * ONSET_SPREAD_S or (best is not None and d >= best[0]):
             continue
-        if abs(float(ahead[0] * v[1] - ahead[1] * v[0])) / speed > reach_mm:
+        if across > reach_mm:
             continue  # its line passes too far from the ball to touch it
-        if _blocked(acts, (o.ball, struck), s.xy_mm[k], v / speed, float(ahead @ v) / speed, float(s.t_s[k]), reach_mm):
+        if _blocked(acts, (o.ball, struck), s.xy_mm[k], u, along, float(s.t_s[k]), reach_mm):
             continue  # another ball lies on its line before this one: it met that one first
         best = (d, o.ball, q)
     if best is None:
@@ -323,11 +327,16 @@ def _blocked(
             continue
         sb = act.samples
         pb = np.array([np.interp(t_s, sb.t_s, sb.xy_mm[:, 0]), np.interp(t_s, sb.t_s, sb.xy_mm[:, 1])])
-        rel = pb - a
-        along = float(rel @ u)
-        if 0.0 < along < until_mm and abs(float(rel[0] * u[1] - rel[1] * u[0])) < width_mm:
+        along, across = _along_across(pb - a, u)
+        if 0.0 < along < until_mm and across < width_mm:
             return True
     return False
+
+
+def _along_across(rel: np.ndarray, u: np.ndarray) -> tuple[float, float]:
+    """How far the offset ``rel`` (mm) lies along the unit vector ``u``, and how far from its
+    line (unsigned)."""
+    return float(rel @ u), abs(float(rel[0] * u[1] - rel[1] * u[0]))
 
 
 def _nearest_striker(
