@@ -1042,7 +1042,6 @@ def carom_frames_as_clip(frames: Sequence[Path], work: Path, fps: float = 30.0) 
     import cv2
 
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
-    from tracking.eventlog import read_events
     from tracking.events import BallBall, CushionHit
 
     work.mkdir(parents=True, exist_ok=True)
@@ -1065,8 +1064,8 @@ def carom_frames_as_clip(frames: Sequence[Path], work: Path, fps: float = 30.0) 
         line = f"As a clip: FAILED: {_first_line(e)}"
         return line, {"error": _first_line(e)}
     s = time.perf_counter() - t0
-    events = read_events(Path(res.out_dir) / "events.jsonl")
-    in_order = all(a.t_s <= b.t_s for a, b in zip(events, events[1:]))
+    events = res.events
+    in_order = in_time_order([e.t_s for e in events])
     tracks = {t.ball.value: t for t in res.tracks}
     moved, observed, spread = {}, {}, {}
     for name, t in tracks.items():
