@@ -139,20 +139,11 @@ LABEL_KIND = {1: "cue", 2: "eight", 3: "solid", 4: "stripe"}
 
 
 def ball_kind(ball: str) -> str | None:
-    """A pool ball id's kind in the eight-ball labels' terms; None for anything else."""
-    if ball == "cue":
-        return "cue"
-    try:
-        n = int(ball)
-    except ValueError:
-        return None
-    if n == 8:
-        return "eight"
-    if 1 <= n <= 7:
-        return "solid"
-    if 9 <= n <= 15:
-        return "stripe"
-    return None
+    """A pool ball id's kind in the eight-ball labels' terms (models.classes.pool_kind); None for
+    anything else."""
+    from models.classes import pool_kind
+
+    return pool_kind(ball)
 
 
 def match_boxes(

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from models.classes import CLASSIFIER_CLASSES, GAME_LABELS, GameError, class_index, game_mask, label_of
+from models.classes import (
+    CLASSIFIER_CLASSES,
+    GAME_LABELS,
+    KIND_CLASSES,
+    GameError,
+    class_index,
+    class_kinds,
+    game_mask,
+    label_of,
+    pool_kind,
+)
 from tracking.ids import BallId
 
 
@@ -41,3 +51,30 @@ def test_game_mask_keeps_the_game_and_none():
     assert class_index("pool", "cue") != class_index("snooker", "cue")
     with pytest.raises(GameError):
         game_mask("golf")
+
+
+@pytest.mark.parametrize(
+    "label, kind",
+    [
+        ("cue", "cue"),
+        ("1", "solid"),
+        ("7", "solid"),
+        ("8", "eight"),
+        ("9", "stripe"),
+        ("15", "stripe"),
+        ("16", None),
+        ("0", None),
+        ("white", None),
+        ("none", None),
+    ],
+)
+def test_pool_kind_is_eight_balls_groups(label, kind):
+    # 002 bola 8 ART 1.2: the solids 1-7, the stripes 9-15, the 8 apart
+    assert pool_kind(label) == kind
+
+
+def test_class_kinds_covers_every_pool_ball_and_nothing_else():
+    kinds = class_kinds()
+    assert set(kinds) == {f"pool:{lab}" for lab in GAME_LABELS["pool"]}
+    assert set(kinds.values()) == set(KIND_CLASSES)
+    assert kinds["pool:12"] == "pool:stripe" and kinds["pool:cue"] == "pool:cue"

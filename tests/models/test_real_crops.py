@@ -62,7 +62,8 @@ def test_the_shipped_classifier_loads_into_the_trainer_network() -> None:
     x = np.random.default_rng(0).random((4, 3, 40, 40)).astype(np.float32)
     want = ort.InferenceSession(str(path)).run(None, {"crops": x})[0]
     got = net(torch.from_numpy(x)).detach().numpy()
-    assert np.abs(want - got).max() < 1e-4
+    # a classifier from before the kind outputs fills the first rows of the head; the kinds start fresh
+    assert np.abs(want - got[:, : want.shape[1]]).max() < 1e-4
 
 
 def test_crop_accuracy_counts_right_crops_per_game(tmp_path: Path) -> None:
