@@ -27,11 +27,8 @@ NONE_CLASS = "none"
 CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{lab}" for g in GAMES for lab in GAME_LABELS[g]) + (NONE_CLASS,)
 
 #: A pool ball's kind: the cue ball, the eight, a solid 1-7 or a stripe 9-15 (eight-ball's groups,
-#: 002 bola 8 ART 1.2). The classifier has one output per kind besides its identities: a kind is a
-#: pattern (a white band or not), the same whatever a ball set's colours, so that output is trained
-#: on recoloured crops and still holds on a set whose colours it never saw (:mod:`models.train`).
+#: 002 bola 8 ART 1.2); what the eight-ball figures count a ball right by.
 POOL_KINDS: tuple[str, ...] = ("cue", "solid", "eight", "stripe")
-KIND_CLASSES: tuple[str, ...] = tuple(f"pool:{k}" for k in POOL_KINDS)
 
 
 class GameError(TabletrackError):
@@ -77,18 +74,6 @@ def pool_kind(label: str) -> str | None:
     if 9 <= n <= 15:
         return "stripe"
     return None
-
-
-def class_kinds() -> dict[str, str]:
-    """Each classifier class that has a kind -> its kind class (``pool:9`` -> ``pool:stripe``):
-    what the exported model's metadata tells the runtime."""
-    out = {}
-    for c in CLASSIFIER_CLASSES:
-        game, _, label = c.partition(":")
-        k = pool_kind(label) if game == "pool" else None
-        if k is not None:
-            out[c] = f"pool:{k}"
-    return out
 
 
 def game_mask(game: str) -> list[bool]:

@@ -214,22 +214,20 @@ def build(
 def crop_accuracy(model: Path, npz: Path) -> dict[str, tuple[float, int]]:
     """Per game, the share of crops of ``npz`` (:mod:`models.dataset`'s format) whose argmax over
     the game's classes and ``none`` is the label, and how many crops: how the model card compares
-    two classifiers on the same crops. For pool balls also ``pool_kind``: the share whose argmax,
-    with the kind outputs joined as the runtime joins them (:mod:`vision.kinds`), is of the right
-    kind (cue / solid / eight / stripe); what the eight-ball figures count."""
+    two classifiers on the same crops. For pool balls also ``pool_kind``: the share whose argmax
+    is of the right kind (cue / solid / eight / stripe, :func:`models.classes.pool_kind`), what
+    the eight-ball figures count."""
     import onnxruntime as ort
 
     from models.classes import CLASSIFIER_CLASSES, GAMES, pool_kind
-    from vision.kinds import fuse_kinds, kind_map
 
     d = np.load(npz)
     x = d["x"].astype(np.float32).transpose(0, 3, 1, 2) / 255.0
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
-    raw = np.concatenate(
+    logits = np.concatenate(
         [sess.run(None, {name: x[i : i + 512]})[0] for i in range(0, len(x), 512)] or [np.zeros((0, 30))]
-    )
-    logits = raw[:, : len(CLASSIFIER_CLASSES)]
+    )[:, : len(CLASSIFIER_CLASSES)]
     out: dict[str, tuple[float, int]] = {}
     for gi, game in enumerate(GAMES):
         m = d["game"] == gi
@@ -238,22 +236,14 @@ def crop_accuracy(model: Path, npz: Path) -> dict[str, tuple[float, int]]:
         allowed = np.array([c.startswith(game + ":") or c == "none" for c in CLASSIFIER_CLASSES])
         pred = np.where(allowed[None], logits[m], -np.inf).argmax(1)
         out[game] = (round(float((pred == d["y"][m]).mean()), 4), int(m.sum()))
-        if game != "pool":
-            continue
-        cols = np.flatnonzero(allowed)  # the game's labels, then none (the last class)
-        labels = [CLASSIFIER_CLASSES[i].split(":", 1)[1] for i in cols[:-1]]
-        z = logits[m][:, cols]
-        p = np.exp(z - z.max(1, keepdims=True))
-        p /= p.sum(1, keepdims=True)
-        km = kind_map(sess.get_modelmeta().custom_metadata_map, game, labels, len(CLASSIFIER_CLASSES) + 2)
-        if km is not None:
-            p = fuse_kinds(p, km.label_kind, raw[m][:, list(km.columns)])
-        names = labels + ["none"]
-        truth = [pool_kind(CLASSIFIER_CLASSES[y].split(":", 1)[-1]) for y in d["y"][m]]
-        got = [pool_kind(names[j]) for j in p.argmax(1)]
-        pairs = [(t, g) for t, g in zip(truth, got) if t is not None]
-        if pairs:
-            out["pool_kind"] = (round(sum(t == g for t, g in pairs) / len(pairs), 4), len(pairs))
+        if game == "pool":
+            kinds = [
+                (pool_kind(CLASSIFIER_CLASSES[t].split(":", 1)[-1]), pool_kind(CLASSIFIER_CLASSES[p].split(":", 1)[-1]))
+                for t, p in zip(d["y"][m], pred)
+            ]
+            balls = [(t, p) for t, p in kinds if t is not None]
+            if balls:
+                out["pool_kind"] = (round(sum(t == p for t, p in balls) / len(balls), 4), len(balls))
     return out
 
 

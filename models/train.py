@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from common.errors import TabletrackError
-from models.classes import CLASSIFIER_CLASSES, GAMES, KIND_CLASSES, class_kinds, game_mask
+from models.classes import CLASSIFIER_CLASSES, GAMES, game_mask
 from models.offline import default_cache_dir, prepare_ultralytics
 
 if TYPE_CHECKING:
@@ -171,8 +171,7 @@ def _net() -> torch.nn.Module:
 
     class BallClassifierNet(nn.Module):
         """40x40 BGR crop in [0, 1] -> one logit per class of CLASSIFIER_CLASSES, then the offset
-        (du, dv) of the ball's centre from the crop's centre in ball radii, then one logit per
-        kind of KIND_CLASSES (:mod:`vision.kinds`)."""
+        (du, dv) of the ball's centre from the crop's centre in ball radii."""
 
         def __init__(self, n_classes: int) -> None:
             super().__init__()
@@ -190,13 +189,7 @@ def _net() -> torch.nn.Module:
         def forward(self, x: Any) -> Any:  # Any: torch may read these annotations at export
             return self.head(self.features(x))
 
-    return BallClassifierNet(len(CLASSIFIER_CLASSES) + 2 + len(KIND_CLASSES))
-
-
-def _kind_targets() -> np.ndarray:
-    """Per class of CLASSIFIER_CLASSES, the index of its kind in KIND_CLASSES, or -1."""
-    kinds = class_kinds()
-    return np.array([KIND_CLASSES.index(kinds[c]) if c in kinds else -1 for c in CLASSIFIER_CLASSES], np.int64)
+    return BallClassifierNet(len(CLASSIFIER_CLASSES) + 2)
 
 
 def _load_crops(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -241,27 +234,6 @@ def _augment(x: torch.Tensor, off: torch.Tensor, rng_t: torch.Generator) -> tupl
     return x.clamp(0.0, 1.0), off
 
 
-def _recolour(x: torch.Tensor, rng_t: torch.Generator) -> torch.Tensor:
-    """Each crop's colours turned about the grey axis by a random angle and its saturation scaled
-    0.5-1.5: another ball set's colours, the same patterns (a white band stays white, a black ball
-    black). Only the kind outputs learn from such crops; the identities depend on the colour."""
-    import math
-
-    import torch
-
-    n = x.shape[0]
-    a = torch.rand(n, generator=rng_t) * 2 * math.pi
-    sat = 0.5 + torch.rand(n, generator=rng_t)
-    k = torch.full((3,), 1.0 / math.sqrt(3.0))
-    kk = torch.outer(k, k)
-    kx = torch.tensor([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
-    cos, sin = torch.cos(a)[:, None, None], torch.sin(a)[:, None, None]
-    rot = cos * torch.eye(3) + sin * kx + (1.0 - cos) * kk  # Rodrigues, about (1, 1, 1)
-    grey = x.mean(1, keepdim=True)
-    y = torch.einsum("nij,njhw->nihw", rot, x - grey) * sat[:, None, None, None] + grey
-    return y.clamp(0.0, 1.0)
-
-
 def _masks(games: np.ndarray) -> torch.Tensor:
     import torch
 
@@ -274,26 +246,22 @@ def evaluate_classifier(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, g: n
     import torch
 
     net.eval()
-    preds, offs, kinds = [], [], []
+    preds, offs = [], []
     C = len(CLASSIFIER_CLASSES)
     with torch.no_grad():
         for i in range(0, len(x), 512):
             xb = torch.from_numpy(x[i : i + 512]).permute(0, 3, 1, 2).float() / 255.0
             o = net(xb)
             preds.append((o[:, :C] + _masks(g[i : i + 512])).argmax(1).numpy())
-            offs.append(o[:, C : C + 2].numpy())
-            kinds.append(o[:, C + 2 :].argmax(1).numpy())
+            offs.append(o[:, C:].numpy())
     p = np.concatenate(preds) if preds else np.zeros(0, int)
     po = np.concatenate(offs) if offs else np.zeros((0, 2))
-    pk = np.concatenate(kinds) if kinds else np.zeros(0, int)
-    kt = _kind_targets()[y] if len(y) else np.zeros(0, int)
     ball = y != C - 1
     err = np.hypot(*(po[ball] - off[ball]).T) if ball.any() else np.zeros(0)
     out = {
         "accuracy": float((p == y).mean()) if len(y) else float("nan"),
         "n": int(len(y)),
         "centre_err_median_radii": float(np.median(err)) if len(err) else float("nan"),
-        "kind_accuracy": float((pk[kt >= 0] == kt[kt >= 0]).mean()) if (kt >= 0).any() else float("nan"),
     }
     for gi, game in enumerate(GAMES):
         sel = g == gi
@@ -313,16 +281,12 @@ def train_classifier(
     minutes: float | None = None,
     init: Path | None = None,
     none_share: float = 0.15,
-    recolour_share: float = 0.5,
-    kind_weight: float = 1.0,
     log: Callable[[str], object] = print,
 ) -> dict:
     """Train on ``crops_dir/train.npz`` (several dirs: their train sets together), report on the
     first dir's ``val.npz``, export ONNX to ``out`` (the torch weights go to the cache's runs dir).
     ``init``: torch weights of an earlier run to start from (fine-tuning on more data costs a
-    fraction of training anew on this machine's CPU). ``recolour_share`` of each batch is
-    recoloured (:func:`_recolour`) and trains the kind outputs and the centre only; the kind
-    outputs learn from every pool ball crop, weighted ``kind_weight`` against the identities."""
+    fraction of training anew on this machine's CPU)."""
     import torch
     import torch.nn.functional as F
 
@@ -363,7 +327,6 @@ def train_classifier(
     B = torch.from_numpy(ytr != len(CLASSIFIER_CLASSES) - 1).float()
     M = _masks(gtr)
     C = len(CLASSIFIER_CLASSES)
-    KT = torch.from_numpy(_kind_targets()[ytr])
     # balance the classes: rare balls (a pool 8, a snooker pink) weigh as much as the many reds/none
     counts = np.bincount(ytr, minlength=len(CLASSIFIER_CLASSES)).astype(np.float64)
     cw = 1.0 / np.maximum(counts, 1.0)
@@ -386,21 +349,13 @@ def train_classifier(
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
             xb, ob = _augment(X[idx].float() / 255.0, Ofs[idx], gen)
-            rec = torch.rand(len(idx), generator=gen) < recolour_share
-            if rec.any():
-                xb[rec] = _recolour(xb[rec], gen)
             o = net(xb)
-            reg = (F.smooth_l1_loss(o[:, C : C + 2], ob, beta=0.05, reduction="none").sum(1) * B[idx]).mean()
+            reg = (F.smooth_l1_loss(o[:, C:], ob, beta=0.05, reduction="none").sum(1) * B[idx]).mean()
             # label smoothing over the game's own classes only (the masked ones stay at zero)
             allowed = (M[idx] == 0).float()
             target = 0.95 * F.one_hot(Y[idx], C).float() + 0.05 * allowed / allowed.sum(1, keepdim=True)
-            ce_each = -(target * F.log_softmax(o[:, :C] + M[idx], dim=1)).sum(1)
-            keep = (~rec).float()
-            ce = (ce_each * keep).sum() / keep.sum().clamp(min=1.0)
-            kt = KT[idx]
-            has_kind = kt >= 0
-            kce = F.cross_entropy(o[has_kind, C + 2 :], kt[has_kind]) if has_kind.any() else o.sum() * 0.0
-            loss = ce + 2.0 * reg + kind_weight * kce
+            ce = -(target * F.log_softmax(o[:, :C] + M[idx], dim=1)).sum(1).mean()
+            loss = ce + 2.0 * reg
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -416,7 +371,6 @@ def train_classifier(
         hist.append({"epoch": ep + 1, "loss": tot / len(order), **ev})
         log(
             f"classifier epoch {ep + 1}/{epochs}: loss {tot / len(order):.4f} val acc {ev['accuracy']:.4f} "
-            f"kind {ev['kind_accuracy']:.4f} "
             f"centre err {ev['centre_err_median_radii']:.3f} r ({time.time() - t0:.0f} s)"
         )
         if budget_s is not None and time.time() - t0 >= budget_s:
@@ -474,21 +428,13 @@ def init_from_onnx(net: torch.nn.Module, path: Path) -> None:
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
         for node, lin in zip(gemms, tlin):
-            w, b = inits[node.input[1]], inits[node.input[2]]
-            rows = w.shape[0]
-            if w.shape[1] != lin.weight.shape[1] or rows > lin.weight.shape[0]:
-                raise TrainError(
-                    f"classifier --init: expected a linear layer of {tuple(lin.weight.shape)} in {path}, got {w.shape}"
-                )
-            # an older model without the kind outputs: its rows are the first ones, the kinds start fresh
-            lin.weight[:rows].copy_(torch.from_numpy(w.copy()))
-            lin.bias[:rows].copy_(torch.from_numpy(b.copy()))
+            lin.weight.copy_(torch.from_numpy(inits[node.input[1]].copy()))
+            lin.bias.copy_(torch.from_numpy(inits[node.input[2]].copy()))
 
 
 def export_classifier(net: torch.nn.Module, out: Path) -> None:
-    """ONNX with a dynamic batch, output (n, classes + 2 + kinds): logits, then the centre offset in
-    ball radii, then the kinds' logits; metadata: ``classes`` and ``kinds`` (JSON lists), ``kind_of``
-    (JSON: class -> kind, :mod:`vision.kinds`), ``crop_px``, ``crop_ball_px``."""
+    """ONNX with a dynamic batch, output (n, classes + 2): logits, then the centre offset in ball
+    radii; metadata: ``classes`` (JSON list), ``crop_px``, ``crop_ball_px``."""
     import onnx
     import torch
 
@@ -510,8 +456,6 @@ def export_classifier(net: torch.nn.Module, out: Path) -> None:
     m = onnx.load(str(out))
     for k, v in {
         "classes": json.dumps(list(CLASSIFIER_CLASSES)),
-        "kinds": json.dumps(list(KIND_CLASSES)),
-        "kind_of": json.dumps(class_kinds()),
         "crop_px": str(CROP_PX),
         "crop_ball_px": str(CROP_BALL_PX),
         "input": "BGR crops scaled to [0, 1], NCHW",
@@ -555,8 +499,6 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument(
         "--init", type=Path, help="an earlier run to start from: its torch weights (.pt) or its ONNX (the shipped one)"
     )
-    c.add_argument("--recolour-share", type=float, default=0.5, help="share of each batch recoloured for the kinds")
-    c.add_argument("--kind-weight", type=float, default=1.0, help="the kind outputs' loss against the identities'")
     a = ap.parse_args(argv)
     try:
         if a.what == "detector":
@@ -579,18 +521,7 @@ def main(argv: list[str] | None = None) -> int:
                 lr0=a.lr0,
             )
         else:
-            res = train_classifier(
-                a.data,
-                a.epochs,
-                a.out,
-                a.batch,
-                a.lr,
-                a.threads,
-                minutes=a.minutes,
-                init=a.init,
-                recolour_share=a.recolour_share,
-                kind_weight=a.kind_weight,
-            )
+            res = train_classifier(a.data, a.epochs, a.out, a.batch, a.lr, a.threads, minutes=a.minutes, init=a.init)
     except ValueError as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -15,9 +15,8 @@ Two networks, run with ONNX Runtime (no torch at run time):
    NMS-filtered here;
 2. for each box, a crop of the *full-resolution* view around it, scaled so the ball spans 30 of
    40 px (:func:`vision.yolo_geometry.ball_crop`), through the classifier
-   (``models/ball_classifier.onnx``): identity logits (other games masked out), the offset of
-   the ball's centre from the crop's centre and, for pool, the kind's logits (cue / solid / eight /
-   stripe), joined with the identities by :mod:`vision.kinds`. The centre is refined by that offset, so positions
+   (``models/ball_classifier.onnx``): identity logits (other games masked out) and the offset of
+   the ball's centre from the crop's centre. The centre is refined by that offset, so positions
    are good to a fraction of a full-resolution pixel though the finder saw the table at less than
    half that scale; it is re-cropped until it moves less
    than ``converged_r`` radii, so it ends at the regression's fixed point whatever it started
@@ -49,7 +48,6 @@ import numpy as np
 from calibration._vec import floats4
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
-from vision.kinds import fuse_kinds, kind_map
 from vision.proposals import ball_proposals, lab_difference, playing_region
 from vision.rectify import LazyView, RectifiedGeometry
 from vision.streaks import ball_streaks
@@ -217,8 +215,6 @@ class YoloDetector:
         self.labels: tuple[str, ...] = tuple(labels)
         self._cols = np.array([i for i, c in enumerate(self.classes) if c.split(":", 1)[0] == game], int)
         self._none = self.classes.index(NONE_CLASS) if NONE_CLASS in self.classes else None
-        # the kind outputs (cue / solid / eight / stripe) after the identities and the centre offset
-        self._kinds = kind_map(meta, game, self.labels, len(self.classes) + 2)
 
     # -- stages -----------------------------------------------------------------------------
     def find(self, rectified_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -249,8 +245,6 @@ class YoloDetector:
         if not len(u):
             return np.zeros((0, len(self._cols) + (self._none is not None))), u, v
         logits = np.zeros((len(u), n))
-        kind_cols = np.array(self._kinds.columns if self._kinds is not None else (), int)
-        kind_logits = np.zeros((len(u), len(kind_cols)))
         off = np.zeros((len(u), 2))
         todo = np.arange(len(u))
         for it in range(refine + 1):
@@ -259,7 +253,6 @@ class YoloDetector:
             out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
             off[todo] = np.clip(out[:, n : n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
             logits[todo] = out[:, :n]
-            kind_logits[todo] = out[:, kind_cols]
             if it < refine:
                 # re-crop only the balls whose centre still moves: the centre then ends at the
                 # regression's fixed point whatever the start (finder box, proposal, prediction)
@@ -271,8 +264,6 @@ class YoloDetector:
                     break
         cols = self._cols if self._none is None else np.append(self._cols, self._none)
         p = _softmax(logits[:, cols])
-        if self._kinds is not None:
-            p = fuse_kinds(p, self._kinds.label_kind, kind_logits)
         return p, u + off[:, 0], v + off[:, 1]
 
     def _proposed(

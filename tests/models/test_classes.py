@@ -8,10 +8,9 @@ import pytest
 from models.classes import (
     CLASSIFIER_CLASSES,
     GAME_LABELS,
-    KIND_CLASSES,
+    POOL_KINDS,
     GameError,
     class_index,
-    class_kinds,
     game_mask,
     label_of,
     pool_kind,
@@ -73,8 +72,5 @@ def test_pool_kind_is_eight_balls_groups(label, kind):
     assert pool_kind(label) == kind
 
 
-def test_class_kinds_covers_every_pool_ball_and_nothing_else():
-    kinds = class_kinds()
-    assert set(kinds) == {f"pool:{lab}" for lab in GAME_LABELS["pool"]}
-    assert set(kinds.values()) == set(KIND_CLASSES)
-    assert kinds["pool:12"] == "pool:stripe" and kinds["pool:cue"] == "pool:cue"
+def test_pool_kinds_are_what_pool_kind_gives():
+    assert {pool_kind(lab) for lab in GAME_LABELS["pool"]} == set(POOL_KINDS)
