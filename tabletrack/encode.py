@@ -13,12 +13,16 @@ Why: the frames of a shot wait until its events settle, so a one-shot clip's who
 video is drawn and encoded after the analysis, on one thread: OpenCV's encoder ran there at
 ~5 ms a 720p frame, most of that tail. FFmpeg encodes in its own process, on the other core, while
 the thread draws the next frame, and its H.264 plays in a browser (the live pages, a coach's
-review), which MPEG-4 part 2 does not.
+review), which MPEG-4 part 2 does not. FFmpeg runs at a lower scheduling priority
+(:data:`ENCODER_NICENESS`, where the system has one): on two cores it competed with the decoder
+and the analysis for the frames a user waits on (the calls), while the video, whose frames wait
+for their shot's events anyway, can fall behind and catch up once the analysis is done.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -27,7 +31,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-__all__ = ["Encoder", "open_encoder"]
+__all__ = ["ENCODER_NICENESS", "Encoder", "open_encoder"]
+
+#: how much lower than this process FFmpeg is scheduled (POSIX niceness; 0: the same)
+ENCODER_NICENESS = 10
 
 
 class Encoder(Protocol):
@@ -82,6 +89,7 @@ class _FfmpegEncoder:
         except OSError as e:
             self._log.close()
             raise OSError(f"{out_path}: FFmpeg cannot start ({_first_line(e)})") from e
+        _lower_priority(self._proc.pid, ENCODER_NICENESS)
 
     def write(self, frame_bgr: np.ndarray) -> None:
         proc = self._proc
@@ -117,6 +125,16 @@ class _FfmpegEncoder:
         self._log.seek(0)
         lines = [ln.strip() for ln in self._log.read().decode("utf-8", "replace").splitlines() if ln.strip()]
         return lines[-1][:200] if lines else ""
+
+
+def _lower_priority(pid: int, niceness: int) -> None:
+    """Schedule process ``pid`` ``niceness`` below this one, where the system can (POSIX); a
+    system that cannot, or refuses, leaves it as it is: the video is only written later."""
+    getp, setp = getattr(os, "getpriority", None), getattr(os, "setpriority", None)
+    if getp is None or setp is None or niceness <= 0:
+        return
+    with contextlib.suppress(OSError):
+        setp(os.PRIO_PROCESS, pid, min(getp(os.PRIO_PROCESS, 0) + niceness, 19))
 
 
 def _first_line(e: BaseException) -> str:

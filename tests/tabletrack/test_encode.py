@@ -80,3 +80,24 @@ def test_a_file_that_cannot_be_written_is_one_oserror_line(tmp_path: Path, backe
 def test_an_odd_size_is_refused() -> None:
     with pytest.raises(ValueError, match="expected even width and height, got 161x96"):
         encode.open_encoder(Path("unused.mp4"), 25.0, (161, 96))
+
+
+def test_ffmpeg_runs_below_the_analysis(tmp_path: Path) -> None:
+    # the encoder must not take the cores from the decoder and the analysis (issue 10)
+    import os
+
+    pytest.importorskip("imageio_ffmpeg")
+    if not hasattr(os, "getpriority"):
+        pytest.skip("no process priorities on this system")
+    enc = encode.open_encoder(tmp_path / "v.mp4", 25.0, (160, 96))
+    try:
+        if enc.codec != "h264":
+            pytest.skip("FFmpeg did not start here")
+        pid = enc._proc.pid  # type: ignore[attr-defined]
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(mine + encode.ENCODER_NICENESS, 19)
+        for im in _frames(3):
+            enc.write(im)
+    finally:
+        enc.release()
+    assert len(_read_back(tmp_path / "v.mp4")) == 3
