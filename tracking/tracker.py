@@ -680,7 +680,11 @@ class Tracker:
         speed = math.hypot(tr.vx, tr.vy)
         sigma = cfg.sigma_mm + cfg.speed_sigma * speed * dt
         reach = speed * dt
-        # a ball about to be reached by another may be sent off at that ball's speed
+        # a ball about to be reached by another may be sent off at that ball's speed; the other's
+        # path is taken half a step beyond its prediction, as its reach is (its last step may
+        # understate it: a broadcast's frame times jitter; real nine-ball break, blurred: the cue
+        # ball's step to the rack's apex was half again its step before, the apex 1 was held to
+        # its resting place and its first sighting struck was taken by the 5 behind it)
         p = preds[ball]
         if p is not None and self.table is not None:
             D = self.table.ball_diameter_mm
@@ -691,7 +695,8 @@ class Tracker:
                 o_speed = math.hypot(o.vx, o.vy)
                 if o_speed < cfg.rest_speed_mm_s:
                     continue
-                if _segment_distance((o.x, o.y), (q[0], q[1]), (p[0], p[1])) <= D + cfg.gate_mm:
+                far = (o.x + 1.5 * (q[0] - o.x), o.y + 1.5 * (q[1] - o.y))
+                if _segment_distance((o.x, o.y), far, (p[0], p[1])) <= D + cfg.gate_mm:
                     sigma = max(sigma, cfg.sigma_mm + o_speed * dt)
                     reach = max(reach, 1.5 * o_speed * dt)
         gate = cfg.gate_mm + 2.0 * reach

@@ -75,3 +75,31 @@ def test_a_moving_ball_keeps_its_own_streak() -> None:
     }
     assert states[BallId("9")].observed and states[BallId("9")].x_mm == pytest.approx(1700.0)
     assert states[BallId.CUE].x_mm == pytest.approx(300.0)
+
+
+def _seen(x: float, y: float, conf: float = 0.9, **scores: float) -> BallDetection:
+    return BallDetection(x, y, label_scores={BallId(k.lstrip("_")): v for k, v in scores.items()}, score=conf)
+
+
+def test_a_resting_ball_the_striker_reaches_a_step_early_keeps_its_own_sighting() -> None:
+    # real nine-ball break (2019 World Championship Clip12, blurred): the cue ball's step into the
+    # rack was half again its step before (a broadcast's frame times jitter), the rack's balls were
+    # named on the frame before the contact. The apex 1, struck, was seen 18 mm from where it lay,
+    # reading 0.62 the 1: the 1 must take it (it was held where it lay while the 5 behind it,
+    # named a frame earlier and so free to be anywhere, took it: the break's contact was lost)
+    balls = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 10))
+    tr = Tracker(balls, POOL)
+    dt = 0.04  # 25 fps
+    tr.update(0, 0.0, [_seen(1396.0, 922.0, _cue=0.95), _seen(731.0, 634.0, _1=0.97)])
+    tr.update(1, dt, [_seen(1222.0, 847.0, _cue=0.95), _seen(731.0, 634.0, _1=0.97)])
+    rack = [_seen(681.0, 608.0, _5=0.69, _7=0.14), _seen(632.0, 579.0, _2=0.96), _seen(584.0, 606.0, _4=0.95)]
+    tr.update(2, 2 * dt, [_seen(1048.0, 772.0, _cue=0.95), _seen(731.0, 634.0, _1=0.97), *rack])
+    struck = [
+        _seen(775.0, 672.0, _cue=0.94),
+        _seen(741.0, 619.0, conf=0.66, _1=0.62, _9=0.33),  # the 1, struck
+        _seen(683.0, 591.0, conf=0.63, _4=0.84, _5=0.06),  # the 5, nudged, misread; the 2 unseen
+        _seen(578.0, 605.0, _4=0.97),
+    ]
+    got = {s.ball.value: (s.x_mm, s.y_mm, s.observed) for s in tr.update(3, 3 * dt, struck)}
+    assert got["1"] == (741.0, 619.0, True)
+    assert got["5"][:2] == (683.0, 591.0)
