@@ -26,8 +26,8 @@ missed at a shot start):
   blue, stayed magenta, a ring no green-cloth footage has.)
 
 Writes the "Real footage, transformed" section of BENCHMARKS.md between
-``<!-- real-variants:begin -->`` and ``<!-- real-variants:end -->``. Slow (about 12 minutes on two
-cores): not part of ``.ci/run`` or ``bench/run.py``.
+``<!-- real-variants:begin -->`` and ``<!-- real-variants:end -->``. Slow (about 11 minutes with
+``--extra`` on two cores): not part of ``.ci/run`` or ``bench/run.py``.
 
     python bench/real_variants.py [--out BENCHMARKS.md | -] [--extra]
 """
