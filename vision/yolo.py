@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ import numpy as np
 from calibration._vec import floats4
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
+from tracking.ids import BallId
 from vision.proposals import ball_proposals, lab_difference, playing_region
 from vision.rectify import LazyView, RectifiedGeometry
 from vision.streaks import ball_streaks
@@ -151,6 +153,21 @@ def _segment_distance_px(a: np.ndarray, b: np.ndarray, u: np.ndarray, v: np.ndar
 #: how far from either end of a streak (as a fraction of its length) a weak detection on it counts
 #: as the streak's end read as a ball (see :meth:`YoloDetector.streak_detections`)
 STREAK_END_FRACTION = 0.25
+
+#: how much longer (in ball radii) than a row of touching balls a streak must be for two or more
+#: detections on it, all of one label and none sure (under :data:`SMEAR_SCORE`), to be one fast ball
+#: read several times along its smear (see :meth:`YoloDetector.streak_detections`)
+SMEAR_EXCESS_R = 1.0
+SMEAR_SCORE = 0.5
+
+
+def _mean_scores(reads: Sequence[BallDetection]) -> dict[BallId, float]:
+    """The mean of several detections' beliefs per ball (a ball missing from one counts 0 there)."""
+    out: dict[BallId, float] = {}
+    for d in reads:
+        for b, v in (d.label_scores or {}).items():
+            out[b] = out.get(b, 0.0) + float(v) / len(reads)
+    return out
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -337,7 +354,7 @@ class YoloDetector:
         dets = self.detections(p[kept], u[kept], v[kept], radii[kept], score[kept])
         out = [(d, floats4(boxes[i])) for d, i in zip(dets, kept)]
         if self.streaks and not radius_from_box:
-            found = self.streak_detections(rectified_bgr, u[kept], v[kept], lab_diff, score[kept])
+            found = self.streak_detections(rectified_bgr, u[kept], v[kept], lab_diff, score[kept], dets)
             displaced = {k for *_, ks in found for k in ks}
             out = [o for k, o in enumerate(out) if k not in displaced]
             out += [(d, box) for d, box, _ in found]
@@ -350,12 +367,19 @@ class YoloDetector:
         v_balls: np.ndarray,
         lab_diff: tuple[np.ndarray, int] | None = None,
         score_balls: np.ndarray | None = None,
+        reads: Sequence[BallDetection] | None = None,
     ) -> list[tuple[BallDetection, tuple[float, float, float, float], tuple[int, ...]]]:
         """Fast balls seen as streaks (:mod:`vision.streaks`) that pass no detected ball (centres
         ``u_balls, v_balls``) closer than ``streak_clear_r`` radii: unnamed, at ``streak_score``
         (under the tracker's start bar: a streak continues a ball the tracker follows, it starts
         none), the path's ends in ``streak_px``; each with the box around the streak and the
-        indices of the balls it displaces. A detection scoring under ``streak_score`` (``score_balls``)
+        indices of the balls it displaces. Two or more detections on a streak (``reads``: the
+        detections at those centres), all read as one ball, none surer than :data:`SMEAR_SCORE`, on
+        a streak longer by :data:`SMEAR_EXCESS_R` than that many balls touching in a row, are that
+        ball read along its smear: they are displaced by the streak, which takes their name and
+        their mean beliefs (real broadcast, dev Clip12 warmer: the cue ball's break at 25 fps, a
+        streak of 7.2 radii read as three boxes of the cue ball, 0.27-0.39, and the tracker took
+        the trailing one: its contact with the rack was lost). A detection scoring under ``streak_score`` (``score_balls``)
         within :data:`STREAK_END_FRACTION` of the streak's length from one of its ends does not
         block it but is displaced by it: the classifier's crop of a streak's end reads weakly as a
         ball (real broadcast, dev Clip12's break: a proposal at the streak's leading end read 0.21
@@ -370,15 +394,27 @@ class YoloDetector:
             a = np.array(st.ends_px[:2])
             b = np.array(st.ends_px[2:])
             displaced: tuple[int, ...] = ()
+            named: list[BallDetection] = []
             if len(u_balls):
                 on = np.flatnonzero(_segment_distance_px(a, b, u_balls, v_balls) < self.streak_clear_r * r)
                 if len(on):
                     t = _along_segment(a, b, u_balls[on], v_balls[on])
                     at_end = (t < STREAK_END_FRACTION) | (t > 1.0 - STREAK_END_FRACTION)
                     weak = score_balls is not None and bool((score_balls[on] < self.streak_score).all())
-                    if not (weak and at_end.all()):
+                    smear = (
+                        len(on) >= 2
+                        and score_balls is not None
+                        and reads is not None
+                        and len({reads[int(k)].label for k in on}) == 1
+                        and reads[int(on[0])].label is not None
+                        and bool((score_balls[on] < SMEAR_SCORE).all())
+                        and st.length_r > 2.0 * len(on) + SMEAR_EXCESS_R
+                    )
+                    if not (smear or (weak and at_end.all())):
                         continue  # a ball with its shadow or a neighbour, not a lone fast ball
                     displaced = tuple(int(k) for k in on)
+                    if smear and reads is not None:
+                        named = [reads[k] for k in displaced]
             (x_mm,), (y_mm,) = self.geometry.uv_to_mm(np.array([st.u_px]), np.array([st.v_px]))
             ex, ey = self.geometry.uv_to_mm(np.array(st.ends_px[0::2]), np.array(st.ends_px[1::2]))
             det = BallDetection(
@@ -387,7 +423,8 @@ class YoloDetector:
                 u_px=st.u_px,
                 v_px=st.v_px,
                 r_px=r,
-                label=None,
+                label=named[0].label if named else None,
+                label_scores=_mean_scores(named) if named else {},
                 score=self.streak_score,
                 streak_px=st.ends_px,
                 streak_mm=(float(ex[0]), float(ey[0]), float(ex[1]), float(ey[1])),
