@@ -17,7 +17,8 @@ its shadow are ~3) and at most ``max_length_r`` (a table line, a cue on the clot
 shaped like a stadium (its area that of a stadium of its length and width within ``fill``).
 Each gives its middle (the ball at mid-exposure) and the ends of its path (a radius inside each
 tip), in view px. What the streak is, and which ball, is for the tracker to say: the detector
-reports streaks without a name and below the score that starts a ball
+reports streaks without a name (unless the finder read the same ball several times along it:
+:meth:`vision.yolo.YoloDetector.streak_detections`) and below the score that starts a ball
 (:class:`vision.yolo.YoloDetector`), so a streak only continues a ball already followed.
 """
 

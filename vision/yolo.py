@@ -370,17 +370,20 @@ class YoloDetector:
         reads: Sequence[BallDetection] | None = None,
     ) -> list[tuple[BallDetection, tuple[float, float, float, float], tuple[int, ...]]]:
         """Fast balls seen as streaks (:mod:`vision.streaks`) that pass no detected ball (centres
-        ``u_balls, v_balls``) closer than ``streak_clear_r`` radii: unnamed, at ``streak_score``
-        (under the tracker's start bar: a streak continues a ball the tracker follows, it starts
-        none), the path's ends in ``streak_px``; each with the box around the streak and the
-        indices of the balls it displaces. Two or more detections on a streak (``reads``: the
-        detections at those centres), all read as one ball, none surer than :data:`SMEAR_SCORE`, on
-        a streak longer by :data:`SMEAR_EXCESS_R` than that many balls touching in a row, are that
-        ball read along its smear: they are displaced by the streak, which takes their name and
-        their mean beliefs (real broadcast, dev Clip12 warmer: the cue ball's break at 25 fps, a
-        streak of 7.2 radii read as three boxes of the cue ball, 0.27-0.39, and the tracker took
-        the trailing one: its contact with the rack was lost). A detection scoring under ``streak_score`` (``score_balls``)
-        within :data:`STREAK_END_FRACTION` of the streak's length from one of its ends does not
+        ``u_balls, v_balls``) closer than ``streak_clear_r`` radii: unnamed (but for a smear,
+        below), at ``streak_score`` (under the tracker's start bar: a streak continues a ball the
+        tracker follows, it starts none), the path's ends in ``streak_px``; each with the box around
+        the streak and the indices of the balls it displaces.
+
+        Two or more detections on a streak (``reads``: the detections at those centres), all read
+        as one ball, none surer than :data:`SMEAR_SCORE`, on a streak longer by
+        :data:`SMEAR_EXCESS_R` than that many balls touching in a row, are that ball read along its
+        smear: they are displaced by the streak, which takes their name and their mean beliefs
+        (real broadcast, dev Clip12 warmer: the cue ball's break at 25 fps, a streak of 7.2 radii
+        read as three boxes of the cue ball, 0.27-0.39, and the tracker took the trailing one: its
+        contact with the rack was lost; unnamed, such a streak lost the cue ball at its stroke).
+
+        A detection scoring under ``streak_score`` (``score_balls``) within :data:`STREAK_END_FRACTION` of the streak's length from one of its ends does not
         block it but is displaced by it: the classifier's crop of a streak's end reads weakly as a
         ball (real broadcast, dev Clip12's break: a proposal at the streak's leading end read 0.21
         the 5, 75 mm ahead of the ball's mid-exposure position, hid the streak, and the tracker
