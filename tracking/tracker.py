@@ -783,7 +783,9 @@ class Tracker:
         return cost
 
     def _struck_from_rest(self, tr: _Track, d: BallDetection, t_s: float) -> bool:
-        """Whether the unnamed streak ``d`` is ``tr``'s ball struck from rest: the ball rested and
+        """Whether the streak ``d``, unnamed or read as ``tr``'s ball (at least one half: the finder's
+        reads of one ball along its smear, :meth:`vision.yolo.YoloDetector.streak_detections`), is
+        ``tr``'s ball struck from rest: the ball rested and
         was seen on the last frame, the streak's line passes within a diameter of it, and its
         nearer end lies beyond it by no more than ``struck_speed_mm_s`` over the time since (plus a
         diameter). A ball struck from rest was outside its gate (synthetic nine_break: the cue
@@ -791,7 +793,8 @@ class Tracker:
         Such a pairing costs what a far detection inside a gate does, so a moving ball whose
         prediction the streak continues takes it first."""
         cfg = self.config
-        if self.table is None or d.streak_mm is None or label_score(d, tr.ball) is not None or not tr.seen_last_frame:
+        score = label_score(d, tr.ball)
+        if self.table is None or d.streak_mm is None or (score is not None and score < 0.5) or not tr.seen_last_frame:
             return False
         if math.hypot(tr.vx, tr.vy) >= cfg.rest_speed_mm_s:
             return False

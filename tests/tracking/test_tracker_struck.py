@@ -103,3 +103,30 @@ def test_a_resting_ball_the_striker_reaches_a_step_early_keeps_its_own_sighting(
     got = {s.ball.value: (s.x_mm, s.y_mm, s.observed) for s in tr.update(3, 3 * dt, struck)}
     assert got["1"] == (741.0, 619.0, True)
     assert got["5"][:2] == (683.0, 591.0)
+
+
+@pytest.mark.parametrize(
+    ("scores", "taken", "why"),
+    [
+        ({"cue": 0.7}, True, "the finder's reads of the cue ball along its smear: the streak named the cue ball"),
+        ({"cue": 0.2, "5": 0.6}, False, "a streak read as another ball is not the cue ball struck"),
+    ],
+)
+def test_a_named_smear_leaving_a_resting_ball_is_that_ball_struck(scores: dict, taken: bool, why: str) -> None:
+    balls = (BallId.CUE, BallId.B5)
+    tr = Tracker(balls, POOL)
+    dt = 1.0 / FPS
+    rest = [_seen(600.0, 600.0, _cue=0.95), _seen(1500.0, 900.0, _5=0.95)]
+    tr.update(0, 0.0, rest)
+    tr.update(1, dt, rest)
+    # struck at 10 m/s: a streak from 120 mm to 400 mm beyond where it lay, far outside its gate
+    streak = BallDetection(
+        860.0,
+        600.0,
+        score=0.3,
+        streak_px=(0.0, 0.0, 1.0, 1.0),
+        streak_mm=(720.0, 600.0, 1000.0, 600.0),
+        label_scores={BallId(k): v for k, v in scores.items()},
+    )
+    got = {s.ball.value: (s.x_mm, s.observed) for s in tr.update(2, 2 * dt, [streak, rest[1]])}
+    assert (got["cue"] == (860.0, True)) is taken, why
