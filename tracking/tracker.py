@@ -123,6 +123,11 @@ class TrackerConfig:
     ``struck_speed_mm_s``: the fastest a ball struck from rest leaves (a pool break, ~13 m/s):
     how far beyond a resting ball the nearer end of an unnamed streak along a line through it
     may lie for the ball to take it (:meth:`Tracker._struck_from_rest`).
+    ``striker_overshoot``: how far, in its last step, a moving ball may come beyond its prediction
+    in a frame (a broadcast's frame times jitter): a resting ball near that path is one it may
+    reach and send off at its speed (real nine-ball break, blurred: the cue ball's step to the
+    rack's apex was 1.5 times its step before; with the path cut at the prediction the apex 1 was
+    held where it lay and its first sighting struck was taken by the 5 behind it).
     ``gate_mm``: the gate of a ball seen in the last frame, before the speed terms.
     ``colour_weight``: cost of a detection whose colour contradicts the ball fully.
     ``max_hidden_s``: how long a ball is bridged before it is lost.
@@ -178,6 +183,7 @@ class TrackerConfig:
     speed_sigma: float = 0.35
     max_speed_mm_s: float = 8000.0
     struck_speed_mm_s: float = 13000.0
+    striker_overshoot: float = 1.5
     gate_mm: float = 60.0
     colour_weight: float = 6.0
     max_hidden_s: float = 2.0
@@ -681,10 +687,7 @@ class Tracker:
         sigma = cfg.sigma_mm + cfg.speed_sigma * speed * dt
         reach = speed * dt
         # a ball about to be reached by another may be sent off at that ball's speed; the other's
-        # path is taken half a step beyond its prediction, as its reach is (its last step may
-        # understate it: a broadcast's frame times jitter; real nine-ball break, blurred: the cue
-        # ball's step to the rack's apex was half again its step before, the apex 1 was held to
-        # its resting place and its first sighting struck was taken by the 5 behind it)
+        # path and reach run striker_overshoot of its step beyond its prediction
         p = preds[ball]
         if p is not None and self.table is not None:
             D = self.table.ball_diameter_mm
@@ -695,10 +698,11 @@ class Tracker:
                 o_speed = math.hypot(o.vx, o.vy)
                 if o_speed < cfg.rest_speed_mm_s:
                     continue
-                far = (o.x + 1.5 * (q[0] - o.x), o.y + 1.5 * (q[1] - o.y))
+                k = cfg.striker_overshoot
+                far = (o.x + k * (q[0] - o.x), o.y + k * (q[1] - o.y))
                 if _segment_distance((o.x, o.y), far, (p[0], p[1])) <= D + cfg.gate_mm:
                     sigma = max(sigma, cfg.sigma_mm + o_speed * dt)
-                    reach = max(reach, 1.5 * o_speed * dt)
+                    reach = max(reach, k * o_speed * dt)
         gate = cfg.gate_mm + 2.0 * reach
         if not tr.velocity_known:
             # just found again: it may be moving anywhere within the fastest speed
@@ -783,15 +787,15 @@ class Tracker:
         return cost
 
     def _struck_from_rest(self, tr: _Track, d: BallDetection, t_s: float) -> bool:
-        """Whether the streak ``d``, unnamed or read as ``tr``'s ball (at least one half: the finder's
-        reads of one ball along its smear, :meth:`vision.yolo.YoloDetector.streak_detections`), is
-        ``tr``'s ball struck from rest: the ball rested and
-        was seen on the last frame, the streak's line passes within a diameter of it, and its
-        nearer end lies beyond it by no more than ``struck_speed_mm_s`` over the time since (plus a
-        diameter). A ball struck from rest was outside its gate (synthetic nine_break: the cue
-        ball's break at 12 m/s, a streak from 220 mm away on the next frame, unseen four frames).
-        Such a pairing costs what a far detection inside a gate does, so a moving ball whose
-        prediction the streak continues takes it first."""
+        """Whether the streak ``d`` (unnamed, or read as ``tr``'s ball at least one half: the
+        finder's reads of one ball along its smear, see
+        :meth:`vision.yolo.YoloDetector.streak_detections`) is ``tr``'s ball struck from rest: the
+        ball rested and was seen on the last frame, the streak's line passes within a diameter of
+        it, and its nearer end lies beyond it by no more than ``struck_speed_mm_s`` over the time
+        since (plus a diameter). A ball struck from rest was outside its gate (synthetic
+        nine_break: the cue ball's break at 12 m/s, a streak from 220 mm away on the next frame,
+        unseen four frames). Such a pairing costs what a far detection inside a gate does, so a
+        moving ball whose prediction the streak continues takes it first."""
         cfg = self.config
         score = label_score(d, tr.ball)
         if self.table is None or d.streak_mm is None or (score is not None and score < 0.5) or not tr.seen_last_frame:
