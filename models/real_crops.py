@@ -237,11 +237,8 @@ def crop_accuracy(model: Path, npz: Path) -> dict[str, tuple[float, int]]:
         pred = np.where(allowed[None], logits[m], -np.inf).argmax(1)
         out[game] = (round(float((pred == d["y"][m]).mean()), 4), int(m.sum()))
         if game == "pool":
-            kinds = [
-                (pool_kind(CLASSIFIER_CLASSES[t].split(":", 1)[-1]), pool_kind(CLASSIFIER_CLASSES[p].split(":", 1)[-1]))
-                for t, p in zip(d["y"][m], pred)
-            ]
-            balls = [(t, p) for t, p in kinds if t is not None]
+            kind = [pool_kind(c.split(":", 1)[-1]) for c in CLASSIFIER_CLASSES]
+            balls = [(kind[t], kind[p]) for t, p in zip(d["y"][m], pred) if kind[t] is not None]
             if balls:
                 out["pool_kind"] = (round(sum(t == p for t, p in balls) / len(balls), 4), len(balls))
     return out
