@@ -196,10 +196,12 @@ class FrameAnalysis:
                 self.gaps.unseen(fr.index, fr.t_s)
                 return False
             self.gaps.seen()
-        watch = self._watch() if self.skip_still else None
+        watch = self._watch(fr.image) if self.skip_still else None
         self.analyses_changes = watch is None
+        near, hiding = watch if watch is not None else (None, None)
+        wide_px = self.ball_watch.wide_px if self.ball_watch is not None else 1
         if self.skip_still and not (
-            self.gate.analyse(fr.image, fr.t_s, self.motion.resting, watch) or self._naming(fr.t_s)
+            self.gate.analyse(fr.image, fr.t_s, self.motion.resting, near, hiding, wide_px) or self._naming(fr.t_s)
         ):
             self._t_unchanged = fr.t_s
             return False
@@ -230,28 +232,35 @@ class FrameAnalysis:
         since = self.tracker.waiting_since()
         return since is not None and t_s - since < self.tracker.config.backfill_s
 
-    def _watch(self) -> np.ndarray | None:
-        """The still gate's mask around the resting balls; None (every change on the table
-        counts) without a :class:`BallWatch`, while a ball moves, and while a ball of the set is
-        not placed: not seen on the last analysed frame, or never seen — on a carom table ever
-        (its three balls are always on it), on a pool or snooker table for the clip's first
+    def _watch(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The still gate's masks: around the resting balls, and where a ball may hide (None when
+        no ball of the set is unseen); None (every change on the table
+        counts) without a :class:`BallWatch`, while a ball moves, and while a ball on the table
+        was not seen on the last analysed frame. A ball of the set never seen — on a carom table
+        ever (its three balls are always on it), on a pool or snooker table for the clip's first
         :data:`ABSENT_AFTER_S` (after that a ball never seen is one pocketed before the clip),
         but never a ball the game says is off the table (the referee input's start, the rules'
         state: :meth:`tabletrack.shot_judge.ShotJudge.balls_on_table`; synthetic scratch_hand,
-        seven-ball with the 2, 5 and 7 left: its first second was analysed frame by frame). A
-        ball hidden under a hand may be struck there and come out where no watched pixel is
+        seven-ball with the 2, 5 and 7 left: its first second was analysed frame by frame) — may
+        be hidden under a hand, struck there and come out where no resting ball's pixel is
         (synthetic point_2c_hand: the white under the bridge hand from the first frame; watched
-        without it, the stroke was found 2 frames later)."""
+        without it, the stroke was found 2 frames later): the places something on the cloth
+        could hide it are watched too (:meth:`BallWatch.hiding_places`, from the cloth model; a
+        change there counts when it is a ball wide: the cue sliding through the bridge hand is
+        not), and without a cloth model or such a place every change counts."""
         if self.ball_watch is None or not self.motion.resting:
             return None
+        hiding = None
         if self.motion.unseen > 0:
             early = self._t_start is None or self.motion.t_s - self._t_start < ABSENT_AFTER_S
             if self.table.kind == "carom" or early:
-                return None
+                hiding = self.ball_watch.hiding_places(image, self.cloth) if self.cloth is not None else None
+                if hiding is None:
+                    return None
         on_table = [m for m in self.motion.balls if not m.gone]
         if not all(m.seen_last_frame for m in on_table):
             return None
-        return self.ball_watch.mask(np.array([(m.x_mm, m.y_mm) for m in on_table]))
+        return self.ball_watch.mask(np.array([(m.x_mm, m.y_mm) for m in on_table])), hiding
 
     def _hold(self, frame: int, t_s: float, states: list[BallState]) -> None:
         """Queue this frame's states, and put the earlier samples of balls named this frame into

@@ -168,7 +168,7 @@ def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_p
     )
     session._t_start = 0.0
     session.motion = _resting(t_s, seen, hidden, unseen)
-    assert (session._watch() is not None) is watched
+    assert (session._watch(np.zeros((8, 8, 3), np.uint8)) is not None) is watched
     session.close()
 
 

@@ -125,3 +125,86 @@ def test_the_heartbeat_is_due_a_keep_every_after_the_last_analysed_frame() -> No
     assert gate.heartbeat_due_s == pytest.approx(1.25)
     assert gate.analyse(still, 1.25, table_at_rest=True)  # the heartbeat
     assert gate.heartbeat_due_s == pytest.approx(1.5)
+
+
+CLOTH_BGR = (120, 90, 20)  # a blue cloth
+HAND_BGR = (140, 170, 220)  # skin
+
+
+def _cloth(cam: CameraModel):
+    from tabletrack.visibility import ClothModel, VisibilityConfig, _lab
+
+    cfg = VisibilityConfig()
+    pts = ClothModel.sample_points(cam, POOL, cfg)
+    lab = _lab(np.tile(np.array(CLOTH_BGR, np.uint8), (len(pts), 1)))
+    return ClothModel(pts, lab, config=cfg)
+
+
+def _hand_scene(cam: CameraModel, hand: bool, cue: bool) -> np.ndarray:
+    """The cloth, with a hand (a blob three balls wide) at the table's centre and a cue (a line
+    a fifth of a ball wide) across the table's left half, as asked."""
+    import cv2
+
+    img = np.zeros((cam.image_h_px, cam.image_w_px, 3), np.uint8)
+    img[:] = CLOTH_BGR
+    (u, v), (ub, vb) = cam.project(np.array([[POOL.length_mm / 2, POOL.width_mm / 2, 0.0], [600.0, 400.0, 0.0]]))
+    r_px = 3.0 * POOL.ball_radius_mm * cam.fx / 3600.0
+    if hand:
+        cv2.circle(img, (int(u), int(v)), int(r_px), HAND_BGR, -1)
+    if cue:
+        cv2.line(img, (int(ub), int(vb)), (int(ub) - 300, int(vb) + 80), (200, 220, 230), max(1, int(r_px / 15)))
+    return img
+
+
+@pytest.mark.parametrize(
+    "hand, cue, hides",
+    [
+        (True, False, True),  # a hand on the cloth can hide a ball
+        (True, True, True),
+        (False, True, False),  # a cue shaft is narrower than a ball
+        (False, False, False),  # bare cloth: nowhere to hide, every change must count
+    ],
+)
+def test_a_ball_can_hide_under_a_hand_but_not_under_a_cue(hand: bool, cue: bool, hides: bool) -> None:
+    cam = _overhead()
+    watch = BallWatch(cam, POOL)
+    mask = watch.hiding_places(_hand_scene(cam, hand, cue), _cloth(cam))
+    assert (mask is not None) is hides
+    if mask is not None:
+        u, v = cam.project(np.array([[POOL.length_mm / 2, POOL.width_mm / 2, 0.0]]))[0] / 8
+        assert mask[int(v), int(u)]  # the hand
+        # widened beyond the hand by a ball's reach, but not over the whole table
+        edge = cam.project(np.array([[POOL.length_mm / 2 + 3.5 * POOL.ball_radius_mm, POOL.width_mm / 2, 0.0]]))[0]
+        assert mask[int(edge[1] / 8), int(edge[0] / 8)]
+        assert mask.mean() < 0.1
+
+
+@pytest.mark.parametrize(
+    "ball, analysed, why",
+    [
+        (False, False, "a cue sliding through the bridge hand: a faint line"),
+        (True, True, "the hidden ball coming out from under the hand"),
+    ],
+)
+def test_where_a_ball_hides_only_a_ball_wide_change_wakes_the_analysis(ball: bool, analysed: bool, why: str) -> None:
+    """Speed (issue 10): a carom ball under the bridge hand is watched where it hides, and the
+    cue waving through the hand does not send each frame to the detector."""
+    import cv2
+
+    cam = _overhead()
+    watch = BallWatch(cam, POOL)
+    scene = _hand_scene(cam, True, False)
+    hiding = watch.hiding_places(scene, _cloth(cam))
+    assert hiding is not None
+    near = watch.mask(np.array([BALL_MM]))
+    gate = StillGate(keep_every_s=10.0, region=table_region(cam, POOL))
+    assert gate.analyse(scene, 0.0, True, near, hiding, watch.wide_px)
+    assert not gate.analyse(scene, 0.04, True, near, hiding, watch.wide_px)
+    changed = scene.copy()
+    u, v = cam.project(np.array([[POOL.length_mm / 2 + 3.0 * POOL.ball_radius_mm, POOL.width_mm / 2, 0.0]]))[0]
+    if ball:  # a white ball's disc just beside the hand
+        r_px = POOL.ball_radius_mm * cam.fx / 3600.0
+        cv2.circle(changed, (int(u + r_px), int(v)), int(round(r_px)), (230, 230, 230), -1)
+    else:  # a cue sliding along itself over the hand: its shade changes a little (the hand is 142)
+        changed[int(v) - 1 : int(v) + 1, int(u) - 40 : int(u) - 10] = 160
+    assert gate.analyse(changed, 0.08, True, near, hiding, watch.wide_px) is analysed, why
