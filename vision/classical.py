@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import permutations
 
 import cv2
 import numpy as np
@@ -60,7 +61,11 @@ class ClassicalConfig:
     Light drift: where the median of the whole view's lightness difference from the cloth model
     exceeds ``drift_lightness``, or the median chroma difference ``drift_chroma``, the light has
     changed (a broadcast camera's exposure, a lamp), not the balls (they cover a few percent of
-    the view), and the model is made again from that frame."""
+    the view), and the model is made again from that frame.
+
+    One of each: where as many whole balls (``set_score``, ``clear_visible``) as the set has
+    classes are found and two share a class, their classes are given by their colours against
+    each other (:meth:`ClassicalDetector._one_of_each`)."""
 
     chroma_threshold: float = 20.0
     lightness_threshold: float = 30.0
@@ -87,6 +92,7 @@ class ClassicalConfig:
     clear_visible: float = 0.9
     drift_lightness: float = 8.0
     drift_chroma: float = 6.0
+    set_score: float = 0.5
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -356,10 +362,68 @@ class ClassicalDetector:
             if not found:
                 self._empty.append((u0, v0, u1, v1))
             out.extend(found)
+        out = self._one_of_each(out, small_lab)
         if self._all_found(out):
             return out
         for u0, v0, u1, v1 in faint():
             out.extend(self._faint_streaks(window(u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0, out))
+        return out
+
+    def _one_of_each(self, found: list[BallDetection], small_lab: np.ndarray) -> list[BallDetection]:
+        """The whole balls' classes told apart by their colours against each other when the
+        absolute thresholds give a class twice. The set has one ball of each class (the three
+        carom balls, ivory, yellow and red: 002 carom ART 2.8), so where exactly that many whole
+        balls are found (``set_score``, ``clear_visible``) and two share a class, the least
+        chromatic is the white and the others take the hue classes nearest their hues. Why:
+        under a darker or warmer light than the thresholds were set for, every ball's colour
+        moves the same way (PBA broadcast frames darkened, bench/real_variants.py: the white's
+        chroma 23 -> 34 at the yellow's hue, read as the yellow, and the yellow read as the red,
+        on 29 of 37 frames), while their order holds. Each ball's colour is the median over its
+        disc in the half-resolution view (``small_lab``); its beliefs are permuted with its
+        class."""
+        cfg = self.config
+        clear = [i for i, d in enumerate(found) if d.score >= cfg.set_score and d.visible_fraction >= cfg.clear_visible]
+        if len(clear) != len(self.labels) or len({found[i].label for i in clear}) == len(clear):
+            return found
+        if any(found[i].streak_px is not None for i in clear):
+            return found
+        h, w = small_lab.shape[:2]
+        r = max(1.0, 0.6 * self.r_px / 2.0)
+        colours = []
+        for i in clear:
+            u, v = found[i].u_px / 2.0, found[i].v_px / 2.0
+            u0, u1 = max(0, int(u - r)), min(w, int(u + r) + 1)
+            v0, v1 = max(0, int(v - r)), min(h, int(v + r) + 1)
+            if u1 <= u0 or v1 <= v0:
+                return found
+            ab = small_lab[v0:v1, u0:u1, 1:].reshape(-1, 2).astype(np.float64) - 128.0
+            a, b = np.median(ab, axis=0)
+            colours.append((float(np.hypot(a, b)), float(np.degrees(np.arctan2(b, a)))))
+        names: dict[int, str] = {}
+        order = sorted(range(len(clear)), key=lambda j: colours[j][0])
+        if cfg.white_label in self.labels:
+            names[order[0]] = cfg.white_label
+            order = order[1:]
+        # the hue classes to the other balls: the pairing nearest their ranges' middles in all
+        # (on the circle: a red at -10 degrees is near the red's 15, not far below the yellow)
+        middle = {n: sum(lo_hi) / 2.0 for n, lo_hi in cfg.hues_deg.items()}
+
+        def off(j: int, n: str) -> float:
+            return abs((colours[j][1] - middle[n] + 180.0) % 360.0 - 180.0)
+
+        best = min(permutations(middle, len(order)), key=lambda ns: sum(off(j, n) for j, n in zip(order, ns)))
+        names.update(zip(order, best))
+        out = list(found)
+        for j, i in enumerate(clear):
+            d = found[i]
+            new = ball_label(names[j])
+            if new is None or new is d.label:
+                continue
+            old_scores = dict(d.label_scores)
+            scores = dict(old_scores)
+            if d.label is not None:
+                scores[new], scores[d.label] = old_scores.get(d.label, 0.0), old_scores.get(new, 0.0)
+            out[i] = replace(d, label=new, label_scores=scores)
         return out
 
     def _all_found(self, found: list[BallDetection]) -> bool:
