@@ -230,9 +230,9 @@ class OnePass:
 class DecodedFrames:
     """The analysis pass's frames as the decoder thread makes them: every frame decoded (the
     annotated video draws each), and, on a frame decoded while the session last analysed every
-    frame that changes (a ball moves; or the balls rest with one hidden, so that there is no ball
-    watch: :attr:`tabletrack.session.FrameAnalysis.analyses_changes`; synthetic point_2c_hand: 14
-    of its first 23 frames, a hand over the white), or due as the still gate's heartbeat
+    frame that changes (a ball moves; or the balls rest with one not seen and no place on the cloth
+    that could hide it, so that there is no ball watch:
+    :attr:`tabletrack.session.FrameAnalysis.analyses_changes`), or due as the still gate's heartbeat
     (:attr:`tabletrack.still.StillGate.heartbeat_due_s`), the detector's ``prepare`` of it
     (:class:`vision.detect.Detector`): that part of the detector's work then runs on the decoder's
     core rather than the analysing one (carom 1080p60: the remap and colour conversion of the

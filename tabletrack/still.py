@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
-from scipy.spatial import cKDTree
 
 from vision.rectify import view_thumbnail
 
@@ -228,6 +227,8 @@ class BallWatch:
         surface = _outline_mask(self.camera, self.table, 0.0, (0.0,), self.scale)
         ref = np.zeros((h, w, 3), np.int16)
         if len(cloth.points_px):
+            from scipy.spatial import cKDTree  # here: only a clip with a hidden ball needs it
+
             vs, us = np.mgrid[0:h, 0:w]
             pix = np.column_stack([us.ravel(), vs.ravel()]) * self.scale
             _, nearest = cKDTree(cloth.points_px).query(pix)

@@ -4,6 +4,9 @@ it leaves from (synthetic nine_break: the cue ball's break at 12 m/s, unseen fou
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from calibration.table import load_table
@@ -130,3 +133,38 @@ def test_a_named_smear_leaving_a_resting_ball_is_that_ball_struck(scores: dict, 
     )
     got = {s.ball.value: (s.x_mm, s.observed) for s in tr.update(2, 2 * dt, [streak, rest[1]])}
     assert (got["cue"] == (860.0, True)) is taken, why
+
+
+def test_the_rack_passes_the_blow_on_to_a_ball_out_of_the_strikers_path() -> None:
+    """000 2.3 (the legal break: the 1 first) can only be judged if the break's contact is seen.
+    Real nine-ball break (2019 World Championship Clip12 turned 3 degrees, the tracker's input on
+    frames 0-4 as recorded in tests/tracking/data/clip12_tilt_break.json): on the cue ball's first
+    frame in the rack the 7 leaves the back of the rack, read 0.70 the 7, 25 mm from where it lay
+    and far from the cue ball's path, while the 5 beside it, named only on the frame before, may
+    be anywhere. The balls at rest touching a struck one are struck in the same instant, so the 7
+    takes its sighting; before, the 5 took it, and its jumps lost the break's first contact (the
+    call: wrong ball first)."""
+    data = json.loads((Path(__file__).parent / "data" / "clip12_tilt_break.json").read_text())
+    balls = (BallId.CUE,) + tuple(BallId(str(k)) for k in range(1, 10))
+    tr = Tracker(balls, POOL)
+    states = []
+    for fr in data["frames"]:
+        dets = [
+            BallDetection(
+                x,
+                y,
+                u_px=u,
+                v_px=v,
+                r_px=r,
+                score=score,
+                label_scores={BallId(k): p for k, p in scores.items()},
+                streak_px=tuple(spx) if spx else None,
+                streak_mm=tuple(smm) if smm else None,
+                visible_fraction=vis,
+            )
+            for x, y, score, scores, smm, spx, vis, u, v, r in fr["detections"]
+        ]
+        states = tr.update(fr["frame"], fr["t_s"], dets)
+    got = {s.ball.value: (round(s.x_mm), round(s.y_mm), s.observed) for s in states}
+    assert got["7"] == (513, 644, True)
+    assert got["5"][:2] != (513, 644)
