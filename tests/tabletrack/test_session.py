@@ -122,12 +122,17 @@ def test_frames_of_a_creeping_end_are_analysed_at_a_stride(
 class _Watch:
     """A BallWatch stand-in: the mask of the balls it was asked for (what the gate then uses)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hides: bool = False) -> None:
         self.asked: list[int] = []
+        self.hides = hides
 
     def mask(self, xy_mm: np.ndarray) -> np.ndarray:
         self.asked.append(len(xy_mm))
         return np.ones((2, 2), bool)
+
+    def hiding_places(self, image: np.ndarray, cloth: object) -> np.ndarray | None:
+        """Where a ball could hide on the cloth: somewhere (a hand) or nowhere, as the case says."""
+        return np.ones((2, 2), bool) if self.hides else None
 
 
 def _resting(t_s: float, seen: tuple[str, ...], hidden: tuple[str, ...] = (), unseen: int = 0) -> MotionState:
@@ -138,23 +143,33 @@ def _resting(t_s: float, seen: tuple[str, ...], hidden: tuple[str, ...] = (), un
 
 
 @pytest.mark.parametrize(
-    ("table", "seen", "hidden", "unseen", "t_s", "watched"),
+    ("table", "seen", "hidden", "unseen", "t_s", "hides", "watched"),
     [
-        ("pool", ("cue", "2", "5", "7"), (), 4, 0.5, False),  # balls of the set never seen, early: maybe hidden
-        ("pool", ("cue", "2", "5", "7"), (), 4, 2.5, True),  # never seen after 2 s: pocketed before the clip
-        ("pool", ("cue", "2", "5", "7"), ("cue",), 4, 2.5, False),  # a seen ball unseen now: under a hand
+        ("pool", ("cue", "2", "5", "7"), (), 4, 0.5, False, False),  # balls never seen, early: maybe hidden
+        ("pool", ("cue", "2", "5", "7"), (), 4, 0.5, True, True),  # ... and a hand where they may hide
+        ("pool", ("cue", "2", "5", "7"), (), 4, 2.5, False, True),  # never seen after 2 s: pocketed before
+        ("pool", ("cue", "2", "5", "7"), ("cue",), 4, 2.5, True, False),  # a seen ball unseen now: under a hand
         # the game has no other ball on the table (the referee input): watched from the start
-        ("pool", ("cue", "2", "5", "7"), (), 0, 0.5, True),
-        ("carom", ("white", "red"), (), 1, 9.0, False),  # a carom ball never seen is hidden, never gone
-        ("carom", ("white", "red", "yellow"), (), 0, 0.5, True),
+        ("pool", ("cue", "2", "5", "7"), (), 0, 0.5, False, True),
+        ("carom", ("white", "red"), (), 1, 9.0, False, False),  # a carom ball never seen is hidden, never gone
+        ("carom", ("white", "red"), (), 1, 9.0, True, True),  # ... watched where it can hide
+        ("carom", ("white", "red", "yellow"), (), 0, 0.5, False, True),
     ],
 )
 def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_placed(
-    tmp_path: Path, table: str, seen: tuple[str, ...], hidden: tuple[str, ...], unseen: int, t_s: float, watched: bool
+    tmp_path: Path,
+    table: str,
+    seen: tuple[str, ...],
+    hidden: tuple[str, ...],
+    unseen: int,
+    t_s: float,
+    hides: bool,
+    watched: bool,
 ) -> None:
     """Speed (issue 10): while the balls rest, only changes at a ball wake the detector, once it
     is known where every ball on the table is; a broadcast starts mid-rack (balls pocketed before
-    it are never seen) and is watched after ABSENT_AFTER_S."""
+    it are never seen) and is watched after ABSENT_AFTER_S; a ball never seen is watched where
+    something on the cloth could hide it, and where nothing could, every change counts."""
     spec = load_table(table)
     balls = tuple(BallId(b) for b in ("white", "yellow", "red")) if table == "carom" else BALLS
     session = FrameAnalysis(
@@ -164,7 +179,8 @@ def test_the_still_gate_watches_only_the_balls_when_every_ball_on_the_table_is_p
         detector=Scripted(),
         fps=25.0,
         out_dir=tmp_path,
-        ball_watch=_Watch(),  # type: ignore[arg-type]
+        ball_watch=_Watch(hides),  # type: ignore[arg-type]
+        cloth=object(),  # type: ignore[arg-type]
     )
     session._t_start = 0.0
     session.motion = _resting(t_s, seen, hidden, unseen)
