@@ -250,17 +250,18 @@ class FrameAnalysis:
         not), and without a cloth model or such a place every change counts."""
         if self.ball_watch is None or not self.motion.resting:
             return None
-        hiding = None
-        if self.motion.unseen > 0:
-            early = self._t_start is None or self.motion.t_s - self._t_start < ABSENT_AFTER_S
-            if self.table.kind == "carom" or early:
-                hiding = self.ball_watch.hiding_places(image, self.cloth) if self.cloth is not None else None
-                if hiding is None:
-                    return None
         on_table = [m for m in self.motion.balls if not m.gone]
         if not all(m.seen_last_frame for m in on_table):
             return None
-        return self.ball_watch.mask(np.array([(m.x_mm, m.y_mm) for m in on_table])), hiding
+        near = self.ball_watch.mask(np.array([(m.x_mm, m.y_mm) for m in on_table]))
+        if self.motion.unseen > 0:
+            early = self._t_start is None or self.motion.t_s - self._t_start < ABSENT_AFTER_S
+            if self.table.kind == "carom" or early:
+                # the balls seen are no hiding place: a ball unseen beside them only is one the
+                # detector misses in the open, and then every change counts, as it did
+                hiding = self.ball_watch.hiding_places(image, self.cloth, near) if self.cloth is not None else None
+                return None if hiding is None else (near, hiding)
+        return near, None
 
     def _hold(self, frame: int, t_s: float, states: list[BallState]) -> None:
         """Queue this frame's states, and put the earlier samples of balls named this frame into

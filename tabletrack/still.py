@@ -238,14 +238,17 @@ class BallWatch:
         self._cloth = (cloth, ref, surface)
         return ref, surface
 
-    def hiding_places(self, frame_bgr: np.ndarray, cloth: ClothModel) -> np.ndarray | None:
+    def hiding_places(
+        self, frame_bgr: np.ndarray, cloth: ClothModel, seen: np.ndarray | None = None
+    ) -> np.ndarray | None:
         """Boolean thumbnail mask around what on the playing surface could hide a ball: its
         pixels whose colour is not ``cloth``'s (:class:`tabletrack.visibility.ClothModel`: its
         tolerances, against its nearest point) in blobs at least a ball wide (opened by a disc
         of three quarters of a ball's radius: a cue shaft is narrower, a hand is not), widened by
-        :attr:`reach_mm` and the blur as a watched ball's disc. None when there is no such blob
-        (a ball unseen there is nowhere the watch can name: every change must count), or when
-        ``frame_bgr`` is not the camera's image."""
+        :attr:`reach_mm` and the blur as a watched ball's disc; not where ``seen`` (the balls
+        seen: :meth:`mask`) is, a ball being no place to hide another. None when there is no such
+        blob (a ball unseen there is nowhere the watch can name: every change must count), or
+        when ``frame_bgr`` is not the camera's image."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[:2] != (self.camera.image_h_px, self.camera.image_w_px):
             return None
         ref, surface = self._cloth_reference(cloth)
@@ -255,6 +258,8 @@ class BallWatch:
         chroma2 = d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2
         cfg = cloth.config
         foreign = ((chroma2 > cfg.max_chroma_diff**2) | (np.abs(d[..., 0]) > cfg.max_lightness_diff)) & surface
+        if seen is not None and seen.shape == foreign.shape:
+            foreign &= ~seen
         _, reach_px = self._radii_px
         k = self._open_k
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))

@@ -130,7 +130,7 @@ class _Watch:
         self.asked.append(len(xy_mm))
         return np.ones((2, 2), bool)
 
-    def hiding_places(self, image: np.ndarray, cloth: object) -> np.ndarray | None:
+    def hiding_places(self, image: np.ndarray, cloth: object, seen: np.ndarray | None = None) -> np.ndarray | None:
         """Where a ball could hide on the cloth: somewhere (a hand) or nowhere, as the case says."""
         return np.ones((2, 2), bool) if self.hides else None
 

@@ -208,3 +208,14 @@ def test_where_a_ball_hides_only_a_ball_wide_change_wakes_the_analysis(ball: boo
     else:  # a cue sliding along itself over the hand: its shade changes a little (the hand is 142)
         changed[int(v) - 1 : int(v) + 1, int(u) - 40 : int(u) - 10] = 160
     assert gate.analyse(changed, 0.08, True, near, hiding, watch.wide_px) is analysed, why
+
+
+def test_a_ball_seen_is_no_place_to_hide_another() -> None:
+    """What is off the cloth's colour where the balls seen lie (their watched discs) is those
+    balls: with nothing else on the cloth, there is nowhere to hide, and every change counts."""
+    cam = _overhead()
+    watch = BallWatch(cam, POOL)
+    scene = _hand_scene(cam, True, False)
+    blob = watch.hiding_places(scene, _cloth(cam))
+    assert blob is not None
+    assert watch.hiding_places(scene, _cloth(cam), seen=blob) is None
