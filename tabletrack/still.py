@@ -175,16 +175,7 @@ class BallWatch:
             return self._mask
         mask = np.zeros(self.shape, np.uint8)
         if len(xy):
-            z = np.full(len(xy), self.z_mm)
-            centre = self.camera.project(np.column_stack([xy, z])) / self.scale
-            # the reach along each table axis as the camera sees it: the larger makes the disc
-            radius = np.max(
-                [
-                    np.hypot(*(self.camera.project(np.column_stack([xy + off, z])) / self.scale - centre).T)
-                    for off in ((self.reach_mm, 0.0), (0.0, self.reach_mm))
-                ],
-                axis=0,
-            )
+            centre, radius = self._discs_px(xy, self.reach_mm)
             for (u, v), r in zip(centre, radius):
                 if np.isfinite(u) and np.isfinite(v) and np.isfinite(r):
                     # + 2 thumbnail pixels: the gate's 5x5 blur spreads a change that far
@@ -206,17 +197,26 @@ class BallWatch:
     def _open_k(self) -> int:
         return max(1, int(round(0.75 * self._radii_px[0])))
 
+    def _discs_px(self, xy: np.ndarray, d_mm: float) -> tuple[np.ndarray, np.ndarray]:
+        """The thumbnail centres ((N, 2)) of balls at table ``xy`` ((N, 2) mm) and the radius
+        ((N,)) of a disc ``d_mm`` round each: the reach along each table axis as the camera
+        sees it, the larger."""
+        z = np.full(len(xy), self.z_mm)
+        centre = self.camera.project(np.column_stack([xy, z])) / self.scale
+        radius = np.max(
+            [
+                np.hypot(*(self.camera.project(np.column_stack([xy + off, z])) / self.scale - centre).T)
+                for off in ((d_mm, 0.0), (0.0, d_mm))
+            ],
+            axis=0,
+        )
+        return centre, radius
+
     @cached_property
     def _radii_px(self) -> tuple[float, float]:
         """(a ball's radius, :attr:`reach_mm`) in thumbnail pixels at the table's centre."""
-        c = np.array([[self.table.length_mm / 2.0, self.table.width_mm / 2.0, self.z_mm]])
-        at = self.camera.project(c)[0]
-
-        def px(d_mm: float) -> float:
-            offs = ((d_mm, 0.0, 0.0), (0.0, d_mm, 0.0))
-            return max(float(np.hypot(*(self.camera.project(c + np.array(o))[0] - at))) for o in offs) / self.scale
-
-        return px(self.table.ball_radius_mm), px(self.reach_mm)
+        c = np.array([[self.table.length_mm / 2.0, self.table.width_mm / 2.0]])
+        return float(self._discs_px(c, self.table.ball_radius_mm)[1][0]), float(self._discs_px(c, self.reach_mm)[1][0])
 
     def _cloth_reference(self, cloth: ClothModel) -> tuple[np.ndarray, np.ndarray]:
         """(the cloth's Lab at each thumbnail pixel: its model's nearest point's, the thumbnail's

@@ -452,12 +452,13 @@ class Tracker:
         cfg = self.config
         c2 = np.full((len(second), len(left)), 1e6)
         ranks = self._detection_ranks(dets)
+        strikes = self._strikes(preds)
         for r, i in enumerate(second):
             ball = self.balls[i]
             falling = self._dropping(self._tracks[ball])
             reach_mm = falling.drop_mm + self.table.ball_diameter_mm if falling is not None and self.table else 0.0
             pred = preds[ball]
-            sigma, gate = self._sigma(ball, preds, t_s) if falling is not None and pred is not None else (1.0, -1.0)
+            sigma, gate = self._sigma(ball, t_s, strikes) if falling is not None and pred is not None else (1.0, -1.0)
             for c, j in enumerate(left):
                 score = label_score(dets[j], ball)
                 if falling is not None and falling.distance_mm((dets[j].x_mm, dets[j].y_mm)) > reach_mm:
@@ -725,15 +726,9 @@ class Tracker:
                     todo.append(c)
         return strikes
 
-    def _sigma(
-        self,
-        ball: BallId,
-        preds: Mapping[BallId, tuple[float, float, float, float] | None],
-        t_s: float,
-        strikes: Mapping[BallId, float] | None = None,
-    ) -> tuple[float, float]:
+    def _sigma(self, ball: BallId, t_s: float, strikes: Mapping[BallId, float]) -> tuple[float, float]:
         """(sigma, gate) of a ball's predicted position this frame (``strikes``: this frame's
-        :meth:`_strikes`, made here when not given)."""
+        :meth:`_strikes`, made once for all the balls)."""
         cfg = self.config
         tr = self._tracks[ball]
         dt = max(t_s - tr.t_last, 1e-6)
@@ -743,11 +738,10 @@ class Tracker:
         reach = speed * dt
         # a ball about to be reached by another may be sent off at that ball's speed; the other's
         # path and reach run striker_overshoot of its step beyond its prediction
-        if preds[ball] is not None:
-            o_speed = (self._strikes(preds) if strikes is None else strikes).get(ball)
-            if o_speed is not None:
-                sigma = max(sigma, cfg.sigma_mm + o_speed * dt)
-                reach = max(reach, cfg.striker_overshoot * o_speed * dt)
+        o_speed = strikes.get(ball)  # only balls with a prediction are in it
+        if o_speed is not None:
+            sigma = max(sigma, cfg.sigma_mm + o_speed * dt)
+            reach = max(reach, cfg.striker_overshoot * o_speed * dt)
         gate = cfg.gate_mm + 2.0 * reach
         if not tr.velocity_known:
             # just found again: it may be moving anywhere within the fastest speed
@@ -794,7 +788,7 @@ class Tracker:
             p = preds[ball]
             tr = self._tracks[ball]
             lost = tr.started and (t_s - tr.t_seen) > cfg.max_hidden_s
-            sigma, gate = self._sigma(ball, preds, t_s, strikes) if p is not None else (0.0, math.inf)
+            sigma, gate = self._sigma(ball, t_s, strikes) if p is not None else (0.0, math.inf)
             for j, d in enumerate(dets):
                 score = label_score(d, ball)
                 col = cfg.colour_weight * (1.0 - score) if score is not None else 0.5 * cfg.colour_weight

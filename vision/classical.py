@@ -419,10 +419,9 @@ class ClassicalDetector:
             new = ball_label(names[j])
             if new is None or new is d.label:
                 continue
-            old_scores = dict(d.label_scores)
-            scores = dict(old_scores)
-            if d.label is not None:
-                scores[new], scores[d.label] = old_scores.get(d.label, 0.0), old_scores.get(new, 0.0)
+            scores = dict(d.label_scores)
+            if d.label is not None:  # the right side is read before either is written
+                scores[new], scores[d.label] = scores.get(d.label, 0.0), scores.get(new, 0.0)
             out[i] = replace(d, label=new, label_scores=scores)
         return out
 
