@@ -12,6 +12,8 @@ white and a pool cue ball) never compete.
 from __future__ import annotations
 
 from common.errors import TabletrackError
+from tracking.identity import POOL_KINDS as _POOL_KINDS
+from tracking.identity import pool_kind as _ball_kind
 from tracking.ids import BallId
 
 GAMES: tuple[str, ...] = ("carom", "pool", "snooker")
@@ -26,9 +28,9 @@ NONE_CLASS = "none"
 
 CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{lab}" for g in GAMES for lab in GAME_LABELS[g]) + (NONE_CLASS,)
 
-#: A pool ball's kind: the cue ball, the eight, a solid 1-7 or a stripe 9-15 (eight-ball's groups,
-#: 002 bola 8 ART 1.2); what the eight-ball figures count a ball right by.
-POOL_KINDS: tuple[str, ...] = ("cue", "solid", "eight", "stripe")
+#: A pool ball's kind (:data:`tracking.identity.POOL_KINDS`): what the eight-ball figures count a
+#: ball right by.
+POOL_KINDS: tuple[str, ...] = _POOL_KINDS
 
 
 class GameError(TabletrackError):
@@ -61,19 +63,10 @@ def class_index(game: str, label: str) -> int:
 
 def pool_kind(label: str) -> str | None:
     """The kind (:data:`POOL_KINDS`) of a pool label (``cue``, ``1`` ... ``15``); None for any other."""
-    if label == "cue":
-        return "cue"
     try:
-        n = int(label)
+        return _ball_kind(BallId(label))
     except ValueError:
         return None
-    if n == 8:
-        return "eight"
-    if 1 <= n <= 7:
-        return "solid"
-    if 9 <= n <= 15:
-        return "stripe"
-    return None
 
 
 def game_mask(game: str) -> list[bool]:

@@ -56,7 +56,7 @@ import numpy as np
 
 from calibration.table import TableSpec
 from tracking.detections import BallDetection, BallMotion, Detections, MotionState
-from tracking.identity import detector_class, shared_class_balls
+from tracking.identity import detector_class, pool_kind, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
@@ -150,7 +150,11 @@ class TrackerConfig:
     at least ``confirm_sightings`` times over at least ``confirm_span_s`` with no gap over
     ``pending_gap_s``, is a ball whose look the model confused with another's: it is named the
     likeliest ball not yet seen, however low that score (real eight-ball broadcast: a stripe read
-    0.65 the 13 beside a 13 read 0.67, and 0.13 the 15, was never tracked at all). A flicker, a hand
+    0.65 the 13 beside a 13 read 0.67, and 0.13 the 15, was never tracked at all), and, on a pool
+    table, of the kind (cue, solid, eight, stripe) that holds more than half of its evidence where
+    one does and a ball of that kind is left (a stripe read 0.44 the 10 and 0.24 the 12, both
+    named, is the stripe left, not the 5 it read at 0.07; a maroon 4 in the dark read 0.78 the 8,
+    the 8 being named, is still named: a ball of another kind). A flicker, a hand
     passing, a ball rolling do not stay in one place for that long. Such a detection must be surer
     it is a ball than a start needs (``pending_confidence``: a hand resting on the cloth read 0.40).
     ``start_rail_r``: no ball not yet seen starts, directly or so, from a detection whose centre
@@ -268,6 +272,9 @@ class Tracker:
         self.config = config
         self._tracks = {b: _Track(b) for b in self.balls}
         self._shared = shared_class_balls(self.balls)
+        #: every ball of the set has a pool kind (cue, solid, eight, stripe): naming by
+        #: elimination keeps to the kind a detection reads (:meth:`_likeliest_kind`)
+        self._pool_kinds = all(pool_kind(b) is not None for b in self.balls)
         self._zones: tuple[PocketZone, ...] = pocket_zones(table) if table is not None else ()
         seen: dict[BallId, int] = {}
         self._rank_in_class: dict[BallId, int] = {}
@@ -570,7 +577,7 @@ class Tracker:
                 if t_s - sure[0][1] < cfg.confirm_span_s:
                     continue
                 # named by elimination: the likeliest ball not yet seen that no other detection
-                # of the frame reads as itself
+                # of the frame reads as itself, of the kind the detection reads where one is left
                 unseen = [
                     (label_score(d, b) or 0.0, -i, i)
                     for i, b in enumerate(self.balls)
@@ -579,6 +586,9 @@ class Tracker:
                     and i not in out
                     and not claims.get(b, set()) - {j}
                 ]
+                kind = self._likeliest_kind(d)
+                if kind is not None:
+                    unseen = [u for u in unseen if pool_kind(self.balls[u[2]]) == kind] or unseen
                 if not unseen:
                     continue
                 _, _, i = max(unseen)
@@ -586,6 +596,29 @@ class Tracker:
             self._pending.remove(p)
             held.append((d.x_mm, d.y_mm))
         return out
+
+    def _likeliest_kind(self, d: BallDetection) -> str | None:
+        """The pool kind (:func:`tracking.identity.pool_kind`) that holds more than half of the
+        detection's colour evidence summed over the set's balls; None where no kind does, where
+        the set has balls of no kind (carom, snooker) or the detection has no evidence. Why: a
+        model that misreads a ball set it never saw confuses colours, seldom patterns (an eight-ball clip left out of
+        the classifier's training: a stripe in a corner's jaws read 0.44 the 10, 0.24 the 12, both
+        named, and 0.07 the 5, was named the 5 by elimination)."""
+        if not self._pool_kinds:
+            return None
+        mass: dict[str, float] = {}
+        for b in self.balls:
+            sc = label_score(d, b)
+            if sc:
+                k = pool_kind(b)
+                assert k is not None  # every ball of the set has a kind (self._pool_kinds)
+                mass[k] = mass.get(k, 0.0) + sc
+        if not mass:
+            return None
+        kind = max(mass, key=lambda k: mass[k])
+        # only a kind that holds most of the evidence: a maroon 4 read 0.37 the 15, 0.26 the 8,
+        # 0.23 the 7 is no stripe for sure, and the likeliest ball not yet seen (the 4) decides
+        return kind if mass[kind] > 0.5 * sum(mass.values()) else None
 
     def _named_unseen(self, d: BallDetection, unseen: Sequence[int]) -> int | None:
         """The index of the ball among ``unseen`` (indices of balls not yet seen) that ``d``

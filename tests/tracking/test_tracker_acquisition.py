@@ -216,3 +216,46 @@ def test_a_ball_another_detection_reads_is_not_given_by_elimination() -> None:
     at = {b.value: (t.x_mm[-1], t.y_mm[-1]) for b, t in tr.trajectories().items() if len(t.t_s)}
     assert at.get("4") == (344, 834)
     assert at.get("7") == (1021, 1191)
+
+
+# 002 bola 8 ART 1.2 (eight-ball's groups: solids 1-7, stripes 9-15, the 8): a ball named by
+# elimination keeps to the kind that holds most of its detection's evidence, where one is left
+@pytest.mark.parametrize(
+    "taken, reading, named, why",
+    [
+        (
+            ("13", "7", "5"),
+            {"_13": 0.58, "_7": 0.10, "_5": 0.07, "_2": 0.02, "_15": 0.01},
+            "15",
+            "a stripe read as a named stripe (0.58) and two named solids: the stripe left, not the 2",
+        ),
+        (
+            ("10", "12"),
+            {"_10": 0.44, "_12": 0.24, "_5": 0.07, "_11": 0.03},
+            "11",
+            "a ball in the jaws read as two named stripes: the stripe left, not the likelier 5",
+        ),
+        (
+            ("8", "7", "15"),
+            {"_8": 0.78, "_7": 0.07, "_15": 0.05, "_4": 0.04},
+            "4",
+            "a maroon 4 in the dark read as the named 8: no eight is left, the likeliest ball left",
+        ),
+        (
+            ("15", "8", "7"),
+            {"_15": 0.37, "_8": 0.26, "_7": 0.23, "_4": 0.07},
+            "4",
+            "no kind holds most of the evidence (a maroon 4): the likeliest ball not yet seen",
+        ),
+    ],
+)
+def test_a_ball_named_by_elimination_keeps_to_its_kind(
+    taken: tuple[str, ...], reading: dict[str, float], named: str, why: str
+) -> None:
+    tr = Tracker(BALLS, POOL)
+    sure = [_det(300 + 150 * k, 200, conf=0.9, **{f"_{b}": 0.95}) for k, b in enumerate(taken)]
+    frames = [sure + [_det(1400, 700, conf=0.81, **reading)] for _ in range(6)]
+    seen = _frames(tr, frames)
+    assert set(taken) <= seen[0]
+    new = seen[-1] - set(taken)
+    assert new == {named}, why
