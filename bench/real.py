@@ -412,12 +412,13 @@ def section_tracks() -> tuple[str, dict]:
 SPEC_CORNER_NAMES = ("head_right", "foot_right", "foot_left", "head_left")  # order of nose_corners_mm
 
 
-def _analyze(video: Path, game: str, out_dir: Path) -> AnalyzeResult:
+def _analyze(video: Path, game: str, out_dir: Path, classifier: Path | None = None) -> AnalyzeResult:
     from tabletrack.pipeline import AnalyzeOptions, analyze_video
 
-    return analyze_video(
-        video, AnalyzeOptions(game=game, table="pool", out_dir=out_dir, annotated_video=False, progress=False)
+    opts = AnalyzeOptions(
+        game=game, table="pool", out_dir=out_dir, annotated_video=False, progress=False, classifier=classifier
     )
+    return analyze_video(video, opts)
 
 
 def calibration_errors(
@@ -478,7 +479,7 @@ def classifier_trained_on() -> TrainedOn:
     return TrainedOn(k for k in spec if not k.startswith("_") and k not in held)
 
 
-def section_nine(work: Path) -> tuple[str, dict]:
+def section_nine(work: Path, classifier: Path | None = None) -> tuple[str, dict]:
     folder = REAL / "nine-ball-clips"
     if not (folder / "labels.json").is_file():
         return f"absent: {folder}", {}
@@ -488,7 +489,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
     from tracking.unseen_runs import lost_in_tracks_csv
 
     table = load_table("pool")
-    trained = classifier_trained_on()
+    trained = classifier_trained_on() if classifier is None else TrainedOn()
     labels = json.loads((folder / "labels.json").read_text())
     clips = sorted((k for k in labels if k != "_meta"), key=lambda k: int("".join(c for c in k if c.isdigit()) or 0))
     rows: list[dict[str, Any]] = []
@@ -499,7 +500,7 @@ def section_nine(work: Path) -> tuple[str, dict]:
         t0 = time.perf_counter()
         r: dict[str, Any] = {"clip": Path(name).stem}
         try:
-            res = _analyze(video, "nine-ball", work / Path(name).stem)
+            res = _analyze(video, "nine-ball", work / Path(name).stem, classifier)
         except Exception as e:
             r["error"] = _first_line(e)
             r["s"] = time.perf_counter() - t0
@@ -737,7 +738,7 @@ def playing_field_mask(camera: CameraModel, table: TableSpec, h: int, w: int) ->
     return m.astype(bool)
 
 
-def section_eight(work: Path) -> tuple[str, dict]:
+def section_eight(work: Path, classifier: Path | None = None) -> tuple[str, dict]:
     folder = REAL / "eight-ball-clips"
     if not folder.is_dir():
         return f"absent: {folder}", {}
@@ -746,7 +747,7 @@ def section_eight(work: Path) -> tuple[str, dict]:
     from calibration.table import load_table
 
     table = load_table("pool")
-    trained = classifier_trained_on()
+    trained = classifier_trained_on() if classifier is None else TrainedOn()
     rows = []
     for clip in sorted(p for p in folder.iterdir() if p.is_dir()):
         videos = sorted(clip.glob("*.mp4"))
@@ -760,7 +761,7 @@ def section_eight(work: Path) -> tuple[str, dict]:
         cap.release()
         t0 = time.perf_counter()
         try:
-            res = _analyze(videos[0], "eight-ball", work / clip.name)
+            res = _analyze(videos[0], "eight-ball", work / clip.name, classifier)
         except Exception as e:
             r.update(error=_first_line(e), s=time.perf_counter() - t0)
             rows.append(r)
@@ -1222,10 +1223,15 @@ SECTIONS = {
 
 
 def run(
-    sections: Sequence[str] = tuple(SECTIONS), detector_eval: bool = True, keep: Path | None = None
+    sections: Sequence[str] = tuple(SECTIONS),
+    detector_eval: bool = True,
+    keep: Path | None = None,
+    classifier: Path | None = None,
 ) -> tuple[str, dict]:
     """Run the sections; return the markdown body of the "Real footage" section and the figures.
-    ``keep``: a folder to leave the analyses in (out dirs of each clip), else a temporary one."""
+    ``keep``: a folder to leave the analyses in (out dirs of each clip), else a temporary one.
+    ``classifier``: the clips analysed with this identity classifier (ONNX) in place of the
+    shipped one (a retrained one, e.g. with a clip left out of its training)."""
     import platform
 
     import cv2
@@ -1239,6 +1245,13 @@ def run(
         "figures are what the current code does on it, nothing is tuned to it.",
         "",
     ]
+    if classifier is not None:
+        parts += [
+            f"Analysed with the identity classifier `{classifier}` in place of the shipped one: which clips it "
+            "was trained on is not known here (no † marks); read a clip it never saw.",
+            "",
+        ]
+        print(parts[-2], flush=True)
     figures: dict[str, Any] = {}
     timings = []
     with tempfile.TemporaryDirectory(prefix="real_bench_") as tmp:
@@ -1251,9 +1264,9 @@ def run(
                 if key == "1":
                     text, fig = section_tracks()
                 elif key == "2":
-                    text, fig = section_nine(work)
+                    text, fig = section_nine(work, classifier)
                 elif key == "3":
-                    text, fig = section_eight(work)
+                    text, fig = section_eight(work, classifier)
                 elif key == "4":
                     text, fig = section_carom_frames(work)
                 else:
@@ -1287,8 +1300,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-detector-eval", action="store_true", help="leave out models.evaluate on the real photos")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--keep", type=Path, help="leave each clip's analysis (events, calls, tracks, calibration) here")
+    ap.add_argument(
+        "--classifier",
+        type=Path,
+        help="analyse the clips with this identity classifier (ONNX) in place of models/ball_classifier.onnx "
+        "(e.g. one trained with a clip left out: models/MODEL_CARD.md)",
+    )
     args = ap.parse_args(argv)
-    body, figures = run(args.sections, not args.no_detector_eval, args.keep)
+    if args.classifier is not None and not args.classifier.is_file():
+        print(f"real.py: --classifier {args.classifier}: no such file; expected an ONNX classifier", file=sys.stderr)
+        return 2
+    body, figures = run(args.sections, not args.no_detector_eval, args.keep, args.classifier)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
     if args.out == "-":  # as bench/live.py: printed above, written nowhere (not a file named '-')

@@ -98,6 +98,9 @@ class AnalyzeOptions:
     flip: bool = False
     detector: str = "auto"
     yolo_key_every: int = 6
+    #: the YOLO model's identity classifier (ONNX) in place of models/ball_classifier.onnx (None:
+    #: the shipped one); for measuring a retrained classifier (bench/real.py --classifier)
+    classifier: Path | None = None
     #: time.perf_counter() when the command started (the CLI: the process's start), for the whole
     #: command's wall time; None: when analyze_video was called
     started_at: float | None = None
@@ -165,7 +168,12 @@ def balls_for_game(table: TableSpec, game: Game) -> tuple[BallId, ...]:
 
 
 def make_detector(
-    table: TableSpec, rect: Rectifier, choice: str, first_frame: np.ndarray, key_every: int = 6
+    table: TableSpec,
+    rect: Rectifier,
+    choice: str,
+    first_frame: np.ndarray,
+    key_every: int = 6,
+    classifier: Path | None = None,
 ) -> Detector:
     """The detector ``choice`` (auto, yolo, classical) for ``table``: ``auto`` is the classical
     detector on carom tables (its colour model knows the three carom balls; measured 0.58 mm median
@@ -175,7 +183,8 @@ def make_detector(
     classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame. A camera
     more than :data:`vision.frame_yolo.OBLIQUE_DEG` off the vertical gets the model on its own
     image instead (:mod:`vision.frame_yolo`). Whichever it is, the pipeline calls only the
-    :class:`vision.detect.Detector` protocol on it."""
+    :class:`vision.detect.Detector` protocol on it. ``classifier``: the model's identity
+    classifier (ONNX) in place of the shipped one, to measure a retrained one as users run it."""
     if choice not in DETECTORS:
         raise TabletrackError(f"--detector: expected one of {', '.join(DETECTORS)}, got {choice!r}")
     use_yolo = choice == "yolo" or (choice == "auto" and table.kind != "carom")
@@ -192,7 +201,7 @@ def make_detector(
     from vision.guided import GuidedConfig, GuidedDetector
     from vision.yolo import YoloDetector
 
-    yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind)
+    yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind, classifier_path=classifier)
     if oblique(rect.camera, table):
         # a camera low over the table smears each ball on the rectified plane: find the balls
         # in its own image (vision.frame_yolo), the whole model on every frame
@@ -372,7 +381,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
     first = src.first_frame()
     background = first if cloth.visible(first) else cloth.background_bgr
     cloth = cloth.without_frames()
-    detector = make_detector(table, rect, opts.detector, background, opts.yolo_key_every)
+    detector = make_detector(table, rect, opts.detector, background, opts.yolo_key_every, opts.classifier)
     session = FrameAnalysis(
         table=table,
         game=opts.game,

@@ -143,3 +143,9 @@ def test_frames_as_a_clip_find_the_cushions_the_truth_has(tmp_path: Path) -> Non
     got = {c.split(" @ ")[0]: int(c.split(" @ ")[1]) for c in fig["cushions"]}
     assert abs(got["yellow left"] - 31) <= 1 and abs(got["white left"] - 40) <= 1, fig["cushions"]
     assert "| 36 |" in text  # the table's frames column
+
+
+def test_a_classifier_that_is_not_there_is_one_line_and_exit_2(tmp_path, capsys):
+    assert real.main(["--classifier", str(tmp_path / "loco.onnx"), "--sections", "1", "--out", "-"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "loco.onnx" in err and "no such file" in err
