@@ -12,9 +12,9 @@ white and a pool cue ball) never compete.
 from __future__ import annotations
 
 from common.errors import TabletrackError
-from tracking.identity import POOL_KINDS as _POOL_KINDS
-from tracking.identity import pool_kind as _ball_kind
+from tracking.ids import POOL_KINDS as _POOL_KINDS
 from tracking.ids import BallId
+from tracking.ids import pool_kind as _ball_kind
 
 GAMES: tuple[str, ...] = ("carom", "pool", "snooker")
 
@@ -28,7 +28,7 @@ NONE_CLASS = "none"
 
 CLASSIFIER_CLASSES: tuple[str, ...] = tuple(f"{g}:{lab}" for g in GAMES for lab in GAME_LABELS[g]) + (NONE_CLASS,)
 
-#: A pool ball's kind (:data:`tracking.identity.POOL_KINDS`): what the eight-ball figures count a
+#: A pool ball's kind (:data:`tracking.ids.POOL_KINDS`): what the eight-ball figures count a
 #: ball right by.
 POOL_KINDS: tuple[str, ...] = _POOL_KINDS
 

@@ -28,11 +28,6 @@ SNOOKER_BALLS: tuple[BallId, ...] = (BallId.CUE,) + SNOOKER_REDS + SNOOKER_COLOU
 
 _SNOOKER_REDS = frozenset(SNOOKER_REDS)
 
-#: A pool ball's kind: the cue ball, the eight, a solid 1-7 or a stripe 9-15 (eight-ball's groups,
-#: 002 bola 8 ART 1.2). A kind is a pattern (a white band or none), which no manufacturer's
-#: colours change: a model that misreads a ball set's colours still tends to read its kind.
-POOL_KINDS: tuple[str, ...] = ("cue", "solid", "eight", "stripe")
-
 
 class BallSetError(TabletrackError):
     """A table kind with no known ball set."""
@@ -51,20 +46,6 @@ def shared_class_balls(balls: Iterable[BallId]) -> frozenset[BallId]:
     for b in bs:
         count[detector_class(b)] = count.get(detector_class(b), 0) + 1
     return frozenset(b for b in bs if count[detector_class(b)] > 1)
-
-
-def pool_kind(ball: BallId) -> str | None:
-    """The kind (:data:`POOL_KINDS`) of a pool ball; None for a ball of another game's set."""
-    if ball is BallId.CUE:
-        return "cue"
-    n = int(ball.value) if ball.value.isdigit() else 0
-    if n == 8:
-        return "eight"
-    if 1 <= n <= 7:
-        return "solid"
-    if 9 <= n <= 15:
-        return "stripe"
-    return None
 
 
 def balls_for(kind: str) -> tuple[BallId, ...]:

@@ -72,6 +72,25 @@ class BallId(Enum):
 
 CAROM_BALLS: tuple[BallId, ...] = (BallId.WHITE, BallId.YELLOW, BallId.RED)
 
+#: A pool ball's kind: the cue ball, the eight, a solid 1-7 or a stripe 9-15 (eight-ball's groups,
+#: 002 bola 8 ART 1.2). A kind is a pattern (a white band or none), which no manufacturer's
+#: colours change: a model that misreads a ball set's colours still tends to read its kind.
+POOL_KINDS: tuple[str, ...] = ("cue", "solid", "eight", "stripe")
+
+
+def pool_kind(ball: BallId) -> str | None:
+    """The kind (:data:`POOL_KINDS`) of a pool ball; None for a ball of another game's set."""
+    if ball is BallId.CUE:
+        return "cue"
+    n = int(ball.value) if ball.value.isdigit() else 0
+    if n == 8:
+        return "eight"
+    if 1 <= n <= 7:
+        return "solid"
+    if 9 <= n <= 15:
+        return "stripe"
+    return None
+
 
 class Cushion(Enum):
     """The four cushions of DESIGN.md: head (x = 0), foot (x = L), right (y = 0), left (y = W)."""

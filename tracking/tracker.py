@@ -56,8 +56,8 @@ import numpy as np
 
 from calibration.table import TableSpec
 from tracking.detections import BallDetection, BallMotion, Detections, MotionState
-from tracking.identity import detector_class, pool_kind, shared_class_balls
-from tracking.ids import CAROM_BALLS, BallId
+from tracking.identity import detector_class, shared_class_balls
+from tracking.ids import CAROM_BALLS, BallId, pool_kind
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
 from tracking.trajectory import Trajectory
 
@@ -598,7 +598,7 @@ class Tracker:
         return out
 
     def _likeliest_kind(self, d: BallDetection) -> str | None:
-        """The pool kind (:func:`tracking.identity.pool_kind`) that holds more than half of the
+        """The pool kind (:func:`tracking.ids.pool_kind`) that holds more than half of the
         detection's colour evidence summed over the set's balls; None where no kind does, where
         the set has balls of no kind (carom, snooker) or the detection has no evidence. Why: a
         model that misreads a ball set it never saw confuses colours, seldom patterns (an eight-ball clip left out of
