@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import cast
 
 import numpy as np
 
@@ -238,6 +240,17 @@ def segment_of(act: BallActivity, i: int) -> tuple[str, int, int]:
     return "motion", i, i  # not reached for a valid index
 
 
+def _fit(act: BallActivity, memo: bool, key: tuple[object, ...], make: Callable[[], PathFit]) -> PathFit:
+    """``make()``, remembered in ``act.fits`` under ``key`` where ``memo`` (a fit of the ball's own
+    samples; one through a caller's projection is not remembered)."""
+    if not memo:
+        return make()
+    fit = act.fits.get(key)
+    if fit is None:
+        fit = act.fits[key] = make()
+    return cast(PathFit, fit)
+
+
 def make_side(
     act: BallActivity,
     edge: int,
@@ -308,14 +321,20 @@ def make_side(
         return Side(None, False, arr, float(s.t_s[edge]))
     while True:
         y = s.xy_mm[arr] if project is None else project(s.xy_mm[arr])
-        fit = fit_path(
-            s.t_s[arr],
-            y,
-            noise_mm=cfg.noise_mm,
-            t0_s=float(s.t_s[edge]),
-            weights=s.weight[arr],
-            stationary=at_rest,
-            accel_sd_mm_s2=cfg.accel_sd_mm_s2,
+        fit = _fit(
+            act,
+            project is None,
+            ("path", cfg, edge, at_rest, arr.tobytes()),
+            partial(
+                fit_path,
+                s.t_s[arr],
+                y,
+                noise_mm=cfg.noise_mm,
+                t0_s=float(s.t_s[edge]),
+                weights=s.weight[arr],
+                stationary=at_rest,
+                accel_sd_mm_s2=cfg.accel_sd_mm_s2,
+            ),
         )
         # an unknown kink (a contact not yet found) inside the window shows as residuals far
         # above the noise: shorten the side from its far end until the path is smooth
@@ -326,14 +345,20 @@ def make_side(
     span = float(s.t_s[arr[-1]] - s.t_s[arr[0]])
     near = t_ref_s is None or abs(float(s.t_s[edge]) - t_ref_s) <= span
     if not at_rest and cfg.accel_prior_mm_s2 > 0.0 and len(arr) >= 3 and near:
-        timing = fit_path(
-            s.t_s[arr],
-            y,
-            noise_mm=cfg.noise_mm,
-            t0_s=float(s.t_s[edge]),
-            weights=s.weight[arr],
-            accel_sd_mm_s2=cfg.accel_sd_mm_s2,
-            accel_prior_mm_s2=cfg.accel_prior_mm_s2,
+        timing = _fit(
+            act,
+            project is None,
+            ("timing", cfg, edge, arr.tobytes()),
+            partial(
+                fit_path,
+                s.t_s[arr],
+                y,
+                noise_mm=cfg.noise_mm,
+                t0_s=float(s.t_s[edge]),
+                weights=s.weight[arr],
+                accel_sd_mm_s2=cfg.accel_sd_mm_s2,
+                accel_prior_mm_s2=cfg.accel_prior_mm_s2,
+            ),
         )
         if timing.deg < 2 or 2.0 * float(np.linalg.norm(timing.coef[2])) > cfg.accel_max_mm_s2:
             timing = None  # more than friction can do: a kink or clamped centres, not a curve
