@@ -1,4 +1,5 @@
-"""``python -m models.quantize``: the shipped ball finder in int8, made from the trained float one.
+"""``python -m models.quantize``: the shipped ball finder in int8, made from the trained float one
+(``--classifier CROPS...``: the identity classifier in int8, measured, not shipped yet).
 
 Contract: reads the float ONNX finder (``models/ball_detector_fp32.onnx``, what ``models.train
 detector`` exports) and writes ``models/ball_detector.onnx``, what :mod:`vision.yolo` runs: ONNX
@@ -19,13 +20,18 @@ Calibration inputs: the real photos of the COCO set's *train* split (its test sp
 result, so it is never seen here), letterboxed as :meth:`vision.yolo.YoloDetector.find` does, and
 frames of the bundled pool and snooker sample clips (the rendered look the finder was trained on).
 Needs the ``train`` extra (``onnx``).
+
+The classifier (``--classifier``): the same quantization of ``models/ball_classifier.onnx``, its
+output layer left in float (:func:`output_layer`), ranges from crops of ``models.dataset``'s
+files (synthetic views and the COCO train split's photos); written under ``runs/quantize`` and
+measured in ``models/MODEL_CARD.md`` ("Classifier int8"): the pipeline still runs the float one.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +42,8 @@ MODELS_DIR = Path(__file__).resolve().parent
 REPO = MODELS_DIR.parent
 FP32_DETECTOR = MODELS_DIR / "ball_detector_fp32.onnx"
 INT8_DETECTOR = MODELS_DIR / "ball_detector.onnx"
+#: the identity classifier as training exports it (float; shipped as it is)
+FP32_CLASSIFIER = MODELS_DIR / "ball_classifier.onnx"
 DEFAULT_COCO = REPO.parent / "shared" / "data" / "billiard-pool-coco"
 #: nodes whose name holds this stay in float unless they are convolutions (see the module docstring)
 HEAD = "model.22"
@@ -86,15 +94,6 @@ def head_nodes(model_path: Path) -> list[str]:
 
 def quantize_detector(fp32: Path, out: Path, inputs: list[np.ndarray], work_dir: Path) -> Path:
     """Write the int8 finder of ``fp32`` to ``out``, ranges from ``inputs`` (finder tensors)."""
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        CalibrationMethod,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
     if not fp32.is_file():
         raise QuantizeError(
             f"quantize: expected the float finder at {fp32}, found nothing (python -m models.train detector)"
@@ -103,7 +102,64 @@ def quantize_detector(fp32: Path, out: Path, inputs: list[np.ndarray], work_dir:
         raise QuantizeError(
             "quantize: expected calibration images (the COCO train split or the sample clips), got none"
         )
+    work_dir.mkdir(parents=True, exist_ok=True)
+    pre = work_dir / "detector_pre.onnx"
+    return _quantize(fp32, pre, out, inputs, lambda: head_nodes(pre))
+
+
+def output_layer(model_path: Path) -> list[str]:
+    """The classifier's last fully connected layer, which stays in float: it gives the identity
+    logits and the regression of the ball's centre together, and the centre wants the precision
+    (int8 there moved the centre 0.027 ball radii, 0.8 mm, at the median; float there, 0.002)."""
     import onnx
+
+    gemms = [n.name for n in onnx.load(str(model_path)).graph.node if n.op_type == "Gemm"]
+    return gemms[-1:]
+
+
+def classifier_inputs(crop_files: list[Path], per_file: int = 64, batch: int = 32, seed: int = 0) -> list[np.ndarray]:
+    """Calibration tensors for the classifier: ``per_file`` crops drawn from each crops file
+    (``x``: N x 40 x 40 x 3 BGR, as ``models.dataset`` writes them), in the layout
+    :meth:`vision.yolo.YoloDetector.classify` feeds (N x 3 x 40 x 40, 0..1), ``batch`` at a time."""
+    rng = np.random.default_rng(seed)
+    picked = []
+    for f in crop_files:
+        if not f.is_file():
+            raise QuantizeError(f"quantize: expected a crops file (.npz with x) at {f}, found nothing")
+        x = np.load(f)["x"]
+        picked.append(x[rng.choice(len(x), min(per_file, len(x)), replace=False)])
+    x = np.concatenate(picked) if picked else np.zeros((0, 40, 40, 3), np.uint8)
+    x = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255.0
+    return [x[i : i + batch] for i in range(0, len(x), batch)]
+
+
+def quantize_classifier(fp32: Path, out: Path, inputs: list[np.ndarray], work_dir: Path) -> Path:
+    """Write the int8 classifier of ``fp32`` to ``out`` (its output layer in float:
+    :func:`output_layer`), ranges from ``inputs`` (:func:`classifier_inputs`)."""
+    if not fp32.is_file():
+        raise QuantizeError(
+            f"quantize: expected the float classifier at {fp32}, found nothing (python -m models.train classifier)"
+        )
+    if not inputs:
+        raise QuantizeError("quantize: expected calibration crops (--classifier CROPS.npz ...), got none")
+    work_dir.mkdir(parents=True, exist_ok=True)
+    pre = work_dir / "classifier_pre.onnx"
+    return _quantize(fp32, pre, out, inputs, lambda: output_layer(pre))
+
+
+def _quantize(fp32: Path, pre: Path, out: Path, inputs: list[np.ndarray], keep_float: Callable[[], list[str]]) -> Path:
+    """Static QDQ quantization of ``fp32`` to ``out`` (weights int8 per output channel,
+    activations uint8, min/max ranges from ``inputs``), the nodes ``keep_float()`` names (read
+    from the pre-processed model ``pre``) left in float."""
+    import onnx
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     name = onnx.load(str(fp32)).graph.input[0].name
 
@@ -115,8 +171,6 @@ def quantize_detector(fp32: Path, out: Path, inputs: list[np.ndarray], work_dir:
             x = next(self._it, None)
             return None if x is None else {name: x}
 
-    work_dir.mkdir(parents=True, exist_ok=True)
-    pre = work_dir / "detector_pre.onnx"
     quant_pre_process(str(fp32), str(pre))
     quantize_static(
         str(pre),
@@ -126,7 +180,7 @@ def quantize_detector(fp32: Path, out: Path, inputs: list[np.ndarray], work_dir:
         per_channel=True,
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QInt8,
-        nodes_to_exclude=head_nodes(pre),
+        nodes_to_exclude=keep_float(),
         calibrate_method=CalibrationMethod.MinMax,
     )
     return out
@@ -138,7 +192,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=INT8_DETECTOR)
     ap.add_argument("--coco", type=Path, default=DEFAULT_COCO, help="billiard-pool-coco (its train split)")
     ap.add_argument("--work", type=Path, default=REPO / "runs" / "quantize")
+    ap.add_argument(
+        "--classifier",
+        type=Path,
+        nargs="+",
+        metavar="CROPS",
+        help="quantize the identity classifier instead (--fp32 default models/ball_classifier.onnx, --out default "
+        "runs/quantize/ball_classifier_int8.onnx), calibrated on these crops files (models.dataset's crops/train.npz)",
+    )
     args = ap.parse_args(argv)
+    if args.classifier:
+        fp32 = FP32_CLASSIFIER if args.fp32 == FP32_DETECTOR else args.fp32
+        out = args.work / "ball_classifier_int8.onnx" if args.out == INT8_DETECTOR else args.out
+        try:
+            inputs = classifier_inputs(list(args.classifier))
+            quantize_classifier(fp32, out, inputs, args.work)
+        except TabletrackError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"written {out} from {fp32} ({sum(len(x) for x in inputs)} calibration crops)")
+        return 0
     import onnxruntime as ort
 
     so = ort.SessionOptions()

@@ -64,3 +64,38 @@ def test_no_calibration_input_is_a_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(QuantizeError, match="calibration images"):
         quantize_detector(FP32_DETECTOR, tmp_path / "out.onnx", [], tmp_path)
+
+
+def test_the_int8_classifier_keeps_its_output_layer_in_float_and_reads_as_the_float_one(tmp_path: Path) -> None:
+    # issue 10, "cheaper model": the classifier's last layer gives the identity logits and the
+    # ball centre's regression together; int8 there moved centres 0.8 mm at the median
+    onnx = pytest.importorskip("onnx")
+    from models.quantize import FP32_CLASSIFIER, classifier_inputs, output_layer, quantize_classifier
+
+    rng = np.random.default_rng(0)
+    crops = np.zeros((48, 40, 40, 3), np.uint8) + rng.integers(60, 120, (48, 1, 1, 3), dtype=np.uint8)
+    for c in crops:  # a ball of one colour on cloth, as the crops are cut
+        cv2.circle(c, (20, 20), 14, tuple(int(v) for v in rng.integers(0, 256, 3)), -1, cv2.LINE_AA)
+    f = tmp_path / "crops.npz"
+    np.savez(f, x=crops)
+    inputs = classifier_inputs([f], per_file=48)
+    out = quantize_classifier(FP32_CLASSIFIER, tmp_path / "cls_int8.onnx", inputs, tmp_path)
+    last = output_layer(FP32_CLASSIFIER)
+    nodes = onnx.load(str(out)).graph.node
+    assert any(n.op_type == "QuantizeLinear" for n in nodes), "nothing was quantized"
+    assert [n.op_type for n in nodes if n.name in last] == ["Gemm"], "the output layer stays a float Gemm"
+    x = inputs[0]
+    a = _session(FP32_CLASSIFIER).run(None, {"crops": x})[0]
+    b = _session(out).run(None, {"crops": x})[0]
+    assert a.shape == b.shape
+    assert (a.argmax(1) == b.argmax(1)).mean() >= 0.9
+
+
+def test_no_calibration_crops_is_a_clear_error(tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    from models.quantize import FP32_CLASSIFIER, QuantizeError, classifier_inputs, quantize_classifier
+
+    with pytest.raises(QuantizeError, match="crops file"):
+        classifier_inputs([tmp_path / "absent.npz"])
+    with pytest.raises(QuantizeError, match="calibration crops"):
+        quantize_classifier(FP32_CLASSIFIER, tmp_path / "out.onnx", [], tmp_path)
