@@ -26,8 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -240,15 +239,33 @@ def segment_of(act: BallActivity, i: int) -> tuple[str, int, int]:
     return "motion", i, i  # not reached for a valid index
 
 
-def _fit(act: BallActivity, memo: bool, key: tuple[object, ...], make: Callable[[], PathFit]) -> PathFit:
-    """``make()``, remembered in ``act.fits`` under ``key`` where ``memo`` (a fit of the ball's own
-    samples; one through a caller's projection is not remembered)."""
-    if not memo:
-        return make()
-    fit = act.fits.get(key)
-    if fit is None:
-        fit = act.fits[key] = make()
-    return cast(PathFit, fit)
+def _side_fit(
+    act: BallActivity,
+    arr: np.ndarray,
+    edge: int,
+    cfg: ContactConfig,
+    project: Callable[[np.ndarray], np.ndarray] | None,
+    **extra: Any,
+) -> PathFit:
+    """:func:`tracking.pathfit.fit_path` over the ball's samples ``arr`` from the time of sample
+    ``edge`` (``extra``: its further keywords), remembered in ``act.fits`` when the fit is of the
+    ball's own positions (a fit through a caller's ``project`` is not remembered)."""
+    key = (cfg, edge, arr.tobytes(), tuple(sorted(extra.items())))
+    if project is None and (hit := act.fits.get(key)) is not None:
+        return cast(PathFit, hit)
+    s = act.samples
+    fit = fit_path(
+        s.t_s[arr],
+        s.xy_mm[arr] if project is None else project(s.xy_mm[arr]),
+        noise_mm=cfg.noise_mm,
+        t0_s=float(s.t_s[edge]),
+        weights=s.weight[arr],
+        accel_sd_mm_s2=cfg.accel_sd_mm_s2,
+        **extra,
+    )
+    if project is None:
+        act.fits[key] = fit
+    return fit
 
 
 def make_side(
@@ -320,22 +337,7 @@ def make_side(
     if not at_rest and len(arr) < 2:
         return Side(None, False, arr, float(s.t_s[edge]))
     while True:
-        y = s.xy_mm[arr] if project is None else project(s.xy_mm[arr])
-        fit = _fit(
-            act,
-            project is None,
-            ("path", cfg, edge, at_rest, arr.tobytes()),
-            partial(
-                fit_path,
-                s.t_s[arr],
-                y,
-                noise_mm=cfg.noise_mm,
-                t0_s=float(s.t_s[edge]),
-                weights=s.weight[arr],
-                stationary=at_rest,
-                accel_sd_mm_s2=cfg.accel_sd_mm_s2,
-            ),
-        )
+        fit = _side_fit(act, arr, edge, cfg, project, stationary=at_rest)
         # an unknown kink (a contact not yet found) inside the window shows as residuals far
         # above the noise: shorten the side from its far end until the path is smooth
         if at_rest or len(arr) <= 3 or fit.rms_mm <= cfg.kink_rms_noise * cfg.noise_mm:
@@ -345,21 +347,7 @@ def make_side(
     span = float(s.t_s[arr[-1]] - s.t_s[arr[0]])
     near = t_ref_s is None or abs(float(s.t_s[edge]) - t_ref_s) <= span
     if not at_rest and cfg.accel_prior_mm_s2 > 0.0 and len(arr) >= 3 and near:
-        timing = _fit(
-            act,
-            project is None,
-            ("timing", cfg, edge, arr.tobytes()),
-            partial(
-                fit_path,
-                s.t_s[arr],
-                y,
-                noise_mm=cfg.noise_mm,
-                t0_s=float(s.t_s[edge]),
-                weights=s.weight[arr],
-                accel_sd_mm_s2=cfg.accel_sd_mm_s2,
-                accel_prior_mm_s2=cfg.accel_prior_mm_s2,
-            ),
-        )
+        timing = _side_fit(act, arr, edge, cfg, project, accel_prior_mm_s2=cfg.accel_prior_mm_s2)
         if timing.deg < 2 or 2.0 * float(np.linalg.norm(timing.coef[2])) > cfg.accel_max_mm_s2:
             timing = None  # more than friction can do: a kink or clamped centres, not a curve
     return Side(fit, at_rest, arr, float(s.t_s[edge]), timing)

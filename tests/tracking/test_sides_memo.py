@@ -1,4 +1,4 @@
-"""A ball's path fits are remembered while its contacts are sought (tracking/sides.py ``_fit``,
+"""A ball's path fits are remembered while its contacts are sought (tracking/sides.py ``_side_fit``,
 ``BallActivity.fits``; issue 10: a snooker break's contacts fitted the same sides 15,220 times,
 1,911 of them different, a quarter of the whole command): a remembered fit is the fit made anew,
 and a fit through a caller's projection is never remembered."""
