@@ -99,17 +99,31 @@ def mine(
                 yield ball_crop(img, float(uu), float(vv), float(rr))
 
 
-def write_negatives(out: Path, root: Path | None = None, log: Callable[[str], object] = print, **kw: float) -> dict:
-    """``out/crops/{train,val}.npz`` of :func:`mine` over the photos' ``train`` and ``valid``
-    splits; ``kw``: :func:`mine`'s thresholds. Returns the crops per file."""
+def write_negatives(
+    out: Path,
+    root: Path | None = None,
+    log: Callable[[str], object] = print,
+    conf: float = 0.05,
+    clear_r: float = 1.5,
+    max_ball: float = 0.9,
+) -> dict:
+    """``out/crops/{train,val}.npz`` of :func:`mine` (its thresholds ``conf``, ``clear_r``,
+    ``max_ball``) over the photos' ``train`` and ``valid`` splits. Returns the crops per file."""
     from vision.yolo_geometry import CROP_PX
 
+    for name, value, ok in (
+        ("conf", conf, 0.0 < conf <= 1.0),
+        ("clear_r", clear_r, clear_r > 0.0),
+        ("max_ball", max_ball, 0.0 < max_ball <= 1.0),
+    ):
+        if not ok:
+            raise NegativesError(f"{name}: expected {'> 0' if name == 'clear_r' else 'in (0, 1]'}, got {value}")
     root = Path(root) if root is not None else default_root()
     if not (root / "train" / "_annotations.coco.json").is_file():
         raise NegativesError(f"real photos: expected {root}/train/_annotations.coco.json, found nothing")
     summary = {}
     for src, part in SPLITS:
-        xs = list(mine(root, src, **kw))  # type: ignore[arg-type]
+        xs = list(mine(root, src, conf=conf, clear_r=clear_r, max_ball=max_ball))
         if not xs:
             raise NegativesError(f"real photos {src}: the finder drew no box away from the labelled balls")
         x = np.array(xs, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3)

@@ -97,3 +97,13 @@ def test_absent_photos_are_one_line_and_exit_2(tmp_path, capsys):
     assert main(["--out", str(tmp_path / "out"), "--root", str(tmp_path / "nothing")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "expected" in err and "_annotations.coco.json" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--conf", "0"), ("--conf", "1.5"), ("--clear-r", "-1"), ("--max-ball", "0")]
+)
+def test_a_threshold_out_of_range_is_one_line_and_exit_2(tmp_path, capsys, flag, value):
+    _photos(tmp_path / "photos")
+    assert main(["--out", str(tmp_path / "out"), "--root", str(tmp_path / "photos"), flag, value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "expected" in err and value in err
