@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from models.dataset import MIN_VISIBLE_CLS, MIN_VISIBLE_DET
+from models.real import REAL_LABELS
 
 if TYPE_CHECKING:
     from tracking.detections import BallDetection
@@ -279,9 +280,6 @@ def evaluate_heldout(
     return out
 
 
-REAL_LABELS = {**{f"ball {i}": str(i) for i in range(1, 10)}, "white ball": "cue"}
-
-
 def evaluate_real(
     root: Path,
     split: str = "test",
@@ -292,8 +290,7 @@ def evaluate_real(
     """The real-photo figures of the module docstring; None where the data is absent."""
     import cv2
 
-    from vision.rectify import RectifiedGeometry
-    from vision.yolo import YoloDetector
+    from models.real import photo_detector
 
     ann = Path(root) / split / "_annotations.coco.json"
     if not ann.is_file():
@@ -304,9 +301,8 @@ def evaluate_real(
     for a in d["annotations"]:
         if cats.get(a["category_id"]) in REAL_LABELS:
             by_img.setdefault(a["image_id"], []).append(a)
-    geo = RectifiedGeometry(1600.0, 1600.0, 0.0, 0.5, 1.0)  # placeholder geometry: pixels only are used
-    op = YoloDetector(geo, 11.0, "pool", detector_path, classifier_path)
-    low = YoloDetector(geo, 11.0, "pool", detector_path, classifier_path, conf=0.01, min_score=0.01)
+    op = photo_detector(detector_path, classifier_path)
+    low = photo_detector(detector_path, classifier_path, conf=0.01, min_score=0.01)
     ap, idc, ms = APAccumulator(), IdentityCounter(), []
     for im in d["images"]:
         img = cv2.imread(str(Path(root) / split / im["file_name"]))

@@ -14,8 +14,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.yolo import YoloDetector
 
 REAL_LABELS = {**{f"ball {i}": str(i) for i in range(1, 10)}, "white ball": "cue"}
 
@@ -47,3 +51,15 @@ def real_images(
         img = cv2.imread(str(Path(root) / split / im["file_name"]))
         if img is not None:
             yield im["file_name"], img, by_img.get(im["id"], [])
+
+
+def photo_detector(detector_path: Path | None = None, classifier_path: Path | None = None, **kw: Any) -> YoloDetector:
+    """The trained model as it runs on a photo (pool labels): a photo has no table geometry, so the
+    rectified geometry is a placeholder and only pixels are used (the callers size each crop by its
+    box: ``detect_with_boxes(radius_from_box=True)``, or ``classify`` with the box's radius);
+    ``kw``: :class:`vision.yolo.YoloDetector`'s thresholds (``conf``, ``min_score`` ...)."""
+    from vision.rectify import RectifiedGeometry
+    from vision.yolo import YoloDetector
+
+    geo = RectifiedGeometry(1600.0, 1600.0, 0.0, 0.5, 1.0)
+    return YoloDetector(geo, 11.0, "pool", detector_path, classifier_path, **kw)

@@ -36,7 +36,7 @@ import numpy as np
 
 from common.errors import TabletrackError
 from models.classes import CLASSIFIER_CLASSES, GAMES, NONE_CLASS
-from models.real import default_root, real_images
+from models.real import default_root, photo_detector, real_images
 
 __all__ = ["mine", "write_negatives"]
 
@@ -76,12 +76,9 @@ def mine(
     max_ball: float = 0.9,
 ) -> Iterator[np.ndarray]:
     """The ``none`` crops of one split (see the module docstring), photo by photo."""
-    from vision.rectify import RectifiedGeometry
-    from vision.yolo import YoloDetector
     from vision.yolo_geometry import ball_crop
 
-    geo = RectifiedGeometry(1600.0, 1600.0, 0.0, 0.5, 1.0)  # placeholder: pixels only are used
-    det = YoloDetector(geo, 11.0, "pool", detector_path, classifier_path, conf=conf, min_score=0.0)
+    det = photo_detector(detector_path, classifier_path, conf=conf, min_score=0.0)
     n = len(det.labels)
     for _name, img, balls in real_images(root, split):
         boxes, _ = det.find(img)
