@@ -38,6 +38,15 @@ class InferenceConfig:
     #: noise. Also, plus 2 mm, how close a ball that rolled to rest must lie to a resting ball
     #: to have stopped against it (:mod:`tracking.infer.unseen`). First version (320e9d4).
     touching_tol_mm: float = 2.0
+    #: mm. Two balls resting with their centres within 2R + this when one of them is struck pass
+    #: the blow on within a millisecond (a rack, a cluster: a ball at 5 m/s crosses 6 mm in 1.2
+    #: ms, far below any camera's or recorder's sample gap), so the contact between them cannot
+    #: be ordered against the one that struck the chain, and does not bound that contact's fits
+    #: (pass 4 of :mod:`tracking.infer.contacts`). Wider than ``touching_tol_mm``: a racked
+    #: ball's centre seen on real broadcast video is a few mm off (real nine-ball, darkened World
+    #: Championship break: the apex's contact with the ball behind it timed 5 ms after the cue
+    #: ball's and the cue ball's first contact then lost).
+    chain_gap_mm: float = 6.0
     #: mm/s. When the data end with balls still moving, the shot is closed (``ShotEnd`` at 0.5
     #: confidence at most) only if each of them was slower than this at its last sample: all but
     #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the

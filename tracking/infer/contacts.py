@@ -19,7 +19,14 @@ sample gap are timed and ordered from their clean sides:
 4. ``collisions_between``: each ball-ball contact re-timed with its fits inside each ball's
    other contacts (passes 1 and 3). A close approach may hold more than one contact (a kiss
    after a cushion): a further one is kept where another contact of either ball lies between,
-   or they are seen drawing apart and together again (:func:`_met_again`).
+   or they are seen drawing apart and together again (:func:`_met_again`). The contact of two
+   balls that rested touching (a rack, a cluster: :func:`_resting_chain`) happens within a
+   millisecond of the contact that struck the chain: where its pass-1 time (from the far ball's
+   rest run, as likely a few ms before as after) leaves the struck ball's fits no room, the
+   striking contact is timed again without it (real nine-ball break, darkened: the cue ball's
+   contact with the apex lost behind the apex's with the ball behind it, 5 ms apart). Not
+   before: elsewhere that bound keeps the fit on the clean side (real nine-ball break, Clip1:
+   the cue ball's first contact at 0.875 confidence with it, 0.25 without).
 5. ``cushions_between``: each cushion re-timed again inside the ball's contacts of passes 3-4.
 
 Then duplicates are merged (``InferenceConfig.dedupe_s``, ``same_cushion_s``), and the contacts
@@ -152,6 +159,12 @@ class _Passes:
         for a, b in combinations(self.balls, 2):
             if a in self.moving or b in self.moving:
                 self.episodes.extend(pair_episodes(acts[a], acts[b], self.t0, self.t1, self.D, self.c))
+        #: the episodes of two balls resting touching when they met (:func:`_resting_chain`)
+        self.chain = {
+            k
+            for k, ep in enumerate(self.episodes)
+            if _resting_chain(acts[ep.a], acts[ep.b], ep.t_lo_s, self.D + cfg.chain_gap_mm)
+        }
         #: (ball, cushion, sample indices) where a moving ball may have met a cushion
         self.candidates: list[tuple[BallId, Cushion, list[int]]] = []
         for m in span.motions:
@@ -237,33 +250,70 @@ class _Passes:
         ones of other pairs); up to three per episode where the balls met again."""
         out: list[Collision | None] = []
         for k, ep in enumerate(self.episodes):
-            others: dict[BallId, list[float]] = {}
-            for hit in cushions:
-                if hit is not None:
-                    others.setdefault(hit.ball, []).append(hit.t_s)
-            for z in inferred:
-                if set(z.balls) != {ep.a, ep.b}:
-                    for ball in z.balls:
-                        others.setdefault(ball, []).append(z.t_s)
-            for j, y in enumerate(from_rest):
-                if y is not None and j != k:
-                    for ball in y.balls:
-                        others.setdefault(ball, []).append(y.t_s)
-            # an episode may hold more than one contact of the pair (a kiss: struck, then met again)
-            found: list[float] = []
+            others = self._others(k, from_rest, cushions, inferred, chain=True)
             hint0 = from_rest[k]
-            for _ in range(3):
-                x = self._collide(ep, False, others, found, None if found or hint0 is None else hint0.t_s)
-                if x is None or (
-                    found
-                    and not _met_again(
-                        self.acts[ep.a], self.acts[ep.b], found, x.t_s, others.get(ep.a, []) + others.get(ep.b, [])
-                    )
-                ):
-                    break
-                out.append(x)
-                found.append(x.t_s)
+            found = self._episode_contacts(ep, others, hint0)
+            if not found and any(self._passed_on(k, j, y) for j, y in enumerate(from_rest) if y is not None):
+                # the chain's contacts left the fits no room: the blow it passed on is timed
+                # without them (it precedes them, within a millisecond)
+                found = self._episode_contacts(ep, self._others(k, from_rest, cushions, inferred, chain=False), hint0)
+            out.extend(found)
         return out
+
+    def _others(
+        self,
+        k: int,
+        from_rest: list[Collision | None],
+        cushions: list[CushionContact | None],
+        inferred: Sequence[Collision],
+        chain: bool,
+    ) -> dict[BallId, list[float]]:
+        """Each ball's other contact times that bound episode ``k``'s fits: the cushions, the
+        ``inferred`` contacts of other pairs and the other episodes' ``from_rest`` ones (without
+        those a resting chain passed on from ``k`` unless ``chain``)."""
+        ep = self.episodes[k]
+        others: dict[BallId, list[float]] = {}
+        for hit in cushions:
+            if hit is not None:
+                others.setdefault(hit.ball, []).append(hit.t_s)
+        for z in inferred:
+            if set(z.balls) != {ep.a, ep.b}:
+                for ball in z.balls:
+                    others.setdefault(ball, []).append(z.t_s)
+        for j, y in enumerate(from_rest):
+            if y is not None and j != k and (chain or not self._passed_on(k, j, y)):
+                for ball in y.balls:
+                    others.setdefault(ball, []).append(y.t_s)
+        return others
+
+    def _episode_contacts(
+        self, ep: Episode, others: dict[BallId, list[float]], hint0: Collision | None
+    ) -> list[Collision]:
+        """The contacts of one close approach, up to three where the balls met again."""
+        # an episode may hold more than one contact of the pair (a kiss: struck, then met again)
+        out: list[Collision] = []
+        found: list[float] = []
+        for _ in range(3):
+            x = self._collide(ep, False, others, found, None if found or hint0 is None else hint0.t_s)
+            if x is None or (
+                found
+                and not _met_again(
+                    self.acts[ep.a], self.acts[ep.b], found, x.t_s, others.get(ep.a, []) + others.get(ep.b, [])
+                )
+            ):
+                break
+            out.append(x)
+            found.append(x.t_s)
+        return out
+
+    def _passed_on(self, k: int, j: int, y: Collision) -> bool:
+        """Whether contact ``y`` (of episode ``j``) is the blow of episode ``k`` passed on through
+        a resting chain: ``j`` is a chain's contact, shares a ball with ``k`` (not itself a
+        chain's), and is timed within ``k``'s close approach."""
+        if j not in self.chain or k in self.chain:
+            return False
+        ep = self.episodes[k]
+        return bool({ep.a, ep.b} & set(y.balls)) and ep.t_lo_s <= y.t_s <= ep.t_hi_s
 
     def nudges(self, collisions: list[Collision]) -> list[Collision]:
         """Contacts that show only as a resting ball's small shift (a thin touch), where the pair
@@ -381,6 +431,17 @@ def _met_again(
     d = np.linalg.norm(pa - pb, axis=1)
     k = int(np.argmax(d))
     return bool(d[k] - d[0] > APART_MM and d[k] - d[-1] > APART_MM)
+
+
+def _resting_chain(act_a: BallActivity, act_b: BallActivity, t_s: float, within_mm: float) -> bool:
+    """Whether both balls rest at ``t_s`` (inside a rest run) with centres within ``within_mm``."""
+    pos = []
+    for act in (act_a, act_b):
+        run = next((r for r in act.runs if r.t_first_s <= t_s <= r.t_last_s), None)
+        if run is None:
+            return False
+        pos.append(run.pos_mm)
+    return math.dist(pos[0], pos[1]) <= within_mm
 
 
 def _after_the_cue_ball(collisions: list[Collision], cue: BallId) -> list[Collision]:
