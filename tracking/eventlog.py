@@ -31,6 +31,7 @@ from tracking.events import (
     CushionHit,
     Event,
     EventKind,
+    NearMiss,
     OffTable,
     Pocketed,
     ShotEnd,
@@ -53,6 +54,9 @@ MAX_FRAME = 10**12
 #: how far back from the latest time so far an event may be written (see the module docstring):
 #: the golden clips' logs go back by at most 0.04 s (a cushion fitted after the shot's end)
 TIME_ORDER_TOL_S = 0.5
+#: the widest gap a ``near_miss`` may report: a diameter of the largest ball (a gap wider than
+#: that is no near miss, and a bigger number a corrupt field)
+MAX_GAP_MM = 100.0
 
 
 def _pos(p: tuple[float, float]) -> list[float]:
@@ -93,6 +97,10 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
         d["ball"] = ev.ball.value
     elif isinstance(ev, ShotEnd):
         d["positions"] = _positions(ev.positions)
+    elif isinstance(ev, NearMiss):
+        d["balls"] = [ev.balls[0].value, ev.balls[1].value]
+        d["pos"] = _pos(ev.pos_mm)
+        d["gap_mm"] = round(float(ev.gap_mm), 2)
     return d
 
 
@@ -193,14 +201,17 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
             frozen_to_cushion=frozen,
             balls_in_contact=contacts,
         )
-    if kind is EventKind.BALL_BALL:
+    if kind in (EventKind.BALL_BALL, EventKind.NEAR_MISS):
         balls = _need(d, "balls", where)
         if not isinstance(balls, list) or len(balls) != 2:
             raise EventLogError(f"{where}: 'balls' must be [striking, struck], got {_echo(balls)}")
         a, b = _ball(balls[0], where), _ball(balls[1], where)
         if a is b:
-            raise EventLogError(f"{where}: a ball_ball event names {a.value!r} twice")
-        return BallBall(**common, balls=(a, b), pos_mm=_parse_pos(_need(d, "pos", where), where))
+            raise EventLogError(f"{where}: a {kind.value} event names {a.value!r} twice")
+        pos = _parse_pos(_need(d, "pos", where), where)
+        if kind is EventKind.NEAR_MISS:
+            return NearMiss(**common, balls=(a, b), pos_mm=pos, gap_mm=_number(d, "gap_mm", where, MAX_GAP_MM))
+        return BallBall(**common, balls=(a, b), pos_mm=pos)
     if kind is EventKind.CUSHION:
         try:
             cushion = Cushion.parse(_need(d, "cushion", where))

@@ -24,6 +24,7 @@ class EventKind(Enum):
     POCKET = "pocket"
     OFF_TABLE = "off_table"
     SHOT_END = "shot_end"
+    NEAR_MISS = "near_miss"
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,42 @@ class ShotEnd:
     kind: EventKind = field(default=EventKind.SHOT_END, init=False)
 
 
-Event = ShotStart | BallBall | CushionHit | Pocketed | OffTable | ShotEnd
+@dataclass(frozen=True)
+class NearMiss:
+    """The cue ball and another ball passed within ``gap_mm`` of touching and no contact between
+    them was found: the closest their sampled paths came (centre distance less a diameter; 0 or
+    below where the samples overlap), at ``pos_mm`` (the midpoint of the two centres then).
+
+    Not a contact, and no rule counts it: the rules' review asks what the call would be had the
+    two touched there (:func:`rules.core.evidence.review_shot`), so that a call resting on the
+    absence of a contact too thin for the samples to show carries ``needs_review`` instead of
+    being confidently wrong (real three-cushion tracks with 1 mm more noise: the cue ball's thin
+    contact with the second ball lost, a point called a miss). ``confidence``: how sure the
+    tracker is that they did not touch (0 at a gap of 0, 1 at ``ContactConfig.near_miss_mm``).
+    An optional extension of DESIGN.md's event log."""
+
+    t_s: float
+    frame: int
+    shot: int
+    confidence: float
+    balls: tuple[BallId, BallId]
+    pos_mm: PointMm
+    gap_mm: float
+    kind: EventKind = field(default=EventKind.NEAR_MISS, init=False)
+
+
+Event = ShotStart | BallBall | CushionHit | Pocketed | OffTable | ShotEnd | NearMiss
 
 
 @dataclass(frozen=True)
 class Shot:
     """One stroke's events, from its ``shot_start`` to its ``shot_end`` (which may be missing in a
-    log cut short), in time order."""
+    log cut short), in time order; its ``near_misses`` apart (:class:`NearMiss`: no event the
+    rules count, only what their review asks about)."""
 
     number: int
     events: tuple[Event, ...]
+    near_misses: tuple[NearMiss, ...] = ()
 
     @property
     def start(self) -> ShotStart | None:
@@ -126,12 +153,22 @@ class Shot:
         return last if isinstance(last, ShotEnd) else None
 
 
+def _shot(number: int, events: Iterable[Event]) -> Shot:
+    """A shot of ``events`` (ordered here), its near misses apart."""
+    ordered = sorted(events, key=_order_key)
+    return Shot(
+        number=number,
+        events=tuple(e for e in ordered if not isinstance(e, NearMiss)),
+        near_misses=tuple(e for e in ordered if isinstance(e, NearMiss)),
+    )
+
+
 def group_shots(events: list[Event] | tuple[Event, ...]) -> list[Shot]:
     """Split a time-ordered event list into shots by their ``shot`` number (1-based, ascending)."""
     shots: dict[int, list[Event]] = {}
     for ev in events:
         shots.setdefault(ev.shot, []).append(ev)
-    return [Shot(number=n, events=tuple(sorted(evs, key=_order_key))) for n, evs in sorted(shots.items())]
+    return [_shot(n, evs) for n, evs in sorted(shots.items())]
 
 
 def iter_shots(events: Iterable[Event]) -> Iterator[Shot]:
@@ -143,12 +180,12 @@ def iter_shots(events: Iterable[Event]) -> Iterator[Shot]:
     run: list[Event] = []
     for ev in events:
         if ev.shot != number and run:
-            yield Shot(number=run[0].shot, events=tuple(sorted(run, key=_order_key)))
+            yield _shot(run[0].shot, run)
             run = []
         number = ev.shot
         run.append(ev)
     if run:
-        yield Shot(number=run[0].shot, events=tuple(sorted(run, key=_order_key)))
+        yield _shot(run[0].shot, run)
 
 
 _KIND_ORDER = {
@@ -157,6 +194,7 @@ _KIND_ORDER = {
     EventKind.CUSHION: 1,
     EventKind.POCKET: 1,
     EventKind.OFF_TABLE: 1,
+    EventKind.NEAR_MISS: 1,
     EventKind.SHOT_END: 2,
 }
 

@@ -6,6 +6,7 @@ another ball::
     "red"            the cue ball touches the red          "red-yellow"   a ball_ball (striking, struck)
     "foot"           the cue ball hits the foot cushion    "9:left"       the 9 hits the left cushion
     "9>foot_left"    the 9 drops in the foot_left pocket   "off:red"      the red leaves the table
+    "near:red"       the cue ball passes the red 1 mm apart, no contact seen (a ``near_miss``)
 
 Suffixes: ``"@0.4"`` the event's confidence, ``"~0.01"`` its time is this many seconds after the
 previous event instead of ``step_s``. Contact positions are not part of the shorthand ((0, 0)).
@@ -16,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed
+from tracking.events import BallBall, CushionHit, Event, NearMiss, OffTable, Pocketed
 from tracking.ids import BallId, Cushion, Pocket
 
 _CUSHIONS = {c.value for c in Cushion}
+#: mm. The gap of a ``near:`` token's pass
+NEAR_GAP_MM = 1.0
 
 
 class _Common(TypedDict):
@@ -56,7 +59,9 @@ def shorthand_events(
             k = float(q)
         t += step
         common = _Common(t_s=t, frame=int(t * fps), shot=shot, confidence=k)
-        if tok.startswith("off:"):
+        if tok.startswith("near:"):
+            evs.append(NearMiss(**common, balls=(cue, BallId.parse(tok[5:])), pos_mm=(0.0, 0.0), gap_mm=NEAR_GAP_MM))
+        elif tok.startswith("off:"):
             b = BallId.parse(tok[4:])
             gone.append(b)
             evs.append(OffTable(**common, ball=b))

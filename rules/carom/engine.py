@@ -33,7 +33,7 @@ from rules.core.errors import ShotError
 from rules.core.evidence import Review, review_shot
 from rules.core.games import Game
 from rules.core.table import TableSpots
-from tracking.events import BallBall, CushionHit, Event, OffTable, Shot, ShotStart
+from tracking.events import BallBall, CushionHit, Event, NearMiss, OffTable, Shot, ShotStart
 from tracking.ids import BallId
 
 __all__ = [
@@ -190,7 +190,7 @@ class CushionCaromEngine:
         st = choose_balls(state, cue) if start is not None else state
         decision = self._decide(st, start, mids, si, cue)
 
-        review = self._review(state, st, start, mids, si, cue, decision)
+        review = self._review(state, st, start, mids, si, cue, decision, shot.near_misses)
         new_state, news = advance(st, decision.points == 1, decision.restart_from_break)
         rec = news.finished_set
         names = [p.name for p in st.players]
@@ -259,6 +259,7 @@ class CushionCaromEngine:
         si: ShotInput,
         cue: BallId,
         decision: Decision,
+        near_misses: Sequence[NearMiss] = (),
     ) -> Review:
         """Whether the call rests on a doubtful event, order or shot start (:mod:`rules.core.evidence`).
         ``state`` is the state before the shot, ``st`` the same with the balls settled."""
@@ -298,6 +299,7 @@ class CushionCaromEngine:
             describe_outcome,
             start=start,
             start_alternatives=alternatives,
+            near_misses=near_misses,
         )
 
     # -- the verdict ----------------------------------------------------------------------------

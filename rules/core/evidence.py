@@ -11,7 +11,11 @@ decision function (any engine, any game):
   changes, it rests on an order finer than a frame (e.g. the third cushion and the second ball);
 - a low-confidence ``shot_start`` puts what it says in doubt (which ball was struck, which balls
   were frozen or touching): the engine gives alternative readings (``start_alternatives``, each
-  with the words "if ...") to compare.
+  with the words "if ...") to compare;
+- each ``near_miss`` (the cue ball passed within a hair of a ball with no contact found:
+  :class:`tracking.events.NearMiss`) is read as a contact there: if the call changes, it rests on
+  a contact too thin for the samples to show, or on its absence (a three-cushion miss by a
+  fraction of a millimetre, a pool shot whose first ball was grazed).
 
 A changed call sets ``needs_review``. The evidence lists the events the engine names as the basis
 of its call, plus every event found to be critical, each with its role, confidence and doubt.
@@ -23,7 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from rules.core.config import JudgeConfig
-from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotStart
+from tracking.events import BallBall, CushionHit, Event, NearMiss, OffTable, Pocketed, ShotStart
 
 __all__ = ["Evidence", "Review", "describe_event", "review_shot"]
 
@@ -58,7 +62,22 @@ def describe_event(ev: Event) -> str:
         return f"{ev.ball.value} {ev.kind.value.replace('_', ' ')}"
     if isinstance(ev, ShotStart):
         return f"shot start, cue ball {ev.cue_ball.value}"
+    if isinstance(ev, NearMiss):
+        return f"near miss {ev.balls[0].value}-{ev.balls[1].value} ({_gap_words(ev.gap_mm)})"
     return ev.kind.value.replace("_", " ")
+
+
+def _gap_words(gap_mm: float) -> str:
+    if gap_mm <= 0:
+        return f"the sampled paths overlap by {-gap_mm:.1f} mm"
+    return f"{gap_mm:.1f} mm apart"
+
+
+def _as_contact(events: Sequence[Event], nm: NearMiss) -> list[Event]:
+    """``events`` (time order) with the near miss read as a contact of its balls, in its place."""
+    touched = BallBall(nm.t_s, nm.frame, nm.shot, nm.confidence, nm.balls, nm.pos_mm)
+    i = next((k for k, e in enumerate(events) if e.t_s > nm.t_s), len(events))
+    return [*events[:i], touched, *events[i:]]
 
 
 def review_shot(
@@ -69,11 +88,13 @@ def review_shot(
     describe_outcome: Callable[[Hashable], str],
     start: ShotStart | None = None,
     start_alternatives: Sequence[tuple[str, Callable[[], Hashable]]] = (),
+    near_misses: Sequence[NearMiss] = (),
 ) -> Review:
     """Review the call ``decide(events)`` of one shot (``events``: its middle events, time order).
 
     ``basis``: (event, role) pairs the engine says its call rests on. ``describe_outcome`` names an
-    outcome for the doubt text ("a point", "foul ball_off_table")."""
+    outcome for the doubt text ("a point", "foul ball_off_table"). ``near_misses``: the shot's
+    (:attr:`tracking.events.Shot.near_misses`), never among ``events``."""
     base = decide(events)
     thr, frame_s = config.confidence_threshold, config.frame_period_s
     doubts: dict[int, str] = {}  # id(event) -> doubt
@@ -144,6 +165,19 @@ def review_shot(
                     f"the call rests on the shot start (confidence {start.confidence:.2f}): {condition} "
                     f"it would be {describe_outcome(alt)}"
                 )
+
+    for nm in near_misses:
+        alt = decide(_as_contact(events, nm))
+        if alt != base:
+            by_id[id(nm)] = nm
+            cue_name, other_name = nm.balls[0].value, nm.balls[1].value
+            doubts[id(nm)] = (
+                f"no contact seen ({_gap_words(nm.gap_mm)}); had they touched the call would be {describe_outcome(alt)}"
+            )
+            summaries.append(
+                f"the {cue_name} passed the {other_name} at {nm.t_s:.2f} s with no contact seen ({_gap_words(nm.gap_mm)}); "
+                f"had they touched the call would be {describe_outcome(alt)}"
+            )
 
     rows: dict[int, Evidence] = {}
     for key in list(roles) + [k for k in doubts if k not in roles]:

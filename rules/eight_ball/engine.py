@@ -326,7 +326,7 @@ class EightBallEngine:
             evs_all = ((start,) if start else ()) + tuple(evs) + ((end,) if end else ())
             return decide(st, read_pool_shot(Shot(shot.number, evs_all)), si, contacts, frozen_to).outcome
 
-        return review_shot(again, mids, d.basis, self.config, describe_outcome)
+        return review_shot(again, mids, d.basis, self.config, describe_outcome, near_misses=shot.near_misses)
 
     # -- after the verdict ----------------------------------------------------------------------
     def _apply(

@@ -268,7 +268,9 @@ class NineBallEngine:
             return decide(ctx, read_pool_shot(Shot(shot.number, head + tuple(evs) + tail)), si).outcome
 
         basis = decide(ctx, read_pool_shot(shot), si).basis
-        return review_shot(outcome, mids, basis, self.config, describe_outcome, start=start)
+        return review_shot(
+            outcome, mids, basis, self.config, describe_outcome, start=start, near_misses=shot.near_misses
+        )
 
     def _call(
         self,

@@ -170,7 +170,13 @@ class SnookerEngine:
             if isinstance(e, (Pocketed, OffTable)) or (isinstance(e, BallBall) and cue in e.balls)
         ]
         review = review_shot(
-            lambda evs: decide_events(ctx, shot, evs).outcome, mids, d.basis, self.config, describe_outcome, start=start
+            lambda evs: decide_events(ctx, shot, evs).outcome,
+            mids,
+            d.basis,
+            self.config,
+            describe_outcome,
+            start=start,
+            near_misses=shot.near_misses,
         )
         return self._apply(st, shot, si, who, d, notes, doubts, review)
 

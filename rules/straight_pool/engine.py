@@ -20,6 +20,7 @@ spotted, 004 art. 8, 9, 13), ``run``, ``innings``, ``high_run``, ``consecutive_f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,7 +59,7 @@ from rules.straight_pool.state import (
     RackPending,
     StraightPoolState,
 )
-from tracking.events import Event, Shot, ShotEnd, ShotStart
+from tracking.events import Event, NearMiss, Shot, ShotEnd, ShotStart
 from tracking.ids import BallId
 
 __all__ = ["initial_state", "StraightPoolEngine", "make_engine"]
@@ -234,7 +235,7 @@ class StraightPoolEngine:
             doubts.append(
                 "the referee input calls other shots but not this one: the first ball pocketed is taken as called"
             )
-        review = self._review(st, start, end, n, facts.events, si, d)
+        review = self._review(st, start, end, n, facts.events, si, d, shot.near_misses)
         option = option_of(d)
         if si.choice is not None and option is None:
             raise ChoiceError(
@@ -287,6 +288,7 @@ class StraightPoolEngine:
         mids: tuple[Event, ...],
         si: ShotInput,
         d: Decision,
+        near_misses: Sequence[NearMiss] = (),
     ) -> Any:
         head: tuple[Event, ...] = (start,) if start is not None else ()
         tail: tuple[Event, ...] = (end,) if end is not None else ()
@@ -294,7 +296,7 @@ class StraightPoolEngine:
         def outcome(evs: Any) -> Any:
             return decide(st, read_pool_shot(Shot(n, head + tuple(evs) + tail)), si).outcome
 
-        return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome)
+        return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome, near_misses=near_misses)
 
     @staticmethod
     def _details(

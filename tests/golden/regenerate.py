@@ -101,11 +101,11 @@ def cushion_row(c) -> dict[str, Any]:
 
 
 def event_row(e) -> dict[str, Any]:
-    from tracking.events import BallBall
+    from tracking.events import BallBall, NearMiss
 
     balls = (
         [b.value for b in e.balls]
-        if isinstance(e, BallBall)
+        if isinstance(e, (BallBall, NearMiss))
         else ([e.ball.value] if hasattr(e, "ball") else [e.cue_ball.value] if hasattr(e, "cue_ball") else [])
     )
     at = getattr(e, "cushion", None) or getattr(e, "pocket", None)

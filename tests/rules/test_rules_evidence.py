@@ -136,3 +136,49 @@ def test_low_confidence_frozen_flag_puts_the_003_10_discount_in_doubt():
     assert "if no ball was frozen or touching" in call.review_reason
     call, _ = judge(["left", "red", "foot", "head", "yellow"], state=mid_game(), frozen={"white": "left"})
     assert not call.needs_review
+
+
+NEAR_MISS_CASES = [
+    pytest.param(
+        ["red", "foot", "left", "head", "near:yellow"],
+        0,
+        True,
+        "had they touched the call would be a point",
+        id="003-2 a miss by a hair after three cushions: the point rests on a contact too thin to see",
+    ),
+    pytest.param(
+        ["red", "foot", "near:yellow", "left", "head"],
+        0,
+        False,
+        None,
+        id="003-2 a near miss before the third cushion cannot make the point",
+    ),
+    pytest.param(
+        ["near:red", "foot", "left", "head", "yellow"],
+        0,
+        True,
+        "had they touched the call would be a point",
+        id="002-7.2 no first ball seen but a near miss of the red before the cushions",
+    ),
+    pytest.param(
+        ["red", "foot", "left", "head", "yellow", "near:red"],
+        1,
+        False,
+        None,
+        id="003-2 a near miss after the point changes nothing",
+    ),
+]
+
+
+@pytest.mark.parametrize("tokens,points,flag,doubt", NEAR_MISS_CASES)
+def test_a_near_miss_flags_a_call_it_would_change(tokens, points, flag, doubt):
+    """A ``near_miss`` (the cue ball passed a ball it was not seen to touch) is read as a contact:
+    where that changes the call, the call carries needs_review and names the pass."""
+    call, _ = judge(tokens, state=mid_game())
+    assert call.points == points and call.needs_review is flag
+    rows = [e for e in call.evidence if e.kind == "near_miss"]
+    if flag:
+        assert any(doubt in (e.doubt or "") for e in rows), call.evidence
+        assert "with no contact seen (1.0 mm apart)" in (call.review_reason or "")
+    else:
+        assert not rows and call.review_reason is None

@@ -20,6 +20,8 @@ ball grouped into shots (:mod:`tracking.segment`). One module per step:
                            with no contact found was struck by the ball next to it), low confidence
 :mod:`.exits`              ``OffTable`` / ``Pocketed`` / lost, for balls whose track ends in motion
                            or that come to rest in a pocket's throat
+:mod:`.near`               ``NearMiss``: the cue ball's passes within a hair of a ball it was not
+                           found to touch (for the rules' review, never counted as a contact)
 :mod:`.end`                ``ShotEnd`` when every ball is at rest, with their positions
 :mod:`.shot`               :func:`shot_events` (the steps above as a pipeline), :func:`infer_events`
 :mod:`.stream`             :class:`EventStream`

@@ -47,6 +47,14 @@ class InferenceConfig:
     #: Championship break: the apex's contact with the ball behind it timed 5 ms after the cue
     #: ball's and the cue ball's first contact then lost).
     chain_gap_mm: float = 6.0
+    #: mm. A pass of the cue ball this close to another ball (the gap between their surfaces on
+    #: the sampled paths) with no contact found is a ``near_miss`` event (:mod:`tracking.infer.near`),
+    #: which the rules' review reads as a contact that may have been too thin to see. 0 turns
+    #: them off. 3 mm: three times the centre noise (``ContactConfig.noise_mm``), as
+    #: ``APART_MM``. Measured on the real three-cushion tracks with 1-2 mm of noise added: the
+    #: thin contacts lost came out as passes of -5.2 to +2.0 mm; a synthetic 60 fps pass truly
+    #: 2.35 mm wide as 2.08 mm; the widest pass on the 60 real shots as recorded is a miss by 3.3 mm.
+    near_miss_mm: float = 3.0
     #: mm/s. When the data end with balls still moving, the shot is closed (``ShotEnd`` at 0.5
     #: confidence at most) only if each of them was slower than this at its last sample: all but
     #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the

@@ -14,7 +14,9 @@ The steps, each in its own module, each reading only what the steps before it re
 4. ``unseen_contacts`` (:mod:`.unseen`): those no path shows, inferred from their effects.
 5. ``without_pocket_openings`` (:mod:`.contacts`): what a table with pockets rules out.
 6. ``retimed_stroke`` (:mod:`.start`): the stroke's time again, kept before the first contact.
-7. ``find_exits`` (:mod:`.exits`): balls that left the table, or were lost.
+7. ``find_exits`` (:mod:`.exits`): balls that left the table, or were lost; then
+   ``near_misses`` (:mod:`.near`): the cue ball's passes within a hair of a ball it was not found
+   to touch, while both were on the table (``near_miss`` events, for the rules' review).
 8. ``shot_end`` (:mod:`.end`): the end, with positions, once every ball is at rest.
 """
 
@@ -23,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from calibration.table import TableSpec
-from tracking.events import BallBall, CushionHit, Event, EventKind
+from tracking.events import BallBall, CushionHit, Event, EventKind, NearMiss, OffTable, Pocketed
 from tracking.ids import BallId
 from tracking.infer.config import InferenceConfig, with_sampling
 from tracking.infer.contacts import Contacts, find_contacts, without_pocket_openings
 from tracking.infer.end import shot_end
 from tracking.infer.exits import find_exits, off_the_pockets
+from tracking.infer.near import near_miss_confidence, near_misses
 from tracking.infer.start import retimed_stroke, shot_opening, start_event
 from tracking.infer.timeline import Clock, FrameAt, activities
 from tracking.infer.unseen import unseen_contacts
@@ -102,6 +105,14 @@ def shot_events(
     events += _contact_events(contacts, stroke.t_s, shot, frame_at)
     exits = find_exits(acts, span, stroke.t_s, shot, table, zones, cfg, frame_at, clip_end_s)
     events += exits.events
+    left = {e.ball: e.t_s for e in exits.events if isinstance(e, (OffTable, Pocketed))}
+    passes = near_misses(
+        acts, span, stroke.t_s, stroke.ball, contacts.collisions, opening.touching, left, table.ball_diameter_mm, cfg
+    )
+    events += [
+        NearMiss(p.t_s, frame_at(p.t_s), shot, near_miss_confidence(p.gap_mm, cfg), p.balls, p.pos_mm, p.gap_mm)
+        for p in passes
+    ]
     end = shot_end(acts, span, exits, shot, zones, cfg, frame_at, final)
     if end is not None:
         events.append(end)

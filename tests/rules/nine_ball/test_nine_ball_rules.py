@@ -239,3 +239,13 @@ def test_a_ball_the_shot_shows_on_the_table_was_on_it_at_the_start(tokens, start
     assert call.foul is None, call.reason
     assert f"lacks {lacks}, which the shot's events show on the table" in call.reason
     assert ("the lowest ball is one of them" in (call.review_reason or "")) is lowest_doubt
+
+
+def test_000_6_2_a_near_miss_of_the_lowest_ball_puts_a_wrong_ball_foul_in_doubt():
+    """000 6.2: the cue ball must hit the lowest ball first. A pass of the 3 (the lowest) too close
+    to tell from a thin hit, before the 5 is met, makes the foul rest on that contact's absence."""
+    call, _ = judge(["near:3", "5", "5:foot"], MID["balls"], start=MID)
+    assert call.foul is PoolFoul.WRONG_BALL_FIRST and call.needs_review
+    assert any(e.kind == "near_miss" and e.doubt for e in call.evidence)
+    call, _ = judge(["5", "5:foot"], MID["balls"], start=MID)
+    assert call.foul is PoolFoul.WRONG_BALL_FIRST and not call.needs_review
