@@ -116,7 +116,7 @@ class NearMiss:
     absence of a contact too thin for the samples to show carries ``needs_review`` instead of
     being confidently wrong (real three-cushion tracks with 1 mm more noise: the cue ball's thin
     contact with the second ball lost, a point called a miss). ``confidence``: how sure the
-    tracker is that they did not touch (0 at a gap of 0, 1 at ``ContactConfig.near_miss_mm``).
+    tracker is that they did not touch (0 at a gap of 0, 1 at ``InferenceConfig.near_miss_mm``).
     An optional extension of DESIGN.md's event log."""
 
     t_s: float

@@ -74,8 +74,9 @@ def _gap_words(gap_mm: float) -> str:
 
 
 def _as_contact(events: Sequence[Event], nm: NearMiss) -> list[Event]:
-    """``events`` (time order) with the near miss read as a contact of its balls, in its place."""
-    touched = BallBall(nm.t_s, nm.frame, nm.shot, nm.confidence, nm.balls, nm.pos_mm)
+    """``events`` (time order) with the near miss read as a contact of its balls, in its place
+    (its confidence the complement of the near miss's: how sure that they did touch)."""
+    touched = BallBall(nm.t_s, nm.frame, nm.shot, 1.0 - nm.confidence, nm.balls, nm.pos_mm)
     i = next((k for k, e in enumerate(events) if e.t_s > nm.t_s), len(events))
     return [*events[:i], touched, *events[i:]]
 
