@@ -174,3 +174,34 @@ def test_a_cushion_in_the_report_gap_after_a_contact_is_found(white_rest_off_mm:
     ]
     assert len(yellow_head) == 1, f"the yellow's head cushion: {mids}"
     assert contact.t_s < yellow_head[0].t_s == pytest.approx(0.159, abs=0.01)
+
+
+@pytest.mark.parametrize("lost_s", [0.08, 0.15])
+def test_a_struck_balls_first_reports_lost_its_silence_is_still_a_rest(lost_s: float) -> None:
+    """A resting ball reported once, silent for 1.5 s, struck, and its first reports after the
+    stroke lost: it is next seen far from where it rested (a path through the silence would have
+    it creep across the table for 1.5 s and move first, the cue ball). The white is the cue ball
+    (003 art. 2: the player's ball is struck) and the red rested until it was met."""
+    paths, tc = struck_from_rest(1.5)
+    trajs = record(paths, 4.0)
+    red = trajs[BallId.RED]
+    keep = ~((red.t_s > tc) & (red.t_s < tc + lost_s))
+    trajs[BallId.RED] = Trajectory(
+        BallId.RED,
+        red.t_s[keep],
+        red.frame[keep],
+        red.x_mm[keep],
+        red.y_mm[keep],
+        red.observed[keep],
+        red.confidence[keep],
+    )
+    first_after = int(np.argmax(trajs[BallId.RED].t_s > tc))
+    jump = np.hypot(
+        trajs[BallId.RED].x_mm[first_after] - red.x_mm[0], trajs[BallId.RED].y_mm[first_after] - red.y_mm[0]
+    )
+    assert jump > 40.0  # beyond the silent-jump limit: the case the rule is for
+    events = infer_events(trajs, TABLE)
+    (start,) = [e for e in events if isinstance(e, ShotStart)]
+    assert start.cue_ball is BallId.WHITE
+    assert start.positions[BallId.RED] == pytest.approx((red.x_mm[0], red.y_mm[0]))
+    assert [set(h.balls) for h in events if isinstance(h, BallBall)] == [{BallId.WHITE, BallId.RED}]

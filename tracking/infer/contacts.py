@@ -253,10 +253,14 @@ class _Passes:
             others = self._others(k, from_rest, cushions, inferred, chain=True)
             hint0 = from_rest[k]
             found = self._episode_contacts(ep, others, hint0)
-            if not found and any(self._passed_on(k, j, y) for j, y in enumerate(from_rest) if y is not None):
+            passed = [y.t_s for j, y in enumerate(from_rest) if y is not None and self._passed_on(k, j, y)]
+            if not found and passed:
                 # the chain's contacts left the fits no room: the blow it passed on is timed
-                # without them (it precedes them, within a millisecond)
-                found = self._episode_contacts(ep, self._others(k, from_rest, cushions, inferred, chain=False), hint0)
+                # without them, and is one only within dedupe_s of them (they follow it within a
+                # millisecond; synthetic nine-ball break at 30 fps: a contact of the cue ball
+                # with a second-row ball 34 ms before the apex's, where there is none)
+                again = self._episode_contacts(ep, self._others(k, from_rest, cushions, inferred, chain=False), hint0)
+                found = [x for x in again if min(abs(x.t_s - t) for t in passed) <= self.cfg.dedupe_s]
             out.extend(found)
         return out
 

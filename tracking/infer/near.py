@@ -15,7 +15,7 @@ three-cushion shots' tracks with 1 mm of Gaussian noise added (two seeded runs) 
 ball's thin contact with the second ball on one shot in each run, a point then called a miss
 with no review (with 2 mm: 2 and 3 such calls); the passes found here let the rules ask what the
 call would be had they touched (:func:`rules.core.evidence.review_shot`), which flags those
-calls for review (``bench/real.py`` section 1, the noisy runs). A pass
+calls for review (measured 2026-12-06; ``bench/real_tracks_variants.py`` keeps such runs). A pass
 of two balls resting touching as the shot starts, at the stroke itself, is no near miss: the
 start event says they touch (``balls_in_contact``) and the rules read the separation from it.
 """
