@@ -395,83 +395,14 @@ def section_tracks() -> tuple[str, dict]:
             "</details>",
             "",
         ]
-    noisy = [noisy_tracks(folder, labels, table, sigma, seed) for sigma, seed in NOISE_RUNS]
-    lines += [
-        "The same shots with Gaussian noise added to every sample's x and y (as a user runs them; "
-        "seeded): how far the calls hold when the recorder is a little noisier than this one.",
-        "",
-        md_table(
-            ["noise σ mm (seed)", "points right", "cushions before the 2nd ball right", "confident wrong calls"],
-            [
-                [
-                    f"{n['sigma_mm']:g} ({n['seed']})",
-                    f"{n['points_right']}/{n['n']}",
-                    f"{n['cbs']}/{n['n2']}",
-                    str(n["confident_wrong"]),
-                ]
-                for n in noisy
-            ],
-        ),
-        "",
-    ]
     summary = {
         "user": {k: v for k, v in su.items() if not isinstance(v, list)},
         "mid": {k: v for k, v in sm.items() if not isinstance(v, list)},
         "confident_wrong_user": [r["index"] for r in su["confident_wrong"]],
         "confident_wrong_mid": [r["index"] for r in sm["confident_wrong"]],
         "errors": [(r["index"], r["error"]) for r in errors],
-        "noisy": noisy,
     }
     return "\n".join(lines), summary
-
-
-#: (sigma mm, seed) of the noisy re-runs of the three-cushion tracks
-NOISE_RUNS = ((1.0, 0), (1.0, 1), (2.0, 0), (2.0, 1))
-
-
-def noisy_tracks(folder: Path, labels: Sequence[Mapping[str, Any]], table: Any, sigma_mm: float, seed: int) -> dict:
-    """Every labelled shot's tracks with N(0, ``sigma_mm``) added to each sample's x and y (one
-    generator per run, shots in label order), through ``events`` + ``judge`` as a user runs them:
-    points and cushion counts right, and wrong calls without needs_review."""
-    from dataclasses import replace
-
-    from tracking.infer import infer_events
-    from tracking.tracks_csv import read_tracks_csv
-
-    rng = np.random.default_rng(seed)
-    n = pts = cbs = n2 = confident = 0
-    for lab in labels:
-        trajs = {
-            b: replace(
-                tr,
-                x_mm=tr.x_mm + rng.normal(0, sigma_mm, len(tr.x_mm)),
-                y_mm=tr.y_mm + rng.normal(0, sigma_mm, len(tr.y_mm)),
-            )
-            for b, tr in read_tracks_csv(folder / lab["file"]).items()
-        }
-        try:
-            calls = _judge_shot_events(infer_events(trajs, table), None)["calls"]
-        except Exception:  # a failure of the pipeline counts as a wrong call
-            n += 1
-            confident += 1
-            continue
-        c = calls[0] if calls else None
-        n += 1
-        right = bool(c and c.points > 0) == bool(lab["point"])
-        pts += right
-        confident += (not right) and not (c and c.needs_review)
-        if lab.get("second_object_ball"):
-            n2 += 1
-            cbs += c is not None and c.cushions_before_second_ball == lab["cushions_before_second"]
-    return {
-        "sigma_mm": sigma_mm,
-        "seed": seed,
-        "n": n,
-        "points_right": pts,
-        "cbs": cbs,
-        "n2": n2,
-        "confident_wrong": confident,
-    }
 
 
 # ---------------------------------------------------------------------------------------------
