@@ -37,6 +37,9 @@ from tracking.segment import BallActivity, ShotSpan
 #: is 14 mm at 7 m/s, the fastest cue ball; a grid point then lies within 7 mm of the closest
 #: point of a straight pass, where the gap is at most 7^2 / (2 x 61.5) = 0.4 mm wider.
 GRID_S = 0.002
+#: the most grid points of one shot (a shot that never settles, minutes of a ball creeping in a
+#: club clip, is compared on a coarser grid rather than on millions of points): 400 s at GRID_S
+MAX_GRID_POINTS = 200_000
 #: how many median sample spacings make a gap in a ball's samples a rest of a sparse recorder
 LONG_GAP = 3.0
 
@@ -72,7 +75,8 @@ def near_misses(
     t1 = span.t_end_s
     if not t1 > t_start:
         return []
-    ts = np.arange(t_start, t1 + GRID_S / 2, GRID_S)
+    step = max(GRID_S, (t1 - t_start) / MAX_GRID_POINTS)
+    ts = np.arange(t_start, t1 + step / 2, step)
     found = list(collisions)
     frozen = {frozenset(p) for p in touching}
     pc = _paths(acts[cue], ts, despike=False)
