@@ -95,6 +95,32 @@ def _moving_intervals(act: BallActivity) -> list[tuple[float, float]]:
     return out
 
 
+def moving_at(ts: np.ndarray, *acts: BallActivity) -> np.ndarray:
+    """Whether any of the balls moves at each time: inside one of its motions, from the sample
+    before the first moving one to the sample after the last."""
+    moving = np.zeros(len(ts), dtype=bool)
+    for act in acts:
+        for lo, hi in _moving_intervals(act):
+            moving |= (ts >= lo) & (ts <= hi)
+    return moving
+
+
+def true_runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) index of each run of True in ``mask``."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(mask)
+    while i < n:
+        if not mask[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and mask[j + 1]:
+            j += 1
+        out.append((i, j))
+        i = j + 1
+    return out
+
+
 def _starts(act: BallActivity) -> list[tuple[float, float]]:
     """(last rest sample, first moving sample) times of each motion that follows a rest."""
     s = act.samples
@@ -154,20 +180,10 @@ def pair_episodes(
                     diameter_mm + cfg.ball_detect_mm + 0.5 * (chord + other_chord[inside])
                 )
                 margin[inside] = np.minimum(margin[inside], m_way)
-    moving = np.zeros(len(ts), dtype=bool)
-    for lo, hi in _moving_intervals(act_a) + _moving_intervals(act_b):
-        moving |= (ts >= lo) & (ts <= hi)
-    close = moving & (margin <= 0.0)
+    close = moving_at(ts, act_a, act_b) & (margin <= 0.0)
     out: list[Episode] = []
-    i = 0
     n = len(ts)
-    while i < n:
-        if not close[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and close[j + 1]:
-            j += 1
+    for i, j in true_runs(close):
         k = i + int(np.argmin(margin[i : j + 1]))
         t_grid = float(ts[max(i - 1, 0)])
         # a ball that left its rest in a gap of its samples was held there through the gap: the
@@ -190,7 +206,6 @@ def pair_episodes(
             out[-1] = ep
         else:
             out.append(ep)
-        i = j + 1
     return out
 
 

@@ -253,8 +253,10 @@ class _Passes:
             others = self._others(k, from_rest, cushions, inferred, chain=True)
             hint0 = from_rest[k]
             found = self._episode_contacts(ep, others, hint0)
-            passed = [y.t_s for j, y in enumerate(from_rest) if y is not None and self._passed_on(k, j, y)]
-            if not found and passed:
+            passed = (
+                [] if found else [y.t_s for j, y in enumerate(from_rest) if y is not None and self._passed_on(k, j, y)]
+            )
+            if passed:
                 # the chain's contacts left the fits no room: the blow it passed on is timed
                 # without them, and is one only within dedupe_s of them (they follow it within a
                 # millisecond; synthetic nine-ball break at 30 fps: a contact of the cue ball

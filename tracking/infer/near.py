@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tracking.collisions import Collision, positions_at
+from tracking.collisions import Collision, moving_at, positions_at, true_runs
 from tracking.ids import BallId
 from tracking.infer.config import InferenceConfig
 from tracking.segment import BallActivity, ShotSpan
@@ -81,14 +81,14 @@ def near_misses(
     frozen = {frozenset(p) for p in touching}
     pc = _paths(acts[cue], ts, despike=False)
     pc_smooth = _paths(acts[cue], ts, despike=True)
-    cue_moving = _moving_mask(acts[cue], ts)
+    cue_moving = moving_at(ts, acts[cue])
     out: list[NearPass] = []
     for other in sorted(acts, key=lambda b: b.value):
         if other is cue or len(acts[other].samples) == 0:
             continue
         po = _paths(acts[other], ts, despike=False)
         po_smooth = _paths(acts[other], ts, despike=True)
-        live = (cue_moving | _moving_mask(acts[other], ts)) & (ts < left_s.get(other, math.inf))
+        live = (cue_moving | moving_at(ts, acts[other])) & (ts < left_s.get(other, math.inf))
         if cue in left_s:
             live &= ts < left_s[cue]
         # the closest of the readings of each ball's path (see _paths), as sampled and without
@@ -97,7 +97,7 @@ def near_misses(
         gap = _gap(pc, po, diameter_mm)
         close = live & (gap <= cfg.near_miss_mm) & (_gap(pc_smooth, po_smooth, diameter_mm) <= cfg.near_miss_mm)
         slack = cfg.dedupe_s + _sample_gap_s(acts[cue], acts[other])
-        for i, j in _runs(close):
+        for i, j in true_runs(close):
             k = i + int(np.argmin(gap[i : j + 1]))
             t = float(ts[k])
             lo, hi = float(ts[i]) - slack, float(ts[j]) + slack
@@ -160,35 +160,7 @@ def _despiked(act: BallActivity, ts: np.ndarray) -> np.ndarray:
     return positions_at(smooth, ts)[0]
 
 
-def _moving_mask(act: BallActivity, ts: np.ndarray) -> np.ndarray:
-    """Whether the ball moves at each time: inside one of its motions, from the sample before the
-    first moving one to the sample after the last."""
-    out = np.zeros(len(ts), dtype=bool)
-    s = act.samples
-    for m in act.motions:
-        lo = float(s.t_s[m.i_first - 1]) if m.i_first > 0 else float(s.t_s[m.i_first])
-        hi = float(s.t_s[m.i_last + 1]) if m.i_last + 1 < len(s) else float(s.t_s[m.i_last])
-        out |= (ts >= lo) & (ts <= hi)
-    return out
-
-
 def _sample_gap_s(*acts: BallActivity) -> float:
     """The longest median spacing of the balls' samples (0 for a ball with one sample)."""
     gaps = [float(np.median(np.diff(a.samples.t_s))) for a in acts if len(a.samples) > 1]
     return max(gaps, default=0.0) if all(math.isfinite(g) for g in gaps) else 0.0
-
-
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    """(first, last) index of each run of True."""
-    out: list[tuple[int, int]] = []
-    i, n = 0, len(mask)
-    while i < n:
-        if not mask[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and mask[j + 1]:
-            j += 1
-        out.append((i, j))
-        i = j + 1
-    return out
