@@ -5,7 +5,9 @@ The project is judged on real footage it does not have; a threshold that happens
 nine-ball and four eight-ball dev clips would break on a camera mounted the other way round, a
 lower resolution or a darker hall. This script writes, in a temporary folder, each dev clip
 mirrored left-right (``mirror``), turned 180 degrees (``turn``, nine-ball), scaled to 2/3
-(``small``, nine-ball) or 5/4 (``large``, eight-ball), and darkened (``dark``: gamma 1.6), encodes
+(``small``, nine-ball) or 5/4 (``large``, eight-ball), darkened (``dark``: gamma 1.6) and, nine-ball,
+cut in mid-shot (``cut``: from halfway between the labelled stroke and first contact, as a clip
+that starts late: the calls must carry needs_review, the stroke being unseen), encodes
 them (H.264, CRF 16, by the FFmpeg of imageio-ffmpeg), and runs the same measurements as
 ``bench/real.py`` on them. With ``--extra`` the nine-ball clips are also re-encoded as a stream
 would be (``crf32``: CRF 32), brightened (``bright``: gamma 0.7), given a warmer white balance
@@ -52,7 +54,7 @@ from sections import publish_section  # bench/sections.py, beside this file
 
 BEGIN = "<!-- real-variants:begin -->"
 END = "<!-- real-variants:end -->"
-NINE_VARIANTS = ("mirror", "turn", "small", "dark")
+NINE_VARIANTS = ("mirror", "turn", "small", "dark", "cut")
 NINE_EXTRA = ("crf32", "bright", "warm", "noise", "blur", "tilt")
 EIGHT_VARIANTS = ("mirror", "large", "dark")
 CAROM_VARIANTS = ("mirror", "small", "dark")
@@ -90,6 +92,8 @@ def transform(name: str, w: int, h: int) -> tuple[tuple[int, int], Callable[[np.
             return cv2.flip(img, -1)
         if name == "dark":
             return img if mask else cv2.LUT(img, _GAMMA)
+        if name == "cut":  # the frames before the cut are left out (write_variants); the rest as they are
+            return img
         if name in ("small", "large"):
             interp = cv2.INTER_NEAREST if mask else (cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
             return cv2.resize(img, size, interpolation=interp)
@@ -99,8 +103,9 @@ def transform(name: str, w: int, h: int) -> tuple[tuple[int, int], Callable[[np.
     return size, tf
 
 
-def write_variants(src: Path, out: dict[str, Path]) -> None:
-    """Encode ``src`` once per variant (name -> output path), decoding it once."""
+def write_variants(src: Path, out: dict[str, Path], cut_frame: int = 0) -> None:
+    """Encode ``src`` once per variant (name -> output path), decoding it once; the ``cut``
+    variant from frame ``cut_frame`` on (decode order)."""
     import imageio_ffmpeg
 
     cap = cv2.VideoCapture(str(src))
@@ -113,13 +118,16 @@ def write_variants(src: Path, out: dict[str, Path]) -> None:
         cmd += ["-s", f"{size[0]}x{size[1]}", "-r", f"{fps:.6g}", "-i", "-", "-c:v", "libx264", "-preset", "veryfast"]
         cmd += ["-crf", "32" if name == "crf32" else "16", "-pix_fmt", "yuv420p", str(path)]
         procs[name] = (subprocess.Popen(cmd, stdin=subprocess.PIPE), tf)
+    index = 0
     while True:
         ok, frame = cap.read()
         if not ok:
             break
-        for proc, tf in procs.values():
+        for name, (proc, tf) in procs.items():
             assert proc.stdin is not None
-            proc.stdin.write(np.ascontiguousarray(tf(frame, False)).tobytes())
+            if name != "cut" or index >= cut_frame:
+                proc.stdin.write(np.ascontiguousarray(tf(frame, False)).tobytes())
+        index += 1
     cap.release()
     for proc, _ in procs.values():
         assert proc.stdin is not None
@@ -128,18 +136,27 @@ def write_variants(src: Path, out: dict[str, Path]) -> None:
             raise OSError(f"FFmpeg failed writing a variant of {src.name}")
 
 
-def nine_rows(work: Path, variants: tuple[str, ...] = NINE_VARIANTS) -> tuple[list[list[str]], dict[str, list[int]]]:
+def nine_rows(
+    work: Path, variants: tuple[str, ...] = NINE_VARIANTS
+) -> tuple[list[list[str]], dict[str, list[int]], tuple[int, int]]:
     """Per clip and variant: pocketed, first contact, call; totals per variant (right, wrong
-    calls without review, runs)."""
+    calls without review, runs); of the ``cut`` variant's clips, those whose every call is flagged
+    for review, and all."""
     folder = real.REAL / "nine-ball-clips"
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
     rows, totals = [], {v: [0, 0, 0] for v in ("original",) + variants}
+    cut_flagged = [0, 0]  # the cut variant's clips whose every call is flagged for review, of all
     for video in sorted(folder.glob("*.mp4")):
         lab = labels.get(video.name)
         if lab is None:
             continue
-        paths = {v: work / f"{video.stem}__{v}.mp4" for v in variants}
-        write_variants(video, paths)
+        shot = lab["shots"][0]
+        # cut in mid-shot: between the stroke and the first contact (the stroke is not seen, the
+        # first contact is), as a broadcast clip that starts late is
+        strike, hit = shot.get("strike_frame"), (shot.get("first_contact") or {}).get("frame")
+        cut = (strike + hit + 1) // 2 if isinstance(strike, int) and isinstance(hit, int) else None
+        paths = {v: work / f"{video.stem}__{v}.mp4" for v in variants if v != "cut" or cut is not None}
+        write_variants(video, paths, cut or 0)
         want_pots = sorted(str(p["ball"]) for s in lab["shots"] for p in s["pocketed"])
         want_first = [str(s["first_contact"]["ball"]) if s.get("first_contact") else None for s in lab["shots"]]
         for variant, path in [("original", video), *paths.items()]:
@@ -150,11 +167,15 @@ def nine_rows(work: Path, variants: tuple[str, ...] = NINE_VARIANTS) -> tuple[li
             pots = sorted(str(p["ball"]) for c in calls for p in c.get("pocketed", []))
             first = [None if c.get("first_ball") is None else str(c["first_ball"]) for c in calls]
             right = pots == want_pots and first == want_first
-            unflagged = not right and not all(c.get("needs_review") for c in calls)
+            flagged = bool(calls) and all(c.get("needs_review") for c in calls)
+            unflagged = not right and not flagged
             t = totals[variant]
             t[0] += right
             t[1] += unflagged
             t[2] += 1
+            if variant == "cut":
+                cut_flagged[0] += flagged
+                cut_flagged[1] += 1
             summary = "; ".join(c.get("summary", "") + (" (review)" if c.get("needs_review") else "") for c in calls)
             rows.append(
                 [
@@ -167,7 +188,7 @@ def nine_rows(work: Path, variants: tuple[str, ...] = NINE_VARIANTS) -> tuple[li
                 ]
             )
             print(f"  {video.stem} {variant}: {'right' if right else 'WRONG'}: {summary}", flush=True)
-    return rows, totals
+    return rows, totals, (cut_flagged[0], cut_flagged[1])
 
 
 def eight_variants(work: Path) -> str:
@@ -291,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="real_variants_") as tmp:
         work = Path(tmp)
-        rows, totals = nine_rows(work, NINE_VARIANTS + (NINE_EXTRA if args.extra else ()))
+        rows, totals, cut_flagged = nine_rows(work, NINE_VARIANTS + (NINE_EXTRA if args.extra else ()))
         eight = eight_variants(work)
         carom = carom_variants(work)
     head = ["clip", "variant", "pocketed and first contact right", "pocketed", "first contact", "call"]
@@ -302,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             f"Generated by `python bench/real_variants.py{' --extra' if args.extra else ''}` on "
             f"{time.strftime('%Y-%m-%d')} in {time.perf_counter() - t0:.0f} s. The real dev clips as another "
-            "camera would show them (mirrored, turned 180 degrees, scaled, darkened"
+            "camera would show them (mirrored, turned 180 degrees, scaled, darkened, nine-ball cut in mid-shot"
             + (
                 "; nine-ball also re-encoded at CRF 32, brightened, warmer, noisier, softer, turned 3 degrees"
                 if args.extra
@@ -315,7 +336,10 @@ def main(argv: list[str] | None = None) -> int:
             "",
             real.md_table(head, rows),
             "",
-            f"Pocketed balls and first contact right: {tot}.",
+            f"Pocketed balls and first contact right: {tot}. Cut in mid-shot (``cut``: from the frame "
+            "halfway between the labelled stroke and first contact, so the stroke is not seen): every call "
+            f"flagged for review on {cut_flagged[0]}/{cut_flagged[1]} clips (issue 13 item 5: the shot start "
+            "names the balls under way, `ShotStart.under_way`).",
             "",
             "### Eight-ball clips",
             "",

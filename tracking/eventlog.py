@@ -83,6 +83,8 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
             d["frozen_to_cushion"] = {b.value: c.value for b, c in ev.frozen_to_cushion.items()}
         if ev.balls_in_contact:
             d["balls_in_contact"] = [[a.value, b.value] for a, b in ev.balls_in_contact]
+        if ev.under_way:
+            d["under_way"] = [b.value for b in ev.under_way]
     elif isinstance(ev, BallBall):
         d["balls"] = [ev.balls[0].value, ev.balls[1].value]
         d["pos"] = _pos(ev.pos_mm)
@@ -194,12 +196,16 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
         if not isinstance(contact_raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in contact_raw):
             raise EventLogError(f"{where}: 'balls_in_contact' must be a list of [ball, ball] pairs")
         contacts = tuple((_ball(a, where), _ball(b, where)) for a, b in contact_raw)
+        under_raw = d.get("under_way", []) or []
+        if not isinstance(under_raw, list):
+            raise EventLogError(f"{where}: 'under_way' must be a list of balls, got {_echo(under_raw)}")
         return ShotStart(
             **common,
             cue_ball=_ball(_need(d, "cue_ball", where), where),
             positions=_parse_positions(_need(d, "positions", where), where),
             frozen_to_cushion=frozen,
             balls_in_contact=contacts,
+            under_way=tuple(_ball(b, where) for b in under_raw),
         )
     if kind in (EventKind.BALL_BALL, EventKind.NEAR_MISS):
         balls = _need(d, "balls", where)

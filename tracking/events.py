@@ -32,7 +32,11 @@ class ShotStart:
     """The stroke begins: ``cue_ball`` is the ball the cue struck; ``positions`` every ball on the
     table before the stroke. ``frozen_to_cushion`` names, for a ball resting against a cushion,
     that cushion (three-cushion art. 10: its first contact does not count); ``balls_in_contact``
-    the pairs resting against each other (art. 9). Both are optional extensions of DESIGN.md."""
+    the pairs resting against each other (art. 9). ``under_way`` names the balls already moving
+    when the recording began (a clip cut in mid-shot): the stroke and whatever happened before the
+    first frame were not seen, so every call of the shot is one to review; empty where the stroke
+    is seen (a sparse recorder that opens with the struck ball's first report is one that sees
+    it). All three are optional extensions of DESIGN.md."""
 
     t_s: float
     frame: int
@@ -42,6 +46,7 @@ class ShotStart:
     positions: Mapping[BallId, PointMm]
     frozen_to_cushion: Mapping[BallId, Cushion] = field(default_factory=dict)
     balls_in_contact: tuple[tuple[BallId, BallId], ...] = ()
+    under_way: tuple[BallId, ...] = ()
     kind: EventKind = field(default=EventKind.SHOT_START, init=False)
 
 

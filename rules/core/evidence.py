@@ -12,6 +12,10 @@ decision function (any engine, any game):
 - a low-confidence ``shot_start`` puts what it says in doubt (which ball was struck, which balls
   were frozen or touching): the engine gives alternative readings (``start_alternatives``, each
   with the words "if ...") to compare;
+- a ``shot_start`` whose balls were already moving when the recording began
+  (:attr:`tracking.events.ShotStart.under_way`: a clip cut in mid-shot) puts every call of the
+  shot in doubt: its stroke, and any contact, cushion or pocketing before the first frame, were
+  not seen, and no re-judging of what was seen can say what they were;
 - each ``near_miss`` (the cue ball passed within a hair of a ball with no contact found:
   :class:`tracking.events.NearMiss`) is read as a contact there: if the call changes, it rests on
   a contact too thin for the samples to show, or on its absence (a three-cushion miss by a
@@ -167,6 +171,18 @@ def review_shot(
                     f"it would be {describe_outcome(alt)}"
                 )
 
+    if start is not None and start.under_way:
+        moving = _names([b.value for b in start.under_way])
+        doubts[id(start)] = (
+            f"{moving} already moving when the recording began: the stroke was not seen, and the "
+            "call counts nothing from before the first frame"
+        )
+        summaries.append(
+            f"the shot was under way when the recording began ({moving} already moving at "
+            f"{start.t_s:.2f} s): its stroke, and any contact, cushion or pocketing before the first "
+            "frame, were not seen"
+        )
+
     for nm in near_misses:
         alt = decide(_as_contact(events, nm))
         if alt != base:
@@ -197,3 +213,9 @@ def review_shot(
         uniq = list(dict.fromkeys(summaries))
         summary = "Needs review: " + "; ".join(uniq) + "."
     return Review(needs_review=bool(doubts), evidence=evidence, summary=summary)
+
+
+def _names(balls: Sequence[str]) -> str:
+    """'the cue', 'the cue and the 2', 'the cue, the 2 and the 7'."""
+    named = [f"the {b}" for b in balls]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]

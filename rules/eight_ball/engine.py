@@ -326,7 +326,9 @@ class EightBallEngine:
             evs_all = ((start,) if start else ()) + tuple(evs) + ((end,) if end else ())
             return decide(st, read_pool_shot(Shot(shot.number, evs_all)), si, contacts, frozen_to).outcome
 
-        return review_shot(again, mids, d.basis, self.config, describe_outcome, near_misses=shot.near_misses)
+        return review_shot(
+            again, mids, d.basis, self.config, describe_outcome, start=start, near_misses=shot.near_misses
+        )
 
     # -- after the verdict ----------------------------------------------------------------------
     def _apply(

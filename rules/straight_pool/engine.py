@@ -296,7 +296,9 @@ class StraightPoolEngine:
         def outcome(evs: Any) -> Any:
             return decide(st, read_pool_shot(Shot(n, head + tuple(evs) + tail)), si).outcome
 
-        return review_shot(outcome, list(mids), d.basis, self.config, describe_outcome, near_misses=near_misses)
+        return review_shot(
+            outcome, list(mids), d.basis, self.config, describe_outcome, start=start, near_misses=near_misses
+        )
 
     @staticmethod
     def _details(

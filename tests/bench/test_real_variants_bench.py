@@ -45,3 +45,27 @@ def test_the_extra_nine_ball_variants(variants, name: str, changes: str) -> None
         assert out.astype(float).std() < img.astype(float).std()
     else:
         assert np.abs(diff).mean() > 10
+
+
+def test_the_cut_variant_starts_at_its_frame(variants, tmp_path) -> None:
+    import cv2
+
+    src = tmp_path / "src.mp4"
+    writer = cv2.VideoWriter(str(src), cv2.VideoWriter_fourcc(*"mp4v"), 25.0, (128, 72))
+    for i in range(12):
+        writer.write(np.full((72, 128, 3), 20 * i, np.uint8))  # each frame its own grey: 0, 20, ...
+    writer.release()
+    out = {"cut": tmp_path / "cut.mp4", "mirror": tmp_path / "mirror.mp4"}
+    variants.write_variants(src, out, cut_frame=5)
+
+    def greys(path) -> list[float]:
+        cap, vals = cv2.VideoCapture(str(path)), []
+        while True:
+            ok, f = cap.read()
+            if not ok:
+                return vals
+            vals.append(float(f.mean()))
+
+    cut, whole = greys(out["cut"]), greys(out["mirror"])
+    assert len(whole) == 12 and len(cut) == 7
+    assert cut == pytest.approx(whole[5:], abs=2.0)  # frame 5 first, the rest as they were

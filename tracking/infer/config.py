@@ -55,6 +55,12 @@ class InferenceConfig:
     #: thin contacts lost came out as passes of -5.2 to +2.0 mm; a synthetic 60 fps pass truly
     #: 2.35 mm wide as 2.08 mm; the widest pass on the 60 real shots as recorded is a miss by 3.3 mm.
     near_miss_mm: float = 3.0
+    #: s. A ball already moving on its first sample, no later than this after the data's first
+    #: sample, was under way when the recording began (``ShotStart.under_way``): the stroke, and
+    #: whatever the balls did before the first frame, was not seen. 0.1 s: a few frames at video
+    #: rates (a ball hidden on the first frame and seen moving on the next is still one), under a
+    #: sparse recorder's first report; a ball first seen later (out from under a hand) is not one.
+    under_way_s: float = 0.1
     #: mm/s. When the data end with balls still moving, the shot is closed (``ShotEnd`` at 0.5
     #: confidence at most) only if each of them was slower than this at its last sample: all but
     #: stopped (about 10 cm to go at a rolling deceleration of ~0.1 m/s^2); with a faster one the

@@ -69,6 +69,7 @@ class Opening:
     positions: dict[BallId, tuple[float, float]]
     frozen: dict[BallId, Cushion]
     touching: tuple[tuple[BallId, BallId], ...]
+    under_way: tuple[BallId, ...] = ()
 
 
 def shot_opening(
@@ -82,6 +83,7 @@ def shot_opening(
     stroke = _stroke(acts, span, zones, cfg)
     positions = _positions(acts, span, stroke.t_s, zones, cfg)
     opened = _opened_by_stroke(acts, span, stroke.motion, cfg)
+    under_way = () if opened is not None else _under_way(acts, span, cfg)
     if opened is not None:
         # a recorder that starts with the stroke: the cue ball's first report is where it was
         # struck, and no other ball moved before it, so which ball was struck is sure
@@ -98,7 +100,36 @@ def shot_opening(
         for a, b in combinations(list(positions), 2)
         if math.dist(positions[a], positions[b]) <= D + cfg.touching_tol_mm
     )
-    return Opening(stroke, positions, frozen, touching)
+    return Opening(stroke, positions, frozen, touching, under_way)
+
+
+def _under_way(acts: Mapping[BallId, BallActivity], span: ShotSpan, cfg: InferenceConfig) -> tuple[BallId, ...]:
+    """The balls of ``span`` already moving when the data began (a clip cut in mid-shot): a motion
+    with no rest before it, whose first sample lies within ``InferenceConfig.under_way_s`` of the
+    data's first sample, and which moved more than the rest tolerance by then (or by its next
+    sample, where none came sooner). Not one: a ball first seen moving later (out from under
+    a hand: the stroke was seen, the ball was only hidden), nor one at rest on the first frames
+    for less than a rest run (real dev Clip12: the rack's balls, struck on the fourth frame)."""
+    firsts = [float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)]
+    if not firsts:
+        return ()
+    t_open = min(firsts)
+    seg = cfg.segment
+    out: list[BallId] = []
+    for m in span.motions:
+        s = acts[m.ball].samples
+        if m.rest_before is not None or m.i_first != 0 or len(s) < 2 or m.ball in out:
+            continue
+        t0 = float(s.t_s[0])
+        if t0 > t_open + cfg.under_way_s:
+            continue
+        k = max(int(np.searchsorted(s.t_s, t_open + cfg.under_way_s, side="right")), 2)
+        if float(s.t_s[k - 1]) - t0 > seg.rest_min_s:
+            continue  # seen again only later: whether it moved at the opening is not known
+        step = np.hypot(*(s.xy_mm[1:k] - s.xy_mm[0]).T)
+        if float(step.max()) > seg.rest_tol_mm:
+            out.append(m.ball)
+    return tuple(sorted(out, key=lambda b: b.value))
 
 
 def start_event(opening: Opening, stroke: Stroke, shot: int, frame_at: FrameAt) -> ShotStart:
@@ -112,6 +143,7 @@ def start_event(opening: Opening, stroke: Stroke, shot: int, frame_at: FrameAt) 
         opening.positions,
         opening.frozen,
         opening.touching,
+        opening.under_way,
     )
 
 
