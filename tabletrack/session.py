@@ -31,6 +31,7 @@ import numpy as np
 from calibration.table import TableSpec
 from rules.core.call import Call
 from tabletrack.annotate import BallTrack
+from tabletrack.blind import BlindLog
 from tabletrack.shot_judge import ShotJudge
 from tabletrack.still import BallWatch, StillGate
 from tabletrack.visibility import ClothModel, GapLog
@@ -40,6 +41,7 @@ from tracking.events import Event, group_shots
 from tracking.identity import detector_class
 from tracking.ids import BallId
 from tracking.infer import EventStream
+from tracking.pockets import pocket_zones
 from tracking.tracker import BallState, Tracker
 from tracking.tracks_csv import TracksCsvWriter
 from vision.detect import Detector
@@ -119,7 +121,12 @@ class FrameAnalysis:
         #: they start and end no shot; calls of shots touching them are marked for review
         self.cloth = cloth
         self.gaps = GapLog()
-        self.judge = ShotJudge(game, referee_path, fps, path("calls.jsonl"), table, path("score_sheet.json"), self.gaps)
+        #: balls that moved while unseen, the table in view (:mod:`tabletrack.blind`): calls of shots
+        #: touching them are marked for review too
+        self.blind = BlindLog(pocket_zones(table) if table.pockets else (), min_mm=table.ball_diameter_mm)
+        self.judge = ShotJudge(
+            game, referee_path, fps, path("calls.jsonl"), table, path("score_sheet.json"), self.gaps, self.blind
+        )
         self.events: list[Event] = []
         self.samples: dict[BallId, list[tuple[int, float, float, bool]]] = {b: [] for b in balls}
         self.analysed = 0
@@ -286,6 +293,7 @@ class FrameAnalysis:
                     self.samples[st.ball].append((st.frame, st.x_mm, st.y_mm, st.observed))
                 self._released.extend((st.ball, st.frame, st.x_mm, st.y_mm, st.observed) for st in states)
             self._tracks_writer.write_states(states)
+            self.blind.add(states)
             if emit:
                 self._emit(self.stream.add_states(states))
 

@@ -21,6 +21,7 @@ from rules.core.judge import check_referee_shots, with_opening
 from rules.core.opening import OpeningSight, opening_input
 from rules.core.parsing import read_input_json
 from tabletrack.annotate import CallOverlay
+from tabletrack.blind import BlindLog
 from tabletrack.tables import table_spots
 from tabletrack.visibility import GapLog
 from tracking.events import Event, Shot, group_shots
@@ -42,6 +43,7 @@ class ShotJudge:
         table: TableSpec | None = None,
         sheet_path: Path | None = None,
         gaps: GapLog | None = None,
+        blind: BlindLog | None = None,
     ) -> None:
         g = parse_game(game)
         self.game = g
@@ -56,6 +58,7 @@ class ShotJudge:
         self.writer = CallWriter(calls_path)
         self.sheet_path = sheet_path or calls_path.with_name("score_sheet.json")
         self.gaps = gaps or GapLog()
+        self.blind = blind or BlindLog()
         self.calls: list[Call] = []
         self._call_frames: dict[int, int] = {}
         #: while set, every call made is held: ``needs_review`` with this reason (live: the camera moved)
@@ -68,7 +71,8 @@ class ShotJudge:
         self._start: Any = None
 
     def _judged(self, shot: Shot) -> tuple[Call, Any, Any, OpeningSight | None]:
-        """The call of ``shot`` from the current state, flagged for the gaps it touches, and the
+        """The call of ``shot`` from the current state, flagged for the gaps and blind spells it
+        touches (:mod:`tabletrack.visibility`, :mod:`tabletrack.blind`), and the
         state, referee input and opening sight after it; nothing is kept. The first shot starts
         from the referee's state, or a new game whose first shot is a break only where its start
         shows the break position (:mod:`rules.core.opening`)."""
@@ -81,7 +85,7 @@ class ShotJudge:
         call, after = self.engine.judge_shot(state, shot, ref.for_shot(shot.number) if ref else None)
         if sight is not None:
             call = with_opening(call, sight)
-        return _flag_gaps(call, shot, self.gaps), after, ref, sight
+        return _flag_blind(_flag_gaps(call, shot, self.gaps), shot, self.blind), after, ref, sight
 
     def judge(self, shot: Shot) -> Call:
         """The call of ``shot`` (the next one in order), written before it is returned."""
@@ -196,6 +200,17 @@ def _flag_gaps(call: Call, shot: Shot, gaps: GapLog) -> Call:
     if not touching:
         return call
     return _for_review(call, "; ".join(g.describe() for g in touching))
+
+
+def _flag_blind(call: Call, shot: Shot, blind: BlindLog) -> Call:
+    """``call`` marked for review when a ball moved unseen during its shot, the table being in view
+    (:mod:`tabletrack.blind`): a contact or cushion then has no path to be found from."""
+    if not shot.events:
+        return call
+    spells = blind.touching(shot.events[0].t_s, max(e.t_s for e in shot.events))
+    if not spells:
+        return call
+    return _for_review(call, "; ".join(sp.describe() for sp in spells))
 
 
 def _for_review(call: Call, why: str) -> Call:
