@@ -12,7 +12,13 @@ rows are changed as the variant says, written as a tracks CSV and run through ``
 - ``rate25`` / ``rate17``: a recorder that reports a ball at most every 35 / 55 ms (~25 / ~17 Hz
   while it moves; a ball's last report kept);
 - ``mirror``: the table turned 180 degrees (x -> length - x, y -> width - y);
-- ``offset``: every time 3.7 s later (a recording that does not start at 0).
+- ``offset``: every time 3.7 s later (a recording that does not start at 0);
+- ``late``: a recording that begins 0.25 s after the stroke, in mid-shot: every ball reported at
+  that moment (a moving one where its reports around it put it, a resting one at its last) and
+  the rest as recorded. Where more than the cue ball moves at that first report the shot is read
+  as under way and its call flagged (``ShotStart.under_way``); where the cue ball alone moves, the
+  opening is read as the stroke, as this recorder's reports begin (DESIGN.md), and a cushion it
+  met before is lost: the figure to watch is the wrong calls without review.
 
 Per variant: points right and cushions before the second ball right against labels.json, and the
 wrong calls made without ``needs_review``. Each variant's randomness is seeded by the shot index,
@@ -41,7 +47,9 @@ from sections import publish_section  # bench/sections.py, beside this file
 
 BEGIN = "<!-- real-tracks-variants:begin -->"
 END = "<!-- real-tracks-variants:end -->"
-VARIANTS = ("original", "noise", "noise2", "drop", "drop30", "rate25", "rate17", "mirror", "offset")
+VARIANTS = ("original", "noise", "noise2", "drop", "drop30", "rate25", "rate17", "mirror", "offset", "late")
+#: s after the first report at which the ``late`` recorder begins
+LATE_S = 0.25
 #: one report (t_s, ball, x_mm, y_mm)
 Row = tuple[float, str, float, float]
 
@@ -71,7 +79,30 @@ def resample(rows: list[Row], variant: str, rng: np.random.Generator, length_mm:
         return [(t, b, length_mm - x, width_mm - y) for t, b, x, y in rows]
     if variant == "offset":
         return [(t + 3.7, b, x, y) for t, b, x, y in rows]
+    if variant == "late":
+        return _late(rows)
     raise ValueError(f"unknown variant {variant!r}: expected one of {', '.join(VARIANTS)}")
+
+
+def _late(rows: list[Row]) -> list[Row]:
+    """``rows`` as a recorder that began ``LATE_S`` after the first report would write them: each
+    ball reported at its start (between two reports under 50 ms apart, a moving ball, where they
+    put it; else where it was last reported) and every report after it."""
+    t0 = rows[0][0] + LATE_S
+    start: list[Row] = []
+    for ball in dict.fromkeys(b for _, b, _, _ in rows):
+        mine = [(t, x, y) for t, b, x, y in rows if b == ball]
+        before = [m for m in mine if m[0] <= t0]
+        after = [m for m in mine if m[0] > t0]
+        if not before:
+            continue  # first reported after the start: as recorded
+        (ta, xa, ya) = before[-1]
+        if after and after[0][0] - ta <= 0.05:
+            tb, xb, yb = after[0]
+            w = (t0 - ta) / (tb - ta)
+            xa, ya = xa + w * (xb - xa), ya + w * (yb - ya)
+        start.append((t0, ball, xa, ya))
+    return start + [r for r in rows if r[0] > t0]
 
 
 def run_variant(variant: str, folder: Path, work: Path) -> dict[str, int]:
@@ -83,7 +114,7 @@ def run_variant(variant: str, folder: Path, work: Path) -> dict[str, int]:
 
     table = load_table("carom")
     labels = json.loads((folder / "labels.json").read_text())
-    n = {"shots": 0, "points": 0, "with2": 0, "cbs": 0, "confident_wrong": 0, "errors": 0}
+    n = {"shots": 0, "points": 0, "with2": 0, "cbs": 0, "confident_wrong": 0, "flagged": 0, "errors": 0}
     for lab in labels:
         with (folder / lab["file"]).open(newline="") as f:
             rows = [(float(r["t"]), r["ball"], float(r["x_mm"]), float(r["y_mm"])) for r in csv.DictReader(f)]
@@ -102,6 +133,7 @@ def run_variant(variant: str, folder: Path, work: Path) -> dict[str, int]:
         right = bool(c and c.points > 0) == bool(lab["point"])
         n["points"] += right
         n["confident_wrong"] += (not right) and not (c and c.needs_review)
+        n["flagged"] += bool(c and c.needs_review)
         if lab.get("second_object_ball"):
             n["with2"] += 1
             n["cbs"] += c is not None and c.cushions_before_second_ball == lab["cushions_before_second"]
@@ -127,11 +159,19 @@ def main(argv: list[str] | None = None) -> int:
                     f"{n['points']}/{n['shots']}",
                     f"{n['cbs']}/{n['with2']}",
                     str(n["confident_wrong"]),
+                    f"{n['flagged']}/{n['shots']}",
                     str(n["errors"]),
                 ]
             )
             print(f"{v}: points {n['points']}/{n['shots']}, cushions {n['cbs']}/{n['with2']}", flush=True)
-    head = ["variant", "points right", "cushions before the 2nd ball right", "wrong calls without review", "errors"]
+    head = [
+        "variant",
+        "points right",
+        "cushions before the 2nd ball right",
+        "wrong calls without review",
+        "calls flagged for review",
+        "errors",
+    ]
     body = "\n".join(
         [
             "## Real trajectories, re-sampled",
@@ -139,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Generated by `python bench/real_tracks_variants.py` on {time.strftime('%Y-%m-%d')} in "
             f"{time.perf_counter() - t0:.0f} s. The 60 real three-cushion shots (three-cushion-tracks) as another "
             "recorder would write them: noisier (1.5 and 2 mm), with 15 and 30 % of the reports dropped, reporting at most "
-            "every 35 ms (~25 Hz) or 55 ms (~17 Hz), on the table turned 180 degrees, with its clock 3.7 s on "
+            "every 35 ms (~25 Hz) or 55 ms (~17 Hz), on the table turned 180 degrees, with its clock 3.7 s on, "
+            f"begun {LATE_S} s after the stroke (`late`: a call resting on what came before must be flagged) "
             "(see the script's docstring); through `events` and `judge` as bench/real.py runs the originals.",
             "",
             real.md_table(head, rows),
