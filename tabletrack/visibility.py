@@ -9,7 +9,11 @@ is never the model: one frame with a hand, a shadow or a black fade would be the
 :meth:`ClothModel.visible` says whether a frame shows the table: at least
 :attr:`VisibilityConfig.min_match_fraction` of the points match the model (chroma within
 ``max_chroma_diff``, lightness within ``max_lightness_diff``, CIE L*a*b* in OpenCV's 8-bit
-scale). :class:`GapLog` turns the frames that do not into gaps (first and last frame, times).
+scale), and the rails do not look like the cloth: points on the rail tops whose colour in the
+model's frames was not the cloth's must not show the cloth on more than
+:attr:`VisibilityConfig.rail_max_cloth_fraction` of them (a close-up or a zoom of the table still
+shows cloth at every cloth point, but cloth where the rails were; an arm or a caption on a rail is
+no cloth). :class:`GapLog` turns the frames that do not into gaps (first and last frame, times).
 
 Why: a black stretch in mid-clip made the tracker see balls appear and vanish (17 phantom shots
 from two seconds of black), and a black first frame made a black cloth model that hid the real
@@ -17,7 +21,12 @@ shot. A frame where the table is not seen carries no evidence about the balls; t
 it and marks the gap, and a call whose shot touches a gap is flagged for review.
 
 The figures: on the sample clips (carom, pool, snooker cloth; one with a hand over the table)
-every frame matches at 0.97 or more of the points, a black frame at 0.
+every frame matches at 0.97 or more of the points, a black frame at 0. The rails: on every frame
+of the 20 sample clips and the 10 real dev clips (nine-ball, eight-ball) no rail point looks like
+the cloth (0.00; 0.41 on real Clip12's fade, a gap by its cloth anyway), the synthetic snooker
+table's rails are cloth-coloured (6-7 of 88 points kept: no rail test); a nine-ball dev clip with
+a second of 2x close-up spliced in: the close-up's frames are a gap (before: "the 7 moved, no
+stroke", a shot made of the close-up, and a miss made with the cue ball unseen there).
 """
 
 from __future__ import annotations
@@ -51,7 +60,12 @@ class VisibilityConfig:
     median lightness is below this is dark, never part of the model (the cloth of the sample clips
     is 78-94); ``max_chroma_diff`` / ``max_lightness_diff``: a point matches the model within
     these (lighting moves lightness more than chroma); ``min_match_fraction``: a frame shows the
-    table when at least this share of the points match (a hand or a cue covers under a fifth)."""
+    table when at least this share of the points match (a hand or a cue covers under a fifth).
+    ``rail_step_mm``: spacing of the rail points (on the rail tops, on the diamonds' line);
+    ``rail_max_cloth_fraction``: a frame whose rail points look like the cloth on more than this
+    share is not the calibrated view (a close-up, a zoom); ``rail_min_points``: with fewer rail
+    points unlike the cloth in the model's frames (rails the cloth's colour, rails out of the
+    picture) that test is not made."""
 
     grid_mm: float = 80.0
     inset_mm: float = 60.0
@@ -61,6 +75,9 @@ class VisibilityConfig:
     max_chroma_diff: float = 20.0
     max_lightness_diff: float = 60.0
     min_match_fraction: float = 0.5
+    rail_step_mm: float = 100.0
+    rail_max_cloth_fraction: float = 0.5
+    rail_min_points: int = 12
 
 
 def _lab(pixels_bgr: np.ndarray) -> np.ndarray:
@@ -82,6 +99,9 @@ class ClothModel:
     lab: np.ndarray
     frames: tuple[np.ndarray, ...] = ()
     config: VisibilityConfig = field(default_factory=VisibilityConfig)
+    #: rail points ((M, 2) int: u, v) whose colour in the model's frames is not the cloth's: on a
+    #: frame of the calibrated view they do not look like the cloth (see :meth:`visible`)
+    rail_px: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
 
     @cached_property
     def background_bgr(self) -> np.ndarray:
@@ -106,6 +126,39 @@ class ClothModel:
         inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
         return px[inside]
 
+    @staticmethod
+    def rail_points(camera: CameraModel, table: TableSpec, config: VisibilityConfig) -> np.ndarray:
+        """Points on the four rail tops (on the diamonds' line, away from the corners) as pixels
+        inside the image."""
+        d, step = table.diamond_setback_mm, config.rail_step_mm
+        L, W = table.length_mm, table.width_mm
+        pts: list[tuple[float, float]] = []
+        for length, fixed, along_x in ((L, -d, True), (L, W + d, True), (W, -d, False), (W, L + d, False)):
+            for s in np.arange(0.1 * length, 0.9 * length + 1e-9, step):
+                pts.append((float(s), fixed) if along_x else (fixed, float(s)))
+        if not pts:
+            return np.zeros((0, 2), np.int64)
+        xyz = np.column_stack([np.array(pts), np.full(len(pts), table.rail_height_mm)])
+        px = np.round(camera.project(xyz)).astype(np.int64)
+        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
+        return px[inside]
+
+    def _cloth_like(self, lab: np.ndarray) -> np.ndarray:
+        """Which of the Lab colours (N, 3) match the cloth's median colour (the visibility test's
+        tolerances)."""
+        ref = np.median(self.lab, axis=0)
+        d = lab.astype(np.float64) - ref
+        cfg = self.config
+        return (np.hypot(d[:, 1], d[:, 2]) <= cfg.max_chroma_diff) & (np.abs(d[:, 0]) <= cfg.max_lightness_diff)
+
+    def rail_cloth_fraction(self, frame_bgr: np.ndarray) -> float | None:
+        """The share of the rail points that look like the cloth in this frame; None where the
+        model has too few rail points to say."""
+        if len(self.rail_px) < self.config.rail_min_points or len(self.lab) == 0:
+            return None
+        lab = _lab(frame_bgr[self.rail_px[:, 1], self.rail_px[:, 0]])
+        return float(np.mean(self._cloth_like(lab)))
+
     def _sample(self, frame_bgr: np.ndarray) -> np.ndarray:
         return _lab(frame_bgr[self.points_px[:, 1], self.points_px[:, 0]])
 
@@ -120,8 +173,13 @@ class ClothModel:
         return float(np.mean(ok))
 
     def visible(self, frame_bgr: np.ndarray) -> bool:
-        """Whether this frame shows the table (see the module docstring)."""
-        return self.match_fraction(frame_bgr) >= self.config.min_match_fraction
+        """Whether this frame shows the table as calibrated (see the module docstring): its cloth
+        points match the cloth, and its rails do not (a close-up or a zoom of the table shows
+        cloth where the rails were)."""
+        if self.match_fraction(frame_bgr) < self.config.min_match_fraction:
+            return False
+        rail = self.rail_cloth_fraction(frame_bgr)
+        return rail is None or rail <= self.config.rail_max_cloth_fraction
 
     @staticmethod
     def stride(fps: float, config: VisibilityConfig | None = None) -> int:
@@ -168,8 +226,10 @@ class ClothModel:
         if size_px != (camera.image_w_px, camera.image_h_px):
             camera = camera.scaled(*size_px)
         points = ClothModel.sample_points(camera, table, cfg)
+        rails = ClothModel.rail_points(camera, table, cfg)
         kept: list[np.ndarray] = []
         samples: list[np.ndarray] = []
+        rail_samples: list[np.ndarray] = []
         for fr in frames:
             if fr.image is None or not ClothModel.wants(fr.index, start_frame, fps, cfg):
                 continue
@@ -178,12 +238,19 @@ class ClothModel:
                 continue  # a dark frame: a black lead-in or fade, never the cloth's model
             kept.append(fr.image)
             samples.append(s)
+            rail_samples.append(_lab(fr.image[rails[:, 1], rails[:, 0]]) if len(rails) else np.zeros((0, 3), np.int16))
             if len(kept) >= cfg.model_frames:
                 break
         if not kept:
             raise TableNotSeenError(f"{shorten(name, 120)}: the table is not seen in any frame (all dark)")
         lab = np.median(np.stack(samples), axis=0).astype(np.int16)
-        return ClothModel(points, lab, tuple(kept), cfg)
+        model = ClothModel(points, lab, tuple(kept), cfg)
+        if len(rails) and len(lab):
+            # the rail points that do not look like the cloth on the model's frames (a player's arm
+            # or a caption on one frame is outvoted by the median)
+            rail_lab = np.median(np.stack(rail_samples), axis=0)
+            model = replace(model, rail_px=rails[~model._cloth_like(rail_lab)])
+        return model
 
 
 @dataclass(frozen=True)

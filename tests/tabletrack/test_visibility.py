@@ -17,9 +17,9 @@ from calibration.table import load_table
 from rules import judge_events
 from synth.physics.shots import load_shot
 from tabletrack.shot_judge import _flag_gaps
-from tabletrack.visibility import ClothModel, GapLog, TableNotSeenError
+from tabletrack.visibility import ClothModel, GapLog, TableNotSeenError, VisibilityConfig
 from tracking.events import group_shots
-from vision.source import VideoFile
+from vision.source import Frame, VideoFile
 
 
 @pytest.fixture(scope="module")
@@ -43,20 +43,78 @@ def _covered(frame: np.ndarray, share: float) -> np.ndarray:
     return out
 
 
+def _zoomed(frame: np.ndarray, factor: float) -> np.ndarray:
+    """``frame``'s centre enlarged ``factor`` times to the frame's size (a broadcast close-up)."""
+    h, w = frame.shape[:2]
+    ch, cw = int(h / factor), int(w / factor)
+    y0, x0 = (h - ch) // 2, (w - cw) // 2
+    return cv2.resize(frame[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _rails_covered(frame: np.ndarray, model: ClothModel, share: float) -> np.ndarray:
+    """``frame`` with the first ``share`` of its rail points under a dark sleeve (an arm on a rail)."""
+    out = frame.copy()
+    for u, v in model.rail_px[: int(share * len(model.rail_px))]:
+        cv2.circle(out, (int(u), int(v)), 6, (40, 40, 60), -1)
+    return out
+
+
 @pytest.mark.parametrize(
     "edit,visible",
     [
-        (lambda f: f, True),
-        (lambda f: np.zeros_like(f), False),
-        (lambda f: _covered(f, 0.8), False),
-        (lambda f: _covered(f, 0.2), True),
-        (lambda f: cv2.convertScaleAbs(f, alpha=0.8), True),  # the lights dimmed a little
+        (lambda f, m: f, True),
+        (lambda f, m: np.zeros_like(f), False),
+        (lambda f, m: _covered(f, 0.8), False),
+        (lambda f, m: _covered(f, 0.2), True),
+        (lambda f, m: cv2.convertScaleAbs(f, alpha=0.8), True),  # the lights dimmed a little
+        (lambda f, m: _zoomed(f, 2.0), False),  # cloth where the rails were: not the calibrated view
+        (lambda f, m: _zoomed(f, 1.25), False),
+        (lambda f, m: _rails_covered(f, m, 0.6), True),  # not cloth on the rails: still the table
     ],
-    ids=["as filmed", "black", "80% covered", "a hand over 20%", "dimmer"],
+    ids=[
+        "as filmed",
+        "black",
+        "80% covered",
+        "a hand over 20%",
+        "dimmer",
+        "a 2x close-up",
+        "a 1.25x zoom",
+        "arms on the rails",
+    ],
 )
 def test_the_table_is_seen_or_not(model_and_frame: tuple[ClothModel, np.ndarray], edit, visible: bool) -> None:  # type: ignore[no-untyped-def]
     model, frame = model_and_frame
-    assert model.visible(edit(frame)) is visible, model.match_fraction(edit(frame))
+    seen = edit(frame, model)
+    assert model.visible(seen) is visible, (model.match_fraction(seen), model.rail_cloth_fraction(seen))
+
+
+def test_rails_of_the_cloth_s_colour_are_not_tested(tmp_path: Path) -> None:
+    """A table whose rails look like its cloth (or are out of the picture) has no rail test: the
+    cloth alone decides, as before."""
+    video = half_size_clip(tmp_path / "clip.mp4", (0.0, 1.0), frames=150)
+    cam = CameraModel.load(half_size_calibration(tmp_path / "cal.json"))
+    table = load_table("carom")
+    rails = ClothModel.rail_points(cam, table, VisibilityConfig())
+    own = ClothModel.from_video(video, cam, table)
+    assert len(own.rail_px) >= own.config.rail_min_points  # the sample table's wooden rails
+
+    def painted(fr: Frame) -> Frame:
+        if fr.image is None:
+            return fr
+        img = fr.image.copy()
+        u, v = own.points_px[len(own.points_px) // 2]
+        colour = tuple(int(c) for c in img[v, u])  # the cloth's colour mid-table
+        for x, y in rails:
+            cv2.circle(img, (int(x), int(y)), 8, colour, -1)
+        return Frame(fr.index, fr.t_s, img)
+
+    with VideoFile(video) as src:
+        size = (src.info.width_px, src.info.height_px)
+        model = ClothModel.from_frames((painted(f) for f in src.frames()), cam, table, size, 0, src.info.fps)
+    assert len(model.rail_px) < model.config.rail_min_points
+    with VideoFile(video) as src:
+        frame = painted(next(f for f in src.frames() if f.index == 100)).image
+    assert model.rail_cloth_fraction(frame) is None and model.visible(frame)
 
 
 def test_the_cloth_model_skips_a_dark_lead_in(model_and_frame: tuple[ClothModel, np.ndarray]) -> None:
