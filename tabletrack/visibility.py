@@ -80,6 +80,13 @@ class VisibilityConfig:
     rail_min_points: int = 12
 
 
+def _in_image(camera: CameraModel, xyz_mm: np.ndarray) -> np.ndarray:
+    """Table points (N, 3) mm projected to whole pixels, those inside the image."""
+    px = np.round(camera.project(xyz_mm)).astype(np.int64)
+    inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
+    return px[inside]
+
+
 def _lab(pixels_bgr: np.ndarray) -> np.ndarray:
     """(N, 3) BGR uint8 → (N, 3) Lab as int16."""
     return cv2.cvtColor(pixels_bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.int16)
@@ -121,10 +128,7 @@ class ClothModel:
         xs = np.arange(inset, table.length_mm - inset + 1e-9, step)
         ys = np.arange(inset, table.width_mm - inset + 1e-9, step)
         gx, gy = np.meshgrid(xs, ys)
-        pts = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size)])
-        px = np.round(camera.project(pts)).astype(np.int64)
-        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
-        return px[inside]
+        return _in_image(camera, np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size)]))
 
     @staticmethod
     def rail_points(camera: CameraModel, table: TableSpec, config: VisibilityConfig) -> np.ndarray:
@@ -138,10 +142,7 @@ class ClothModel:
                 pts.append((float(s), fixed) if along_x else (fixed, float(s)))
         if not pts:
             return np.zeros((0, 2), np.int64)
-        xyz = np.column_stack([np.array(pts), np.full(len(pts), table.rail_height_mm)])
-        px = np.round(camera.project(xyz)).astype(np.int64)
-        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < camera.image_w_px) & (px[:, 1] < camera.image_h_px)
-        return px[inside]
+        return _in_image(camera, np.column_stack([np.array(pts), np.full(len(pts), table.rail_height_mm)]))
 
     def _cloth_like(self, lab: np.ndarray) -> np.ndarray:
         """Which of the Lab colours (N, 3) match the cloth's median colour (the visibility test's
