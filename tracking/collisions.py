@@ -505,10 +505,13 @@ def _validate(
     mid = 0.5 * (pa + pb)
     n_sides = sum(1 for sd in opt.sides if sd.usable)
     gaps = []
-    for s in (sa, sb):
+    for s, side_in in ((sa, a_in), (sb, b_in)):
         k = int(np.searchsorted(s.t_s, t, side="right") - 1)
         if 0 <= k < len(s) - 1:
-            gaps.append(float(s.t_s[k + 1] - s.t_s[k]))
+            # a ball at rest until the contact is known where it was through its silence (a
+            # sparse recorder reports a resting ball only once it moves): only the time from the
+            # contact to its first moving sample leaves its start unseen
+            gaps.append(float(s.t_s[k + 1] - (t if side_in.at_rest else s.t_s[k])))
     gap = max(gaps) if gaps else 1.0
     bridged = any(
         0 <= (k := int(np.searchsorted(s.t_s, t, side="right") - 1)) < len(s) and bool(s.bridged_after[k])

@@ -51,6 +51,9 @@ def test_cue_ball_is_the_first_mover_and_the_silence_a_rest(t_contact: float) ->
     hits = [e for e in events if isinstance(e, BallBall)]
     assert [set(h.balls) for h in hits] == [{BallId.WHITE, BallId.RED}]
     assert abs(hits[0].t_s - tc) <= 0.03
+    # the red's silence before it is struck is its rest, not a doubt about the contact (003 art. 2:
+    # a point resting on it is not sent for review for that): 0.78 at 0.6 s of silence before
+    assert hits[0].confidence >= 0.95
     assert any(isinstance(e, ShotEnd) for e in events)
 
 
