@@ -123,7 +123,7 @@ class FrameAnalysis:
         self.gaps = GapLog()
         #: balls that moved while unseen, the table in view (:mod:`tabletrack.blind`): calls of shots
         #: touching them are marked for review too
-        self.blind = BlindLog(pocket_zones(table) if table.pockets else (), min_mm=table.ball_diameter_mm)
+        self.blind = BlindLog(pocket_zones(table), min_mm=table.ball_diameter_mm)
         self.judge = ShotJudge(
             game, referee_path, fps, path("calls.jsonl"), table, path("score_sheet.json"), self.gaps, self.blind
         )

@@ -8,10 +8,10 @@ analysis of its recording make the same calls from the same events.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from calibration.table import TableSpec
 from common.atomic import write_text_atomic
@@ -186,6 +186,12 @@ class ShotJudge:
         self.writer.close()
 
 
+class _Described(Protocol):
+    """A gap or a blind spell: what it was, in words."""
+
+    def describe(self) -> str: ...
+
+
 #: how far before a shot's start or after its end a gap still touches it: the stroke itself (cue
 #: ball accelerating) is seen a few frames before the fitted start
 GAP_MARGIN_S = 0.5
@@ -194,23 +200,24 @@ GAP_MARGIN_S = 0.5
 def _flag_gaps(call: Call, shot: Shot, gaps: GapLog) -> Call:
     """``call`` marked for review when the table was not seen during its shot (or within
     :data:`GAP_MARGIN_S` of it): what happened in the gap is unknown, so the call is not certain."""
-    if not shot.events:
-        return call
-    touching = gaps.touching(shot.events[0].t_s, max(e.t_s for e in shot.events), GAP_MARGIN_S)
-    if not touching:
-        return call
-    return _for_review(call, "; ".join(g.describe() for g in touching))
+    return _flag_touching(call, shot, lambda t0, t1: gaps.touching(t0, t1, GAP_MARGIN_S))
 
 
 def _flag_blind(call: Call, shot: Shot, blind: BlindLog) -> Call:
     """``call`` marked for review when a ball moved unseen during its shot, the table being in view
     (:mod:`tabletrack.blind`): a contact or cushion then has no path to be found from."""
+    return _flag_touching(call, shot, blind.touching)
+
+
+def _flag_touching(call: Call, shot: Shot, touching: Callable[[float, float], Sequence[_Described]]) -> Call:
+    """``call`` marked for review with the description of each thing ``touching`` finds over its
+    shot's span (first to last event), unchanged where it finds none."""
     if not shot.events:
         return call
-    spells = blind.touching(shot.events[0].t_s, max(e.t_s for e in shot.events))
-    if not spells:
+    found = touching(shot.events[0].t_s, max(e.t_s for e in shot.events))
+    if not found:
         return call
-    return _for_review(call, "; ".join(sp.describe() for sp in spells))
+    return _for_review(call, "; ".join(x.describe() for x in found))
 
 
 def _for_review(call: Call, why: str) -> Call:

@@ -144,11 +144,15 @@ class ClothModel:
             return np.zeros((0, 2), np.int64)
         return _in_image(camera, np.column_stack([np.array(pts), np.full(len(pts), table.rail_height_mm)]))
 
+    @cached_property
+    def _cloth_lab(self) -> np.ndarray:
+        """The cloth's median colour (Lab), once: the rail test asks it on every analysed frame."""
+        return np.median(self.lab, axis=0)
+
     def _cloth_like(self, lab: np.ndarray) -> np.ndarray:
         """Which of the Lab colours (N, 3) match the cloth's median colour (the visibility test's
         tolerances)."""
-        ref = np.median(self.lab, axis=0)
-        d = lab.astype(np.float64) - ref
+        d = lab.astype(np.float64) - self._cloth_lab
         cfg = self.config
         return (np.hypot(d[:, 1], d[:, 2]) <= cfg.max_chroma_diff) & (np.abs(d[:, 0]) <= cfg.max_lightness_diff)
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from rules.core.config import JudgeConfig
+from rules.core.words import and_list
 from tracking.events import BallBall, CushionHit, Event, NearMiss, OffTable, Pocketed, ShotStart
 
 __all__ = ["Evidence", "Review", "describe_event", "review_shot"]
@@ -172,7 +173,7 @@ def review_shot(
                 )
 
     if start is not None and start.under_way:
-        moving = _names([b.value for b in start.under_way])
+        moving = and_list([f"the {b.value}" for b in start.under_way])
         doubts[id(start)] = (
             f"{moving} already moving when the recording began: the stroke was not seen, and the "
             "call counts nothing from before the first frame"
@@ -213,9 +214,3 @@ def review_shot(
         uniq = list(dict.fromkeys(summaries))
         summary = "Needs review: " + "; ".join(uniq) + "."
     return Review(needs_review=bool(doubts), evidence=evidence, summary=summary)
-
-
-def _names(balls: Sequence[str]) -> str:
-    """'the cue', 'the cue and the 2', 'the cue, the 2 and the 7'."""
-    named = [f"the {b}" for b in balls]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]

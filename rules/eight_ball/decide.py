@@ -50,6 +50,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
+from rules.core.words import and_list
 from rules.eight_ball.fouls import ART, EightBallFoul
 from rules.eight_ball.inputs import Called, EightBallShotInput
 from rules.eight_ball.state import (
@@ -152,8 +153,7 @@ def describe_outcome(o: Hashable) -> str:
 
 
 def _names(balls: list[BallId] | tuple[BallId, ...]) -> str:
-    v = [b.value for b in balls]
-    return v[0] if len(v) == 1 else ", ".join(v[:-1]) + " and " + v[-1]
+    return and_list([b.value for b in balls])
 
 
 def _pocket_list(ps: tuple[PocketedBall, ...]) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from rules.core.pool_shot import PoolShotFacts
+from rules.core.words import and_list
 from rules.nine_ball.fouls import PoolFoul
 from rules.nine_ball.inputs import CalledShot, NineBallShotInput
 from rules.nine_ball.variants import Variant, number
@@ -137,9 +138,7 @@ def describe_outcome(o: Hashable) -> str:
 
 def _balls(bs: tuple[BallId, ...] | list[BallId]) -> str:
     names = [b.value for b in bs]
-    if len(names) <= 1:
-        return "the " + "".join(names)
-    return "the " + ", ".join(names[:-1]) + " and " + names[-1]
+    return "the " + (and_list(names) if names else "")
 
 
 def _first_contact(ctx: ShotContext, facts: PoolShotFacts, lowest: BallId | None) -> BallId | None:

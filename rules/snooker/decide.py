@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.core.pool_shot import PoolShotFacts, read_pool_shot
+from rules.core.words import and_list
 from rules.snooker.balls import BallOn, check_ball, is_colour, is_red, name, value
 from rules.snooker.fouls import ORDER, Basis, SnookerFoul, penalty
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, Shot, ShotEnd, ShotStart
@@ -169,8 +170,7 @@ def describe_outcome(o: Hashable) -> str:
 
 
 def _list(balls: tuple[BallId, ...] | list[BallId]) -> str:
-    names = [name(b) for b in balls]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list([name(b) for b in balls])
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from enum import Enum
 from typing import cast
 
 from rules.core.pool_shot import PocketedBall, PoolShotFacts
+from rules.core.words import and_list
 from rules.straight_pool.fouls import StraightPoolFoul as F
 from rules.straight_pool.inputs import CalledShot, ShotInput
 from rules.straight_pool.state import CallsMode, StraightPoolState
@@ -119,8 +120,7 @@ def describe_outcome(o: Hashable) -> str:
 
 
 def _balls(bs: tuple[BallId, ...] | list[BallId]) -> str:
-    names = [b.value for b in bs]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list([b.value for b in bs])
 
 
 def camera_fouls(state: StraightPoolState, facts: PoolShotFacts) -> list[FoulFound]:
