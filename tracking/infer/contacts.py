@@ -96,6 +96,7 @@ def find_contacts(
     table: TableSpec,
     cfg: InferenceConfig,
     inferred: Sequence[Collision] = (),
+    memo: dict[tuple, Collision | None] | None = None,
 ) -> Contacts:
     """Every ball-ball and cushion contact the paths of the shot ``span`` show after the stroke
     (at ``t_start``, of ``cue_motion``), in the passes of the module docstring. ``inferred``:
@@ -103,8 +104,11 @@ def find_contacts(
     (:func:`tracking.infer.unseen.unseen_contacts`): their times bound each ball's fits as a
     found contact's do, so that a cushion met within the same sample gap as such a contact is
     timed from its clean side (a sparse recorder: the cue ball meets a ball by a cushion and
-    the cushion 34 ms later, inside one 40 ms report)."""
-    p = _Passes(acts, span, t_start, cue_motion, table, cfg)
+    the cushion 34 ms later, inside one 40 ms report). ``memo``: a dict kept between the calls
+    of one shot (same ``acts``, span, stroke, table and config): a close approach timed with the
+    same bounds again is taken from it (the second reading, with ``inferred``, repeats most of
+    the first: snooker break sample, 1.5 s of its 1.9 s end of clip)."""
+    p = _Passes(acts, span, t_start, cue_motion, table, cfg, memo)
     from_rest = p.collisions_from_rest()
     known = [*from_rest, *inferred]
     alone = p.cushions(_times_by_ball(known), None)
@@ -145,8 +149,10 @@ class _Passes:
         cue_motion: Motion,
         table: TableSpec,
         cfg: InferenceConfig,
+        memo: dict[tuple, Collision | None] | None = None,
     ) -> None:
         self.acts, self.span, self.t_start, self.cue_motion = acts, span, t_start, cue_motion
+        self.memo: dict[tuple, Collision | None] = {} if memo is None else memo
         self.table, self.cfg, self.c = table, cfg, cfg.contact
         self.D = table.ball_diameter_mm
         self.moving = {m.ball for m in span.motions}
@@ -181,20 +187,26 @@ class _Passes:
         hint: float | None = None,
     ) -> Collision | None:
         ex = list(exclude)
-        return refine_pair(
-            self.acts[ep.a],
-            self.acts[ep.b],
-            ep,
-            self.D,
-            self.c,
-            struck_terms_only=struck_only,
-            cue_onset=self.cue_onset,
-            others_a=list(others.get(ep.a, [])) + ex,
-            others_b=list(others.get(ep.b, [])) + ex,
-            exclude_s=ex,
-            exclude_window_s=self.cfg.dedupe_s,
-            t_hint_s=hint,
-        )
+        others_a = list(others.get(ep.a, [])) + ex
+        others_b = list(others.get(ep.b, [])) + ex
+        # refine_pair is a pure function of these (the paths, table and config fixed per shot)
+        key = (ep, struck_only, self.cue_onset, tuple(others_a), tuple(others_b), tuple(ex), hint)
+        if key not in self.memo:
+            self.memo[key] = refine_pair(
+                self.acts[ep.a],
+                self.acts[ep.b],
+                ep,
+                self.D,
+                self.c,
+                struck_terms_only=struck_only,
+                cue_onset=self.cue_onset,
+                others_a=others_a,
+                others_b=others_b,
+                exclude_s=ex,
+                exclude_window_s=self.cfg.dedupe_s,
+                t_hint_s=hint,
+            )
+        return self.memo[key]
 
     def collisions_from_rest(self) -> list[Collision | None]:
         """Pass 1: each close approach timed by its struck ball where it was at rest (None where

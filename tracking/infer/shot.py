@@ -91,13 +91,14 @@ def shot_events(
             return []
     opening = shot_opening(acts, span, table, zones, cfg)
     stroke = opening.stroke
-    seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg)
+    memo: dict = {}  # the pair timings, shared by the two readings (find_contacts)
+    seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg, memo=memo)
     contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
     inferred = [x for x in contacts.collisions if x not in seen.collisions]
     if inferred:
         # read the paths again knowing those contacts: a cushion in the same sample gap as one
         # is then timed from its clean side (find_contacts)
-        seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg, inferred)
+        seen = find_contacts(acts, span, stroke.t_s, stroke.motion, table, cfg, inferred, memo=memo)
         contacts = unseen_contacts(acts, span, stroke.motion, seen, table, cfg)
     contacts = without_pocket_openings(contacts, zones, stroke.ball, table.ball_radius_mm)
     stroke = retimed_stroke(acts, stroke, contacts, cfg)
