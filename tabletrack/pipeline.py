@@ -201,7 +201,10 @@ def make_detector(
     from vision.guided import GuidedConfig, GuidedDetector
     from vision.yolo import YoloDetector
 
-    yolo = YoloDetector(rect.geometry, table.ball_radius_mm, game=table.kind, classifier_path=classifier)
+    # a crop unchanged since it was classified (a ball at rest) is answered from memory
+    yolo = YoloDetector(
+        rect.geometry, table.ball_radius_mm, game=table.kind, classifier_path=classifier, crop_memo=True
+    )
     if oblique(rect.camera, table):
         # a camera low over the table smears each ball on the rectified plane: find the balls
         # in its own image (vision.frame_yolo), the whole model on every frame

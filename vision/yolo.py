@@ -50,6 +50,7 @@ from calibration._vec import floats4
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
 from tracking.ids import BallId
+from vision.crop_memo import CropMemo
 from vision.proposals import ball_proposals, lab_difference, playing_region
 from vision.rectify import LazyView, RectifiedGeometry
 from vision.streaks import ball_streaks
@@ -204,6 +205,8 @@ class YoloDetector:
         streaks: bool = True,
         streak_score: float = 0.3,
         streak_clear_r: float = 1.5,
+        crop_memo: bool = False,
+        memo_near_r: float = 0.1,
     ) -> None:
         self.geometry = geometry
         self.r_px = float(ball_radius_mm) * geometry.px_per_mm
@@ -214,6 +217,10 @@ class YoloDetector:
         self.proposal_min_ball = float(proposal_min_ball)
         self.min_box_d = float(min_box_d)
         self.streaks, self.streak_score, self.streak_clear_r = bool(streaks), float(streak_score), float(streak_clear_r)
+        #: answers for unchanged crops asked within ``memo_near_r`` radii of where they were
+        #: asked or ended before (:mod:`vision.crop_memo`); None: every crop classified. For a
+        #: sequence of frames of one video (the pipeline's), not for unrelated images.
+        self.crop_memo = CropMemo(near_px=memo_near_r * self.r_px) if crop_memo else None
         self._det = _session(Path(detector_path or DEFAULT_DETECTOR), threads)
         self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), threads)
         shape = self._det.get_inputs()[0].shape
@@ -253,7 +260,8 @@ class YoloDetector:
         """For centres (k,) (and radii, default the table's ball): class probabilities over the
         game's labels and ``none`` (k, n + 1), and the refined centres u, v (view px), re-cropped
         ``refine`` times (default the detector's). The view may be a :class:`vision.rectify.LazyView`:
-        then only the crops' windows are remapped."""
+        then only the crops' windows are remapped. With a :attr:`crop_memo`, a crop that has not
+        changed since it was classified gets the answer it had then (:mod:`vision.crop_memo`)."""
         r = np.full(len(u), self.r_px) if r_px is None else np.maximum(np.asarray(r_px, np.float64), 1.0)
         k = CROP_BALL_PX / (2.0 * r)
         n = len(self.classes)
@@ -264,8 +272,29 @@ class YoloDetector:
         logits = np.zeros((len(u), n))
         off = np.zeros((len(u), 2))
         todo = np.arange(len(u))
+        memo = self.crop_memo
+        if memo is not None:
+            fresh = []
+            for i in todo:
+                ri = float(r[i])
+
+                def read(cu: float, cv: float, ri: float = ri) -> np.ndarray:
+                    return view_crop(rectified_bgr, cu, cv, ri)
+
+                hit = memo.lookup(float(u[i]), float(v[i]), ri, refine, read)
+                if hit is None:
+                    fresh.append(i)
+                else:
+                    logits[i], u[i], v[i] = hit.logits, hit.u_px, hit.v_px
+            todo = np.array(fresh, int)
+            asked = (u[todo].copy(), v[todo].copy())
+            first: list[np.ndarray] = []
         for it in range(refine + 1):
+            if not len(todo):
+                break
             crops = np.stack([view_crop(rectified_bgr, float(u[i]), float(v[i]), float(r[i])) for i in todo])
+            if memo is not None and it == 0:
+                first = list(crops)
             x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
             out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
             off[todo] = np.clip(out[:, n : n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
@@ -277,8 +306,18 @@ class YoloDetector:
                 u[todo], v[todo] = u[todo] + off[todo, 0], v[todo] + off[todo, 1]
                 off[todo] = 0.0
                 todo = todo[moving]
-                if not len(todo):
-                    break
+        if memo is not None:
+            for j, i in enumerate(fresh):
+                memo.store(
+                    float(asked[0][j]),
+                    float(asked[1][j]),
+                    float(r[i]),
+                    refine,
+                    first[j],
+                    logits[i],
+                    float(u[i] + off[i, 0]),
+                    float(v[i] + off[i, 1]),
+                )
         cols = self._cols if self._none is None else np.append(self._cols, self._none)
         p = _softmax(logits[:, cols])
         return p, u + off[:, 0], v + off[:, 1]
