@@ -183,7 +183,13 @@ class TrackerConfig:
     back it must hold its output for them.
     ``bridged_confidence``: confidence of a bridged sample (falling to 0 at ``max_hidden_s`` for a
     moving ball). ``velocity_gap_s``: longest gap over which a velocity is still estimated from
-    the last measurement."""
+    the last measurement. ``position_cap``: the most a detection's distance from a ball's
+    prediction costs inside its gate; ``far_min_score``: a detection that far (at the cap) is that
+    ball only when it reads it at least this much: the capped position plus a contradicting colour
+    cost less than leaving the ball unseen, so colour alone could never refuse it (real broadcast,
+    dev Clip12's break: the blue 2 at 2.8 m/s took a blob by a corner pocket 233 mm from its
+    prediction that read 0.35 the 5 and 0.12 the 2, and was held there a frame while it rolled on
+    along its path)."""
 
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
@@ -213,6 +219,7 @@ class TrackerConfig:
     bridged_confidence: float = 0.5
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
+    far_min_score: float = 0.5
 
 
 @dataclass
@@ -856,7 +863,10 @@ class Tracker:
                     if self._struck_from_rest(tr, d, t_s):
                         cost[i, j] = cfg.position_cap + col
                     continue
-                cost[i, j] = self._position_cost(dist, sigma) + col
+                pos = self._position_cost(dist, sigma)
+                if pos >= cfg.position_cap and score is not None and score < cfg.far_min_score:
+                    continue  # far from where it was going, and read as another ball: not this one
+                cost[i, j] = pos + col
         return cost
 
     def _struck_from_rest(self, tr: _Track, d: BallDetection, t_s: float) -> bool:
@@ -890,7 +900,7 @@ class Tracker:
     def _position_cost(self, dist_mm: float, sigma_mm: float) -> float:
         """The position term of a ball's cost for a detection ``dist_mm`` from its prediction
         (uncertainty ``sigma_mm``): inside the gate a far detection costs no more than
-        ``position_cap``, so that it is better taken (colour permitting) than the ball unseen."""
+        ``position_cap``, so that it is better taken (colour permitting: ``far_min_score``) than the ball unseen."""
         return min(0.5 * (dist_mm / sigma_mm) ** 2, self.config.position_cap)
 
     def _assign(self, cost: np.ndarray) -> dict[int, int]:
