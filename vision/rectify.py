@@ -72,10 +72,12 @@ class Rectifier:
         # a band of rows at a time: the whole view's points at once (1.6 M for a snooker table)
         # took ~120 MB of temporaries, whose first touch cost 0.3-0.4 s of page faults in a
         # fresh process; a band's stay in the cache (the same arithmetic per point)
-        rows = max(1, min(h, ROWS_PER_BAND_PX * 2048 // max(w, 1)))
+        # bands of equal height, none under ROWS_PER_BAND_PX's share (a remainder of a row or two
+        # would fall under CameraModel.project's many-points path: other arithmetic)
+        bands = max(1, h // max(1, ROWS_PER_BAND_PX * 2048 // max(w, 1)))
         uu = np.arange(w, dtype=np.float64)
-        for r0 in range(0, h, rows):
-            r1 = min(h, r0 + rows)
+        for band in np.array_split(np.arange(h), bands):
+            r0, r1 = int(band[0]), int(band[-1]) + 1
             band_u, band_v = np.meshgrid(uu, np.arange(r0, r1, dtype=np.float64))
             x, y = self.geometry.uv_to_mm(band_u.ravel(), band_v.ravel())
             px = camera.project(np.column_stack([x, y, np.full_like(x, self.geometry.z_mm)]))

@@ -15,6 +15,7 @@ from vision.rectify import Rectifier
     ("table_name", "px_per_mm", "image_wh"),
     [
         ("carom", 0.5, (1920, 1080)),
+        ("carom", 0.6, (1920, 1080)),  # 889 rows: bands of 37 would leave one row to project alone
         ("pool", 0.5, (1280, 720)),
         ("snooker", 0.5, (1280, 720)),
         ("pool", 1.0, (960, 540)),
