@@ -338,14 +338,20 @@ class Tracker:
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
+        # a ball started directly this frame where it already waited (seen the frames before
+        # but not sure enough to start) is reported from those sightings too
+        earlier = self._waited_at(
+            {i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets
+        )
         confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned)
         assigned.update({i: j for i, (j, _) in confirmed.items()})
+        earlier.update({i: seen for i, (_, seen) in confirmed.items()})
         states: list[BallState] = []
         for i, ball in enumerate(self.balls):
             tr = self._tracks[ball]
             j = assigned.get(i)
-            if i in confirmed:
-                self._report_earlier(ball, confirmed[i][1], t_s)
+            if i in earlier:
+                self._report_earlier(ball, earlier[i], t_s)
             if j is not None:
                 d = dets[j]
                 self._observe(tr, d, t_s, preds[ball])
@@ -652,6 +658,27 @@ class Tracker:
             for b, sc in d.label_scores.items():
                 if sc >= 0.5 and b in self._tracks and b not in self._shared:
                     out.setdefault(b, set()).add(j)
+        return out
+
+    def _waited_at(
+        self, starts: Mapping[int, int], dets: Sequence[BallDetection]
+    ) -> dict[int, list[tuple[int, float, float, float, float]]]:
+        """Ball index -> the earlier sightings of the waiting entry (``confirm_sightings`` in
+        :class:`TrackerConfig`) at the detection that starts it this frame (``starts``: ball index
+        -> detection index, balls not yet seen), which is then no longer waiting. Why: a ball on
+        the table at the clip's start is there in its first frame, whichever way it was first
+        taken (real eight-ball broadcast: a stripe in a far corner's jaws read 0.99 as the 12 at a
+        ball score of 0.39 in frame 0, waited, and started directly at 0.46 in frame 1)."""
+        if not starts or not self._pending:
+            return {}
+        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        out: dict[int, list[tuple[int, float, float, float, float]]] = {}
+        for i, j in starts.items():
+            d = dets[j]
+            near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
+            if near:
+                out[i] = list(near[0].seen)
+                self._pending.remove(near[0])
         return out
 
     def _report_earlier(self, ball: BallId, seen: Sequence[tuple[int, float, float, float, float]], t_s: float) -> None:

@@ -160,6 +160,30 @@ def test_a_ball_named_once_it_stays_is_reported_from_its_first_sighting() -> Non
     assert [int(f) for f in tr.trajectories()[BallId("15")].frame] == [0, 1, 2, 3, 4]
 
 
+@pytest.mark.parametrize(
+    "first_conf, x1, backfilled, why",
+    [
+        (0.39, 2508, [0], "waited at frame 0 (read as the 12, under start_confidence), started at 1 there"),
+        (0.39, 2400, [], "frame 0's sighting 108 mm away is another place: nothing waited where it started"),
+        (0.10, 2508, [], "frame 0's detection too weak to wait (under named_start_score)"),
+    ],
+)
+def test_a_ball_started_directly_where_it_waited_is_reported_from_then(
+    first_conf: float, x1: float, backfilled: list[int], why: str
+) -> None:
+    # real eight-ball broadcast (issue 13, game4): a stripe in a far corner's jaws read 0.99 the 12
+    # at a ball score of 0.39 in frame 0 and 0.46 in frame 1, where it started directly: the
+    # labelled first frame had it missing
+    tr = Tracker(BALLS, POOL)
+    tr.update(0, 0.0, [_det(400, 300, cue=0.95), _det(2508, 92, conf=first_conf, _12=0.99)])
+    assert tr.take_backfill() == []
+    states = tr.update(1, 0.04, [_det(400, 300, cue=0.95), _det(x1, 92, conf=0.46, _12=0.99)])
+    assert "12" in {s.ball.value for s in states}
+    got = [s.frame for s in tr.take_backfill() if s.ball.value == "12"]
+    assert got == backfilled, why
+    assert [int(f) for f in tr.trajectories()[BallId("12")].frame] == [*backfilled, 1]
+
+
 def test_only_sightings_within_backfill_s_are_reported() -> None:
     tr = Tracker(BALLS, POOL)
     dt = 0.2  # 5 fps: the third sighting is 0.4 s after the first, beyond backfill_s (0.3 s)
