@@ -340,9 +340,7 @@ class Tracker:
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
         # a ball started directly this frame where it already waited (seen the frames before
         # but not sure enough to start) is reported from those sightings too
-        earlier = self._waited_at(
-            {i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets
-        )
+        earlier = self._waited_at({i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets)
         confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned)
         assigned.update({i: j for i, (j, _) in confirmed.items()})
         earlier.update({i: seen for i, (_, seen) in confirmed.items()})
