@@ -189,7 +189,11 @@ class TrackerConfig:
     cost less than leaving the ball unseen, so colour alone could never refuse it (real broadcast,
     dev Clip12's break: the blue 2 at 2.8 m/s took a blob by a corner pocket 233 mm from its
     prediction that read 0.35 the 5 and 0.12 the 2, and was held there a frame while it rolled on
-    along its path)."""
+    along its path). ``refound_min_score``: a ball found again after a gap takes a detection that
+    reads it at least one half, or reads it more than any other ball at this or more (real
+    eight-ball, a high camera from a short end: a maroon 7 at the far end, hidden while the 2 rolled
+    up to it and sent on 180 mm, read 0.46 the 7, 0.27 the 15 and 0.22 the 8, and was held where it
+    had rested to the clip's end)."""
 
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
@@ -220,6 +224,7 @@ class TrackerConfig:
     velocity_gap_s: float = 0.25
     position_cap: float = 6.0
     far_min_score: float = 0.5
+    refound_min_score: float = 0.3
 
 
 @dataclass
@@ -879,7 +884,7 @@ class Tracker:
                     if ball in self._shared:  # first named in order along the table
                         cost[i, j] += 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
                     continue
-                if not tr.seen_last_frame and score is not None and score < 0.5:
+                if not tr.seen_last_frame and score is not None and score < 0.5 and not self._reads_most(d, score):
                     continue  # found again after a gap: only by a detection that looks like it
                 if score is None and t_s - tr.t_seen > cfg.unnamed_gap_s + 1e-6:
                     continue  # nothing says which ball an unnamed detection is: not after a gap
@@ -893,6 +898,11 @@ class Tracker:
                     continue  # far from where it was going, and read as another ball: not this one
                 cost[i, j] = pos + col
         return cost
+
+    def _reads_most(self, d: BallDetection, score: float) -> bool:
+        """Whether ``score`` (a detection's colour evidence for a ball) is at least
+        ``refound_min_score`` and the largest of its reads."""
+        return score >= self.config.refound_min_score and score >= max(d.label_scores.values(), default=0.0)
 
     def _struck_from_rest(self, tr: _Track, d: BallDetection, t_s: float) -> bool:
         """Whether the streak ``d`` (unnamed, or read as ``tr``'s ball at least one half: the
