@@ -80,6 +80,24 @@ CASES = [
         id="the red first seen on the third frame at rest, struck after it: not under way (real dev Clip12's rack)",
     ),
     pytest.param(
+        {
+            W: Path2D(((0.0, 400.0, 700.0), (2.0, 1800.0, 700.0))),
+            R: Path2D(
+                (
+                    (0.0, 2000.0, 300.0),
+                    (0.04, 2000.0, 300.0),
+                    (0.08, 2005.0, 300.0),
+                    (0.16, 2005.0, 300.0),
+                    (1.0, 2500.0, 600.0),
+                )
+            ),
+            Y: RESTING[Y],
+        },
+        None,
+        (W,),
+        id="the red at one centre on two frames, 5 mm off on the third, struck later: not under way (real dev Clip12's 6)",
+    ),
+    pytest.param(
         {W: Path2D(((0.0, 400.0, 700.0), (2.0, 1800.0, 700.0))), **RESTING},
         {W: 0.5},
         (),
@@ -92,6 +110,30 @@ CASES = [
 def test_under_way_names_the_balls_moving_when_the_recording_began(paths, seen_from, under_way) -> None:
     start = _start(_video(paths, 4.0, seen_from))
     assert start.under_way == under_way
+
+
+STRUCK_SOON = Path2D(((0.0, 2000.0, 300.0), (0.14, 2000.0, 300.0), (1.0, 2500.0, 600.0)))
+
+
+@pytest.mark.parametrize(
+    "seen_from, in_layout, why",
+    [
+        (0.0, True, "seen at rest from the first frame, struck on the fourth"),
+        (0.08, True, "first seen on the third frame at rest (real dev Clip12's 9, amid the rack)"),
+        (0.5, False, "first seen half a second in: where it stood at the opening is not known"),
+    ],
+)
+def test_a_ball_seen_at_rest_when_the_data_open_under_way_is_in_the_opening_layout(
+    seen_from: float, in_layout: bool, why: str
+) -> None:
+    # the white under way on the first frame (the stroke before the recording): the red, struck
+    # before a rest run was seen, stood where it was first seen (the rack of a break, 000 2.2)
+    paths = {W: Path2D(((0.0, 400.0, 700.0), (2.0, 1800.0, 700.0))), R: STRUCK_SOON, Y: RESTING[Y]}
+    start = _start(_video(paths, 4.0, {R: seen_from}))
+    assert start.under_way == (W,)
+    assert (R in start.positions) is in_layout, why
+    if in_layout:
+        assert start.positions[R] == pytest.approx((2000.0, 300.0))
 
 
 def test_a_sparse_recorder_that_opens_with_the_stroke_is_not_under_way() -> None:

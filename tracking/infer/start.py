@@ -81,9 +81,9 @@ def shot_opening(
 ) -> Opening:
     """The stroke of the shot ``span`` and the layout of the balls before it."""
     stroke = _stroke(acts, span, zones, cfg)
-    positions = _positions(acts, span, stroke.t_s, zones, cfg)
     opened = _opened_by_stroke(acts, span, stroke.motion, cfg)
     under_way = () if opened is not None else _under_way(acts, span, cfg)
+    positions = _positions(acts, span, stroke.t_s, zones, cfg, under_way)
     if opened is not None:
         # a recorder that starts with the stroke: the cue ball's first report is where it was
         # struck, and no other ball moved before it, so which ball was struck is sure
@@ -109,7 +109,8 @@ def _under_way(acts: Mapping[BallId, BallActivity], span: ShotSpan, cfg: Inferen
     data's first sample, and which moved more than the rest tolerance by then (or by its next
     sample, where none came sooner). Not one: a ball first seen moving later (out from under
     a hand: the stroke was seen, the ball was only hidden), nor one at rest on the first frames
-    for less than a rest run (real dev Clip12: the rack's balls, struck on the fourth frame)."""
+    for less than a rest run (real dev Clip12: the rack's balls, struck on the fourth frame), nor
+    one that stood still between two of those samples (``InferenceConfig.under_way_still_mm``)."""
     firsts = [float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)]
     if not firsts:
         return ()
@@ -127,7 +128,10 @@ def _under_way(acts: Mapping[BallId, BallActivity], span: ShotSpan, cfg: Inferen
         if float(s.t_s[k - 1]) - t0 > seg.rest_min_s:
             continue  # seen again only later: whether it moved at the opening is not known
         step = np.hypot(*(s.xy_mm[1:k] - s.xy_mm[0]).T)
-        if float(step.max()) > seg.rest_tol_mm:
+        # a moving ball moves between every two samples: one that stood still between two (the
+        # same centre twice) and then lies off by the centre's noise was at rest
+        still = float(np.hypot(*np.diff(s.xy_mm[:k], axis=0).T).min()) <= cfg.under_way_still_mm
+        if float(step.max()) > seg.rest_tol_mm and not still:
             out.append(m.ball)
     return tuple(sorted(out, key=lambda b: b.value))
 
@@ -213,14 +217,25 @@ def _positions(
     t_start: float,
     zones: tuple[PocketZone, ...],
     cfg: InferenceConfig,
+    under_way: tuple[BallId, ...] = (),
 ) -> dict[BallId, tuple[float, float]]:
     """Each ball's rest position before the stroke (a ball that moves in the shot: before its own
-    first move, should that come first), balls resting in a pocket left out."""
+    first move, should that come first), balls resting in a pocket left out. Where the data open
+    with the shot under way (the stroke before the first frame) a ball not ``under_way`` that is
+    first seen at the opening (within ``InferenceConfig.under_way_s``) stood where it was first
+    seen, though no rest run precedes the stroke (real dev Clip12, a break whose cue ball reached
+    the rack on the fourth frame: the rack's 6 and 9, seen on three and two frames before they
+    were struck, were missing from the layout, and the break was taken for a shot in play)."""
     positions: dict[BallId, tuple[float, float]] = {}
     first_move = {m.ball: float(acts[m.ball].samples.t_s[m.i_first]) for m in reversed(span.motions)}
+    firsts = [float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)]
+    t_open = min(firsts, default=math.inf)
     for ball in sorted(acts, key=lambda b: b.value):
         t_at = min(t_start, first_move.get(ball, math.inf) - 1e-9)
         p = rest_position_at(acts[ball], t_at, cfg.contact.rest_fit_samples)
+        s = acts[ball].samples
+        if p is None and ball not in under_way and len(s) and t_at < float(s.t_s[0]) <= t_open + cfg.under_way_s:
+            p = (float(s.xy_mm[0, 0]), float(s.xy_mm[0, 1]))
         if p is not None and not (zones and pocket_holding(zones, p) is not None):
             positions[ball] = p
     return positions
