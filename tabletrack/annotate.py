@@ -88,28 +88,32 @@ def _shot_timeline(
 
 
 class _Path:
-    """One ball's projected samples, grown in place (capacity doubling)."""
+    """One ball's projected samples (frame, output px, observed, circle radius px), grown in
+    place (capacity doubling)."""
 
     def __init__(self) -> None:
         self.n = 0
         self.frames = np.zeros(64, np.int64)
         self.px = np.zeros((64, 2))
         self.observed = np.zeros(64, bool)
+        self.r_px = np.zeros(64, np.int32)
 
-    def add(self, frames: np.ndarray, px: np.ndarray, observed: np.ndarray) -> None:
+    def add(self, frames: np.ndarray, px: np.ndarray, observed: np.ndarray, r_px: np.ndarray) -> None:
         k = len(frames)
         if self.n + k > len(self.frames):
             cap = max(2 * len(self.frames), self.n + k)
             self.frames = np.resize(self.frames, cap)
             self.px = np.resize(self.px, (cap, 2))
             self.observed = np.resize(self.observed, cap)
+            self.r_px = np.resize(self.r_px, cap)
         self.frames[self.n : self.n + k] = frames
         self.px[self.n : self.n + k] = px
         self.observed[self.n : self.n + k] = observed
+        self.r_px[self.n : self.n + k] = r_px
         self.n += k
 
-    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self.frames[: self.n], self.px[: self.n], self.observed[: self.n]
+    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.frames[: self.n], self.px[: self.n], self.observed[: self.n], self.r_px[: self.n]
 
 
 class Overlay:
@@ -133,7 +137,17 @@ class Overlay:
         self.ends: dict[int, int] = {}
         self.gone: dict[BallId, list[int]] = {}
         self.calls: list[CallOverlay] = []
-        self.r_px = max(4, int(round(table.ball_radius_mm * camera.fx / max(camera.centre_mm[2], 1.0) * scale)) + 3)
+
+    def circle_r_px(self, pts_mm: np.ndarray) -> np.ndarray:
+        """(k,) radii (output px) of the circles drawn round balls centred at ``pts_mm`` (k, 3):
+        the ball's image radius where the camera sees it (its radius times the focal length over
+        its distance from the lens) and 3 px more, so the circle rings the ball. Why per ball: a
+        camera low over one end sees a ball at the far end at a third of a near one's size (real
+        eight-ball game2: one radius for the whole table, taken from the lens's height, drew the
+        far balls' circles three times their size, overlapping their neighbours')."""
+        d = np.linalg.norm(np.asarray(pts_mm, np.float64).reshape(-1, 3) - self.camera.centre_mm[None, :], axis=1)
+        r = self.z_mm * self.camera.fx / np.maximum(d, 1.0) * self.scale
+        return np.maximum(np.round(r).astype(np.int32), 4) + 3
 
     def add_samples(
         self, ball: BallId, frames: np.ndarray, x_mm: np.ndarray, y_mm: np.ndarray, observed: np.ndarray
@@ -141,7 +155,9 @@ class Overlay:
         """Samples of one ball, in frame order after those already added."""
         pts = np.column_stack([x_mm, y_mm, np.full(len(x_mm), self.z_mm)])
         px = self.camera.project(pts) * self.scale if len(pts) else np.zeros((0, 2))
-        self.paths.setdefault(ball, _Path()).add(np.asarray(frames, np.int64), px, np.asarray(observed, bool))
+        self.paths.setdefault(ball, _Path()).add(
+            np.asarray(frames, np.int64), px, np.asarray(observed, bool), self.circle_r_px(pts)
+        )
 
     def add_frame_states(self, states: Sequence[tuple[BallId, int, float, float, bool]]) -> None:
         """The samples of one analysed frame (ball, frame, x_mm, y_mm, observed), one projection."""
@@ -149,8 +165,11 @@ class Overlay:
             return
         pts = np.array([[s[2], s[3], self.z_mm] for s in states], np.float64)
         px = self.camera.project(pts) * self.scale
-        for (ball, frame, _, _, obs), p in zip(states, px):
-            self.paths.setdefault(ball, _Path()).add(np.array([frame], np.int64), p.reshape(1, 2), np.array([obs]))
+        radii = self.circle_r_px(pts)
+        for (ball, frame, _, _, obs), p, r in zip(states, px, radii):
+            self.paths.setdefault(ball, _Path()).add(
+                np.array([frame], np.int64), p.reshape(1, 2), np.array([obs]), np.array([r])
+            )
 
     def add_events(self, events: Sequence[Event]) -> None:
         for e in events:
@@ -180,7 +199,6 @@ class Overlay:
             self.contacts,
             self.ends,
             self.calls,
-            self.r_px,
             self.trail_frames,
             self.gone,
         )
@@ -447,13 +465,12 @@ class AnnotatedVideo:
 def _draw_frame(
     img: np.ndarray,
     idx: int,
-    proj: Mapping[BallId, tuple[np.ndarray, np.ndarray, np.ndarray]],
+    proj: Mapping[BallId, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     spans: Sequence[tuple[int, int, BallId]],
     hits: Sequence[tuple[int, int, BallId]],
     contacts: Sequence[tuple[int, int, tuple[BallId, BallId]]],
     ends: Mapping[int, int],
     calls: Sequence[CallOverlay],
-    r_px: int,
     trail_frames: int,
     gone: Mapping[BallId, list[int]] | None = None,
 ) -> None:
@@ -461,7 +478,7 @@ def _draw_frame(
     for f, shot, cue in spans:
         if f <= idx:
             current = (shot, cue)
-    for ball, (frames, px, observed) in proj.items():
+    for ball, (frames, px, observed, radii) in proj.items():
         if len(frames) == 0:
             continue
         colour = BALL_BGR.get(ball.value, (200, 200, 200))
@@ -474,6 +491,7 @@ def _draw_frame(
             continue  # pocketed or off the table, not seen since
         if j > 0:  # the last sample: while a ball rests, still frames are skipped
             u, v = px[j - 1]
+            r_px = int(radii[j - 1])
             thick = 2 if observed[j - 1] else 1
             cv2.circle(img, (int(round(u)), int(round(v))), r_px, colour, thick, cv2.LINE_AA)
             cv2.putText(
