@@ -193,7 +193,12 @@ class TrackerConfig:
     reads it at least one half, or reads it more than any other ball at this or more (real
     eight-ball, a high camera from a short end: a maroon 7 at the far end, hidden while the 2 rolled
     up to it and sent on 180 mm, read 0.46 the 7, 0.27 the 15 and 0.22 the 8, and was held where it
-    had rested to the clip's end)."""
+    had rested to the clip's end). ``opening_s``: after the clip's first this long, a ball not yet
+    seen does not start, directly or by waiting, where a ball seen earlier and hidden now (not
+    gone, not yet lost) could be, inside its gate: a ball the clip never showed is then more likely
+    the hidden one misread than a new ball (real eight-ball game2: the blue 2, hidden after it
+    struck the 7, was seen again read 0.77 the 12, a ball never seen, and a 12 was tracked for the
+    rest of the clip: the stripes one more than the table had)."""
 
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
@@ -225,6 +230,7 @@ class TrackerConfig:
     position_cap: float = 6.0
     far_min_score: float = 0.5
     refound_min_score: float = 0.3
+    opening_s: float = 1.0
 
 
 @dataclass
@@ -296,6 +302,7 @@ class Tracker:
             seen[self._class_of[b]] = self._rank_in_class[b] + 1
         self._rows: dict[BallId, list[tuple[float, int, float, float, bool, float]]] = {b: [] for b in self.balls}
         self._t_prev = -math.inf
+        self._t0: float | None = None  # the first frame's time
         #: the last frame had a fast ball's streak that no ball took (see :meth:`_resting`)
         self._loose_streak = False
         self._pending: list[_Pending] = []
@@ -339,6 +346,8 @@ class Tracker:
         cfg = self.config
         for d in detections:
             _check(d)
+        if self._t0 is None:
+            self._t0 = float(t_s)
         dets = [d for d in detections if d.score >= cfg.min_confidence]
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
         assigned = self._assign_all(dets, preds, t_s)
@@ -566,10 +575,11 @@ class Tracker:
         D = self.table.ball_diameter_mm if self.table is not None else 61.5
         held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
+        hidden = self._hidden_reach(dets, preds, t_s)
         out: dict[int, tuple[int, list[tuple[int, float, float, float, float]]]] = {}
         for j in free:
             d = dets[j]
-            if self._crowded([d], held)[0]:
+            if self._crowded([d], held)[0] or hidden[j]:
                 continue  # a second box on a tracked ball, a pocketed ball seen in the throat, a facing
             near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
             if not near:
@@ -726,6 +736,37 @@ class Tracker:
             out = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(out, dets)]
         return out
 
+    def _hidden_reach(
+        self,
+        dets: Sequence[BallDetection],
+        preds: Mapping[BallId, tuple[float, float, float, float] | None],
+        t_s: float,
+    ) -> list[bool]:
+        """Per detection, whether a ball seen earlier and hidden now (not seen last frame, not
+        gone, not yet lost) could be there (inside its gate), once the clip's first ``opening_s``
+        are over: no ball not yet seen starts there."""
+        cfg = self.config
+        if self._t0 is None or t_s - self._t0 <= cfg.opening_s or not dets:
+            return [False] * len(dets)
+        hidden = [
+            b
+            for b, tr in self._tracks.items()
+            if tr.started
+            and not tr.gone
+            and not tr.seen_last_frame
+            and t_s - tr.t_seen <= cfg.max_hidden_s
+            and preds.get(b) is not None
+        ]
+        if not hidden:
+            return [False] * len(dets)
+        strikes = self._strikes(preds)
+        reach = []
+        for b in hidden:
+            q = preds[b]
+            assert q is not None
+            reach.append((q[0], q[1], self._sigma(b, t_s, strikes)[1]))
+        return [any(math.hypot(d.x_mm - x, d.y_mm - y) <= g for x, y, g in reach) for d in dets]
+
     def _held(self, preds: Mapping[BallId, tuple[float, float, float, float] | None]) -> list[tuple[float, float]]:
         """Where the balls on the table are: each one's prediction for this frame and, for a ball
         seen last frame, where it was seen (a prediction is reflected off the cushion lines, which
@@ -843,7 +884,12 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
-        crowded = self._crowded(dets, self._held(preds) + list(occupied))
+        crowded = [
+            c or h
+            for c, h in zip(
+                self._crowded(dets, self._held(preds) + list(occupied)), self._hidden_reach(dets, preds, t_s)
+            )
+        ]
         # each detection's likeliest few balls among those not yet seen (best first)
         likeliest: list[tuple[BallId, ...]] = []
         for d in dets:
