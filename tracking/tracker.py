@@ -884,12 +884,8 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
-        crowded = [
-            c or h
-            for c, h in zip(
-                self._crowded(dets, self._held(preds) + list(occupied)), self._hidden_reach(dets, preds, t_s)
-            )
-        ]
+        hidden_reach = self._hidden_reach(dets, preds, t_s)
+        crowded = [c or h for c, h in zip(self._crowded(dets, self._held(preds) + list(occupied)), hidden_reach)]
         # each detection's likeliest few balls among those not yet seen (best first)
         likeliest: list[tuple[BallId, ...]] = []
         for d in dets:
@@ -930,7 +926,13 @@ class Tracker:
                     if ball in self._shared:  # first named in order along the table
                         cost[i, j] += 1e-4 * (self._rank_in_class[ball] - ranks[j]) ** 2
                     continue
-                if not tr.seen_last_frame and score is not None and score < 0.5 and not self._reads_most(d, score):
+                if (
+                    not tr.seen_last_frame
+                    and score is not None
+                    and score < 0.5
+                    and not self._reads_most(d, score)
+                    and not (hidden_reach[j] and self._reads_unseen(d))
+                ):
                     continue  # found again after a gap: only by a detection that looks like it
                 if score is None and t_s - tr.t_seen > cfg.unnamed_gap_s + 1e-6:
                     continue  # nothing says which ball an unnamed detection is: not after a gap
@@ -944,6 +946,16 @@ class Tracker:
                     continue  # far from where it was going, and read as another ball: not this one
                 cost[i, j] = pos + col
         return cost
+
+    def _reads_unseen(self, d: BallDetection) -> bool:
+        """Whether the ball a detection reads most is one not yet seen in the clip, the detection
+        being sure it is a ball (``start_confidence``): where no ball may start
+        (:meth:`_hidden_reach`), such a detection is the hidden ball misread."""
+        if d.score < self.config.start_confidence or not d.label_scores:
+            return False
+        best = max(d.label_scores.items(), key=lambda kv: kv[1])[0]
+        tr = self._tracks.get(best)
+        return tr is not None and not tr.started
 
     def _reads_most(self, d: BallDetection, score: float) -> bool:
         """Whether ``score`` (a detection's colour evidence for a ball) is at least
