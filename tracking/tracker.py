@@ -198,7 +198,9 @@ class TrackerConfig:
     gone, not yet lost) could be, inside its gate: a ball the clip never showed is then more likely
     the hidden one misread than a new ball (real eight-ball game2: the blue 2, hidden after it
     struck the 7, was seen again read 0.77 the 12, a ball never seen, and a 12 was tracked for the
-    rest of the clip: the stripes one more than the table had)."""
+    rest of the clip: the stripes one more than the table had). There, a detection sure it is a
+    ball (``start_confidence``) that reads a ball never seen most is taken by the hidden ball, not
+    left unseen (the same clip mirrored: the 2, read as a never-seen 4, stayed hidden to the end)."""
 
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
