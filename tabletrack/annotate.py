@@ -31,6 +31,7 @@ from common.errors import TabletrackError
 from tabletrack.encode import Encoder, open_encoder
 from tracking.events import BallBall, CushionHit, Event, OffTable, Pocketed, ShotEnd, ShotStart
 from tracking.ids import BallId
+from vision.frame_yolo import ball_image_radius_px
 
 _POOL_BGR = {
     1: (40, 210, 250),
@@ -140,13 +141,13 @@ class Overlay:
 
     def circle_r_px(self, pts_mm: np.ndarray) -> np.ndarray:
         """(k,) radii (output px) of the circles drawn round balls centred at ``pts_mm`` (k, 3):
-        the ball's image radius where the camera sees it (its radius times the focal length over
-        its distance from the lens) and 3 px more, so the circle rings the ball. Why per ball: a
+        the ball's image radius where the camera sees it (:func:`vision.frame_yolo.ball_image_radius_px`,
+        as the detector sizes its crops) and 3 px more, so the circle rings the ball. Why per ball: a
         camera low over one end sees a ball at the far end at a third of a near one's size (real
         eight-ball game2: one radius for the whole table, taken from the lens's height, drew the
         far balls' circles three times their size, overlapping their neighbours')."""
-        d = np.linalg.norm(np.asarray(pts_mm, np.float64).reshape(-1, 3) - self.camera.centre_mm[None, :], axis=1)
-        r = self.z_mm * self.camera.fx / np.maximum(d, 1.0) * self.scale
+        xy = np.asarray(pts_mm, np.float64).reshape(-1, 3)[:, :2]
+        r = ball_image_radius_px(self.camera, xy, self.z_mm) * self.scale
         return np.maximum(np.round(r).astype(np.int32), 4) + 3
 
     def add_samples(

@@ -574,7 +574,6 @@ class Tracker:
         if not free:
             return {}
         claims = self._claims(dets)
-        D = self.table.ball_diameter_mm if self.table is not None else 61.5
         held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
         hidden = self._hidden_reach(dets, preds, t_s)
@@ -583,7 +582,7 @@ class Tracker:
             d = dets[j]
             if self._crowded([d], held)[0] or hidden[j]:
                 continue  # a second box on a tracked ball, a pocketed ball seen in the throat, a facing
-            near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
+            near = self._pending_near(d)
             if not near:
                 self._pending.append(_Pending([(frame, t_s, d.x_mm, d.y_mm, d.score)]))
                 continue
@@ -686,11 +685,9 @@ class Tracker:
         ball score of 0.39 in frame 0, waited, and started directly at 0.46 in frame 1)."""
         if not starts or not self._pending:
             return {}
-        D = self.table.ball_diameter_mm if self.table is not None else 61.5
         out: dict[int, list[tuple[int, float, float, float, float]]] = {}
         for i, j in starts.items():
-            d = dets[j]
-            near = [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
+            near = self._pending_near(dets[j])
             if near:
                 out[i] = list(near[0].seen)
                 self._pending.remove(near[0])
@@ -738,11 +735,17 @@ class Tracker:
             out = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(out, dets)]
         return out
 
+    def _pending_near(self, d: BallDetection) -> list[_Pending]:
+        """The waiting entries at detection ``d``: first seen within a quarter of a diameter of it."""
+        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        return [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
+
     def _hidden_reach(
         self,
         dets: Sequence[BallDetection],
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
+        strikes: Mapping[BallId, float] | None = None,
     ) -> list[bool]:
         """Per detection, whether a ball seen earlier and hidden now (not seen last frame, not
         gone, not yet lost) could be there (inside its gate), once the clip's first ``opening_s``
@@ -761,7 +764,8 @@ class Tracker:
         ]
         if not hidden:
             return [False] * len(dets)
-        strikes = self._strikes(preds)
+        if strikes is None:
+            strikes = self._strikes(preds)
         reach = []
         for b in hidden:
             q = preds[b]
@@ -886,7 +890,8 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
-        hidden_reach = self._hidden_reach(dets, preds, t_s)
+        strikes = self._strikes(preds)
+        hidden_reach = self._hidden_reach(dets, preds, t_s, strikes)
         crowded = [c or h for c, h in zip(self._crowded(dets, self._held(preds) + list(occupied)), hidden_reach)]
         # each detection's likeliest few balls among those not yet seen (best first)
         likeliest: list[tuple[BallId, ...]] = []
@@ -897,7 +902,6 @@ class Tracker:
             )
             likeliest.append(tuple(b for _, b in scored[: cfg.start_top_k]))
         claims = self._claims(dets)
-        strikes = self._strikes(preds)
         for i, ball in enumerate(self.balls):
             p = preds[ball]
             tr = self._tracks[ball]

@@ -68,7 +68,9 @@ def ball_image_radius_px(camera: CameraModel, xy_mm: np.ndarray, ball_radius_mm:
     centres = np.column_stack([xy, np.full(len(xy), R)])
     ray = centres - camera.centre_mm[None, :]
     side = np.cross(ray, np.array([0.0, 0.0, 1.0]))
-    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-9)
+    norm = np.linalg.norm(side, axis=1, keepdims=True)
+    # a ball straight under the lens: its ray is vertical and every horizontal is across it
+    side = np.where(norm > 1e-9, side / np.maximum(norm, 1e-9), np.array([1.0, 0.0, 0.0]))
     a = camera.project(centres)
     b = camera.project(centres + R * side)
     return np.maximum(np.hypot(*(b - a).T), 1.0)

@@ -11,7 +11,7 @@ import pytest
 
 from calibration.camera import CameraModel
 from calibration.table import load_table
-from vision.frame_yolo import OBLIQUE_DEG, FrameYoloDetector, oblique, view_angle_deg
+from vision.frame_yolo import OBLIQUE_DEG, FrameYoloDetector, ball_image_radius_px, oblique, view_angle_deg
 
 POOL = load_table("pool")
 CENTRE = (POOL.length_mm / 2, POOL.width_mm / 2, 0.0)
@@ -83,3 +83,12 @@ def test_the_shipped_model_finds_a_rendered_ball_in_the_image_where_it_is() -> N
     assert found, "no ball found"
     best = min(found, key=lambda d: math.dist((d.x_mm, d.y_mm), truth))
     assert math.dist((best.x_mm, best.y_mm), truth) < POOL.ball_radius_mm
+
+
+def test_a_ball_straight_under_the_lens_is_its_full_image_size() -> None:
+    # its ray is vertical, so no horizontal direction is "across the line of sight" by the cross
+    # product: the radius was 1 px (the floor) there, and the annotated video's circle with it
+    cam = _camera(0.0)
+    R = POOL.ball_radius_mm
+    r = ball_image_radius_px(cam, np.array([[CENTRE[0], CENTRE[1]], [CENTRE[0] + 1.0, CENTRE[1]]]), R)
+    assert r == pytest.approx([900.0 * R / (3500.0 - R)] * 2, rel=1e-3)

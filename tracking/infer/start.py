@@ -103,6 +103,11 @@ def shot_opening(
     return Opening(stroke, positions, frozen, touching, under_way)
 
 
+def _data_start_s(acts: Mapping[BallId, BallActivity]) -> float | None:
+    """The time of the data's first sample (any ball's), or None where there is none."""
+    return min((float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)), default=None)
+
+
 def _under_way(acts: Mapping[BallId, BallActivity], span: ShotSpan, cfg: InferenceConfig) -> tuple[BallId, ...]:
     """The balls of ``span`` already moving when the data began (a clip cut in mid-shot): a motion
     with no rest before it, whose first sample lies within ``InferenceConfig.under_way_s`` of the
@@ -111,10 +116,9 @@ def _under_way(acts: Mapping[BallId, BallActivity], span: ShotSpan, cfg: Inferen
     a hand: the stroke was seen, the ball was only hidden), nor one at rest on the first frames
     for less than a rest run (real dev Clip12: the rack's balls, struck on the fourth frame), nor
     one that stood still between two of those samples (``InferenceConfig.under_way_still_mm``)."""
-    firsts = [float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)]
-    if not firsts:
+    t_open = _data_start_s(acts)
+    if t_open is None:
         return ()
-    t_open = min(firsts)
     seg = cfg.segment
     out: list[BallId] = []
     for m in span.motions:
@@ -228,8 +232,9 @@ def _positions(
     were struck, were missing from the layout, and the break was taken for a shot in play)."""
     positions: dict[BallId, tuple[float, float]] = {}
     first_move = {m.ball: float(acts[m.ball].samples.t_s[m.i_first]) for m in reversed(span.motions)}
-    firsts = [float(a.samples.t_s[0]) for a in acts.values() if len(a.samples)]
-    t_open = min(firsts, default=math.inf)
+    t_open = _data_start_s(acts)
+    if t_open is None:
+        t_open = math.inf
     for ball in sorted(acts, key=lambda b: b.value):
         t_at = min(t_start, first_move.get(ball, math.inf) - 1e-9)
         p = rest_position_at(acts[ball], t_at, cfg.contact.rest_fit_samples)
