@@ -22,7 +22,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from tabletrack.still import BallWatch, StillGate
 from tabletrack.visibility import ClothModel, GapLog
 from tracking.detections import in_play
 from tracking.eventlog import EventLogWriter
-from tracking.events import Event, group_shots
+from tracking.events import Event, ShotStart, group_shots
 from tracking.identity import detector_class
 from tracking.ids import BallId
 from tracking.infer import EventStream
@@ -352,6 +352,7 @@ class FrameAnalysis:
             self._tracks_writer.close()
 
     def _emit(self, evs: list[Event]) -> None:
+        evs = [self._with_name_doubts(e) for e in evs]
         for e in evs:
             self._events_writer.write(e)
         self.events.extend(evs)
@@ -361,6 +362,16 @@ class FrameAnalysis:
             call = self.judge.judge(shot)
             if self._on_call is not None:
                 self._on_call(call)
+
+    def _with_name_doubts(self, ev: Event) -> Event:
+        """A shot start with the tracker's doubtful names (:meth:`tracking.tracker.Tracker.name_doubts`)
+        of the balls it shows on the table: the rules' review swaps each with the ball it was read
+        as, and a call that changes then is one to review (:func:`rules.core.evidence.review_shot`).
+        The tracker is asked when the shot's events are handed over, so its whole shot counts."""
+        if not isinstance(ev, ShotStart):
+            return ev
+        doubts = {b: n for b, n in self.tracker.name_doubts().items() if b in ev.positions or b is ev.cue_ball}
+        return replace(ev, name_doubts=doubts) if doubts else ev
 
     @property
     def calls(self) -> list[Call]:

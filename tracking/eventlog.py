@@ -31,6 +31,7 @@ from tracking.events import (
     CushionHit,
     Event,
     EventKind,
+    NameDoubt,
     NearMiss,
     OffTable,
     Pocketed,
@@ -85,6 +86,15 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
             d["balls_in_contact"] = [[a.value, b.value] for a, b in ev.balls_in_contact]
         if ev.under_way:
             d["under_way"] = [b.value for b in ev.under_way]
+        if ev.name_doubts:
+            d["name_doubts"] = {
+                b.value: {
+                    "read": round(float(n.read), 3),
+                    "rival": None if n.rival is None else n.rival.value,
+                    "rival_read": round(float(n.rival_read), 3),
+                }
+                for b, n in ev.name_doubts.items()
+            }
     elif isinstance(ev, BallBall):
         d["balls"] = [ev.balls[0].value, ev.balls[1].value]
         d["pos"] = _pos(ev.pos_mm)
@@ -164,6 +174,24 @@ def _ball(v: Any, where: str) -> BallId:
         raise EventLogError(f"{where}: {e}") from None
 
 
+def _parse_name_doubts(v: Any, where: str) -> dict[BallId, NameDoubt]:
+    """``name_doubts``: {ball: {"read": 0..1, "rival": ball or null, "rival_read": 0..1}}."""
+    if not isinstance(v, dict):
+        raise EventLogError(
+            f"{where}: 'name_doubts' must be an object {{ball: {{read, rival, rival_read}}}}, got {_echo(v)}"
+        )
+    out: dict[BallId, NameDoubt] = {}
+    for b, n in v.items():
+        if not isinstance(n, dict):
+            raise EventLogError(f"{where}: 'name_doubts' of {b}: expected {{read, rival, rival_read}}, got {_echo(n)}")
+        read, rival_read = _number(n, "read", where, 1.0), _number(n, "rival_read", where, 1.0)
+        if read < 0.0 or rival_read < 0.0:
+            raise EventLogError(f"{where}: 'name_doubts' of {b}: reads must be in 0..1, got {read}, {rival_read}")
+        rival = n.get("rival")
+        out[_ball(b, where)] = NameDoubt(read, None if rival is None else _ball(rival, where), rival_read)
+    return out
+
+
 def event_from_dict(d: Any, where: str = "event") -> Event:
     """The typed event of one DESIGN.md JSON object; EventLogError naming the fault otherwise."""
     if not isinstance(d, dict):
@@ -206,6 +234,7 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
             frozen_to_cushion=frozen,
             balls_in_contact=contacts,
             under_way=tuple(_ball(b, where) for b in under_raw),
+            name_doubts=_parse_name_doubts(d.get("name_doubts", {}) or {}, where),
         )
     if kind in (EventKind.BALL_BALL, EventKind.NEAR_MISS):
         balls = _need(d, "balls", where)

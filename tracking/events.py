@@ -28,6 +28,19 @@ class EventKind(Enum):
 
 
 @dataclass(frozen=True)
+class NameDoubt:
+    """Why a ball's name is in doubt: the detector's colour evidence for it, averaged over the
+    detections the tracker gave it (``read``, 0..1), below one half — it was named by elimination
+    or by its kind, not by its look (a ball set the classifier never saw) — and the ball those
+    detections read most instead (``rival``, None where none of the set was read) with its
+    average (``rival_read``)."""
+
+    read: float
+    rival: BallId | None
+    rival_read: float
+
+
+@dataclass(frozen=True)
 class ShotStart:
     """The stroke begins: ``cue_ball`` is the ball the cue struck; ``positions`` every ball on the
     table before the stroke. ``frozen_to_cushion`` names, for a ball resting against a cushion,
@@ -36,7 +49,9 @@ class ShotStart:
     when the recording began (a clip cut in mid-shot): the stroke and whatever happened before the
     first frame were not seen, so every call of the shot is one to review; empty where the stroke
     is seen (a sparse recorder that opens with the struck ball's first report is one that sees
-    it). All three are optional extensions of DESIGN.md."""
+    it). ``name_doubts`` names the balls whose names the detector's colour barely supports
+    (:class:`NameDoubt`): a call that changes with such a ball and its rival swapped is one to
+    review. All four are optional extensions of DESIGN.md."""
 
     t_s: float
     frame: int
@@ -47,6 +62,7 @@ class ShotStart:
     frozen_to_cushion: Mapping[BallId, Cushion] = field(default_factory=dict)
     balls_in_contact: tuple[tuple[BallId, BallId], ...] = ()
     under_way: tuple[BallId, ...] = ()
+    name_doubts: Mapping[BallId, NameDoubt] = field(default_factory=dict)
     kind: EventKind = field(default=EventKind.SHOT_START, init=False)
 
 

@@ -50,12 +50,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from calibration.table import TableSpec
 from tracking.detections import BallDetection, BallMotion, Detections, MotionState
+from tracking.events import NameDoubt
 from tracking.identity import detector_class, shared_class_balls
 from tracking.ids import CAROM_BALLS, BallId, pool_kind
 from tracking.pockets import PocketZone, near_pocket, pocket_holding, pocket_zones
@@ -250,6 +251,11 @@ class _Track:
     velocity_known: bool = False
     started: bool = False
     gone: bool = False  # vanished into a pocket: back only by a detection no other ball takes
+    # colour evidence of the detections it took (those with any): how many, the sum of their
+    # evidence for this ball, and per other ball of the set the sum of theirs (name_doubts)
+    reads: int = 0
+    read_sum: float = 0.0
+    rival_sums: dict[BallId, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -408,6 +414,12 @@ class Tracker:
     def _observe(
         self, tr: _Track, d: BallDetection, t_s: float, pred: tuple[float, float, float, float] | None
     ) -> None:
+        if d.label_scores and tr.ball not in self._shared:
+            tr.reads += 1
+            tr.read_sum += label_score(d, tr.ball) or 0.0
+            for b, sc in d.label_scores.items():
+                if b is not tr.ball and b in self._tracks and b not in self._shared:
+                    tr.rival_sums[b] = tr.rival_sums.get(b, 0.0) + float(sc)
         gap = t_s - tr.t_seen
         if tr.started and 0.0 < gap <= self.config.velocity_gap_s:
             # velocity from the last measurement (over a short occlusion too: a straight-line
@@ -1088,6 +1100,26 @@ class Tracker:
                 if np.hypot(x1 - rows[k][2], y1 - rows[k][3]) > still_mm:
                     return False
         return seen
+
+    def name_doubts(self, below: float = 0.5) -> dict[BallId, NameDoubt]:
+        """The started balls whose own name the detector's colour evidence supports, averaged
+        over the detections they took, less than ``below`` (the evidence at which a detection
+        reads a ball as itself): named by elimination or by kind (:class:`TrackerConfig`'s
+        waiting detections, ``start_min_score``), which a ball set the classifier never saw makes
+        common (real eight-ball, one clip left out of training: an orange 5 named the 9 at 0.09,
+        its detections reading the 13 at 0.67 — and the call said "pots 9, takes stripes").
+        Each with the ball read most instead. Balls that share a look (snooker reds) and balls
+        never given colour evidence are not judged."""
+        out: dict[BallId, NameDoubt] = {}
+        for b, tr in self._tracks.items():
+            if not tr.started or tr.reads == 0:
+                continue
+            read = tr.read_sum / tr.reads
+            if read >= below:
+                continue
+            rival = max(tr.rival_sums, key=lambda r: tr.rival_sums[r], default=None)
+            out[b] = NameDoubt(read, rival, tr.rival_sums[rival] / tr.reads if rival is not None else 0.0)
+        return out
 
     def top_speed_mm_s(self, gone_frames: int = 10**9) -> float:
         """The speed of the fastest ball on the table (as :meth:`motion` counts them) between its

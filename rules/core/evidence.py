@@ -16,6 +16,10 @@ decision function (any engine, any game):
   (:attr:`tracking.events.ShotStart.under_way`: a clip cut in mid-shot) puts every call of the
   shot in doubt: its stroke, and any contact, cushion or pocketing before the first frame, were
   not seen, and no re-judging of what was seen can say what they were;
+- each ball whose name the shot start doubts (:attr:`tracking.events.ShotStart.name_doubts`: the
+  detector's colour barely read it as itself) is swapped with the ball it was read as, in every
+  event of the shot: if the call changes, it rests on that name (an eight-ball pot of "the 9"
+  that was the 5 gives the other group);
 - each ``near_miss`` (the cue ball passed within a hair of a ball with no contact found:
   :class:`tracking.events.NearMiss`) is read as a contact there: if the call changes, it rests on
   a contact too thin for the samples to show, or on its absence (a three-cushion miss by a
@@ -28,11 +32,12 @@ of its call, plus every event found to be critical, each with its role, confiden
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.core.config import JudgeConfig
 from rules.core.words import and_list
 from tracking.events import BallBall, CushionHit, Event, NearMiss, OffTable, Pocketed, ShotStart
+from tracking.ids import BallId
 
 __all__ = ["Evidence", "Review", "describe_event", "review_shot"]
 
@@ -84,6 +89,32 @@ def _as_contact(events: Sequence[Event], nm: NearMiss) -> list[Event]:
     touched = BallBall(nm.t_s, nm.frame, nm.shot, 1.0 - nm.confidence, nm.balls, nm.pos_mm)
     i = next((k for k, e in enumerate(events) if e.t_s > nm.t_s), len(events))
     return [*events[:i], touched, *events[i:]]
+
+
+def _names(ev: Event) -> tuple[BallId, ...]:
+    """The balls an event names."""
+    if isinstance(ev, (BallBall, NearMiss)):
+        return ev.balls
+    if isinstance(ev, (CushionHit, Pocketed, OffTable)):
+        return (ev.ball,)
+    return ()
+
+
+def _swapped(events: Sequence[Event], a: BallId, b: BallId) -> list[Event]:
+    """``events`` with balls ``a`` and ``b`` named each as the other."""
+
+    def sw(x: BallId) -> BallId:
+        return b if x is a else a if x is b else x
+
+    out: list[Event] = []
+    for ev in events:
+        if isinstance(ev, (BallBall, NearMiss)):
+            out.append(replace(ev, balls=(sw(ev.balls[0]), sw(ev.balls[1]))))
+        elif isinstance(ev, (CushionHit, Pocketed, OffTable)):
+            out.append(replace(ev, ball=sw(ev.ball)))
+        else:
+            out.append(ev)
+    return out
 
 
 def review_shot(
@@ -171,6 +202,37 @@ def review_shot(
                     f"the call rests on the shot start (confidence {start.confidence:.2f}): {condition} "
                     f"it would be {describe_outcome(alt)}"
                 )
+
+    if start is not None:
+        for ball, nd in start.name_doubts.items():
+            read = f"read {nd.read:.2f} as itself" + (
+                f", {nd.rival_read:.2f} as the {nd.rival.value}" if nd.rival is not None else ""
+            )
+            alt = decide(_swapped(events, ball, nd.rival)) if nd.rival is not None else base
+            if alt != base:
+                assert nd.rival is not None
+                named = [e for e in events if ball in _names(e) and id(e) in roles] or [
+                    e for e in events if ball in _names(e)
+                ]
+                for ev in named or [start]:
+                    doubts.setdefault(
+                        id(ev),
+                        f"the {ball.value}'s name is in doubt ({read}); read as the {nd.rival.value}, the call "
+                        f"would be {describe_outcome(alt)}",
+                    )
+                summaries.append(
+                    f"the call rests on the name of the {ball.value} ({read}): read as the {nd.rival.value} "
+                    f"it would be {describe_outcome(alt)}"
+                )
+                continue
+            # the call names the ball (its pot, its contact): whichever ball it was, the call
+            # rests on a name its look did not give (its rival may be of the same kind, the ball
+            # it really is another: a ball set the classifier never saw)
+            named = [e for e in events if ball in _names(e) and id(e) in roles]
+            for ev in named:
+                doubts.setdefault(id(ev), f"the {ball.value}'s name is in doubt ({read}): the call names it")
+            if named:
+                summaries.append(f"the call rests on the name of the {ball.value} ({read})")
 
     if start is not None and start.under_way:
         moving = and_list([f"the {b.value}" for b in start.under_way])
