@@ -502,8 +502,10 @@ def sample_states(
     except np.linalg.LinAlgError:
         return []
     try:
-        return [prob.state(fit.theta + Lc @ rng.standard_normal(len(fit.theta))) for _ in range(n)]
-    except OverflowError:
+        # numpy's overflow raised, not warned: a warning would reach the user's terminal
+        with np.errstate(over="raise", invalid="raise"):
+            return [prob.state(fit.theta + Lc @ rng.standard_normal(len(fit.theta))) for _ in range(n)]
+    except (OverflowError, FloatingPointError):
         # a covariance so wide that a draw has no camera (a log focal length of hundreds): the
         # fit does not bound its parameters, as with a non-finite covariance
         return []
