@@ -137,6 +137,8 @@ class Overlay:
         self.contacts: list[tuple[int, int, tuple[BallId, BallId]]] = []
         self.ends: dict[int, int] = {}
         self.gone: dict[BallId, list[int]] = {}
+        #: per shot, the balls whose names its shot start doubts (``ShotStart.name_doubts``)
+        self.doubted: dict[int, frozenset[BallId]] = {}
         self.calls: list[CallOverlay] = []
 
     def circle_r_px(self, pts_mm: np.ndarray) -> np.ndarray:
@@ -176,6 +178,8 @@ class Overlay:
         for e in events:
             if isinstance(e, ShotStart):
                 self.spans.append((e.frame, e.shot, e.cue_ball))
+                if e.name_doubts:
+                    self.doubted[e.shot] = frozenset(e.name_doubts)
             elif isinstance(e, CushionHit):
                 self.hits.append((e.frame, e.shot, e.ball))
             elif isinstance(e, BallBall):
@@ -202,6 +206,7 @@ class Overlay:
             self.calls,
             self.trail_frames,
             self.gone,
+            self.doubted,
         )
 
 
@@ -463,6 +468,13 @@ class AnnotatedVideo:
                 self.written += 1
 
 
+def ball_label(ball: BallId, doubted: frozenset[BallId] | set[BallId]) -> str:
+    """The name drawn beside a ball: its id, with a question mark where the shot's start doubts
+    it (``ShotStart.name_doubts``: the detector's colour barely gave it; the call that names it
+    is marked for review), so that a reviewer sees which name to check."""
+    return f"{ball.value}?" if ball in doubted else ball.value
+
+
 def _draw_frame(
     img: np.ndarray,
     idx: int,
@@ -474,11 +486,13 @@ def _draw_frame(
     calls: Sequence[CallOverlay],
     trail_frames: int,
     gone: Mapping[BallId, list[int]] | None = None,
+    doubted: Mapping[int, frozenset[BallId]] | None = None,
 ) -> None:
     current = None
     for f, shot, cue in spans:
         if f <= idx:
             current = (shot, cue)
+    unsure = (doubted or {}).get(current[0], frozenset()) if current is not None else frozenset()
     for ball, (frames, px, observed, radii) in proj.items():
         if len(frames) == 0:
             continue
@@ -497,7 +511,7 @@ def _draw_frame(
             cv2.circle(img, (int(round(u)), int(round(v))), r_px, colour, thick, cv2.LINE_AA)
             cv2.putText(
                 img,
-                ball.value,
+                ball_label(ball, unsure),
                 (int(u) + r_px + 2, int(v) - r_px),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.5,
