@@ -365,8 +365,8 @@ class FrameAnalysis:
 
     def _with_name_doubts(self, ev: Event) -> Event:
         """A shot start with the tracker's doubtful names (:meth:`tracking.tracker.Tracker.name_doubts`)
-        of the balls it shows on the table: the rules' review swaps each with the ball it was read
-        as, and a call that changes then is one to review (:func:`rules.core.evidence.review_shot`).
+        of the balls it shows on the table: a call that names such a ball, or changes with it
+        swapped for the ball it was read as, is one to review (:func:`rules.core.evidence.review_shot`).
         The tracker is asked when the shot's events are handed over, so its whole shot counts."""
         if not isinstance(ev, ShotStart):
             return ev

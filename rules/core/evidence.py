@@ -19,7 +19,10 @@ decision function (any engine, any game):
 - each ball whose name the shot start doubts (:attr:`tracking.events.ShotStart.name_doubts`: the
   detector's colour barely read it as itself) is swapped with the ball it was read as, in every
   event of the shot: if the call changes, it rests on that name (an eight-ball pot of "the 9"
-  that was the 5 gives the other group);
+  that was the 5 gives the other group); where it does not, a call whose own events name the
+  ball (its first ball, its pot) still rests on a name the ball's look did not give, and is
+  flagged too (the ball it was read as may be of the same kind, the ball it really is another:
+  a ball set the classifier never saw);
 - each ``near_miss`` (the cue ball passed within a hair of a ball with no contact found:
   :class:`tracking.events.NearMiss`) is read as a contact there: if the call changes, it rests on
   a contact too thin for the samples to show, or on its absence (a three-cushion miss by a
