@@ -322,8 +322,10 @@ class FrameAnalysis:
         the shot's final call still comes through ``on_call`` once it is settled."""
         if not self.at_rest():
             return None
-        # with the frames held back while a detection waits to be named
-        shots = group_shots(self.stream.peek(st for _, _, states in self._held for st in states))
+        # with the frames held back while a detection waits to be named, and the doubtful names
+        # the settled call will carry (so that the two agree on what is in doubt)
+        peeked = self.stream.peek(st for _, _, states in self._held for st in states)
+        shots = group_shots([self._with_name_doubts(e) for e in peeked])
         if not shots:
             return None
         shot = shots[0]

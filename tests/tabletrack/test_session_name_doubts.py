@@ -26,3 +26,28 @@ def test_other_events_and_starts_with_no_doubtful_ball_are_unchanged() -> None:
     assert FrameAnalysis._with_name_doubts(SESSION, hit) is hit  # type: ignore[arg-type]
     start = ShotStart(0.0, 0, 1, 0.9, BallId.CUE, {BallId.CUE: (600.0, 600.0), B("3"): (1800.0, 900.0)})
     assert FrameAnalysis._with_name_doubts(SESSION, start) is start  # type: ignore[arg-type]
+
+
+def test_the_provisional_call_sees_the_same_doubts() -> None:
+    """Live shows a provisional call the moment the balls rest: it must doubt what the settled
+    call will (the settled one's shot start passes through the same step)."""
+    from tracking.events import Pocketed, ShotEnd
+    from tracking.ids import Pocket
+
+    start = ShotStart(0.0, 0, 1, 0.9, BallId.CUE, {BallId.CUE: (600.0, 600.0), B("9"): (1800.0, 900.0)})
+    pot = Pocketed(1.0, 30, 1, 0.9, B("9"), Pocket.parse("foot_left"))
+    end = ShotEnd(2.0, 60, 1, 0.9, {BallId.CUE: (700.0, 600.0)})
+    judged: list = []
+    fake = SimpleNamespace(
+        tracker=SESSION.tracker,
+        at_rest=lambda: True,
+        _held=[],
+        stream=SimpleNamespace(
+            peek=lambda states: [start, pot, end],
+            config=SimpleNamespace(segment=SimpleNamespace(rest_min_s=0.25)),
+        ),
+        judge=SimpleNamespace(preview=lambda shot: (judged.append(shot) or "call", {})),
+    )
+    fake._with_name_doubts = lambda e: FrameAnalysis._with_name_doubts(fake, e)  # type: ignore[arg-type]
+    assert FrameAnalysis.provisional(fake) is not None  # type: ignore[arg-type]
+    assert dict(judged[0].start.name_doubts) == {B("9"): DOUBTS[B("9")]}
