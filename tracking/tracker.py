@@ -201,7 +201,9 @@ class TrackerConfig:
     struck the 7, was seen again read 0.77 the 12, a ball never seen, and a 12 was tracked for the
     rest of the clip: the stripes one more than the table had). There, a detection sure it is a
     ball (``start_confidence``) that reads a ball never seen most is taken by the hidden ball, not
-    left unseen (the same clip mirrored: the 2, read as a never-seen 4, stayed hidden to the end)."""
+    left unseen (the same clip mirrored: the 2, read as a never-seen 4, stayed hidden to the end).
+    ``name_doubt_read``: a ball whose detections read it below this as itself, on average, has a
+    doubtful name (:meth:`Tracker.name_doubts`): one half, where a detection reads a ball as itself."""
 
     sigma_mm: float = 4.0
     speed_sigma: float = 0.35
@@ -234,6 +236,7 @@ class TrackerConfig:
     far_min_score: float = 0.5
     refound_min_score: float = 0.3
     opening_s: float = 1.0
+    name_doubt_read: float = 0.5
 
 
 @dataclass
@@ -1101,10 +1104,10 @@ class Tracker:
                     return False
         return seen
 
-    def name_doubts(self, below: float = 0.5) -> dict[BallId, NameDoubt]:
+    def name_doubts(self) -> dict[BallId, NameDoubt]:
         """The started balls whose own name the detector's colour evidence supports, averaged
-        over the detections they took, less than ``below`` (the evidence at which a detection
-        reads a ball as itself): named by elimination or by kind (:class:`TrackerConfig`'s
+        over the detections they took, less than ``TrackerConfig.name_doubt_read`` (the evidence
+        at which a detection reads a ball as itself): named by elimination or by kind (:class:`TrackerConfig`'s
         waiting detections, ``start_min_score``), which a ball set the classifier never saw makes
         common (real eight-ball, one clip left out of training: an orange 5 named the 9 at 0.09,
         its detections reading the 13 at 0.67 — and the call said "pots 9, takes stripes").
@@ -1115,7 +1118,7 @@ class Tracker:
             if not tr.started or tr.reads == 0:
                 continue
             read = tr.read_sum / tr.reads
-            if read >= below:
+            if read >= self.config.name_doubt_read:
                 continue
             rival = max(tr.rival_sums, key=lambda r: tr.rival_sums[r], default=None)
             out[b] = NameDoubt(read, rival, tr.rival_sums[rival] / tr.reads if rival is not None else 0.0)
