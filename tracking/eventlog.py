@@ -86,6 +86,8 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
             d["balls_in_contact"] = [[a.value, b.value] for a, b in ev.balls_in_contact]
         if ev.under_way:
             d["under_way"] = [b.value for b in ev.under_way]
+        if ev.under_way_at:
+            d["under_way_at"] = _positions(ev.under_way_at)
         if ev.name_doubts:
             d["name_doubts"] = {
                 b.value: {
@@ -161,9 +163,9 @@ def _parse_pos(v: Any, where: str) -> tuple[float, float]:
     return (float(v[0]), float(v[1]))
 
 
-def _parse_positions(v: Any, where: str) -> dict[BallId, tuple[float, float]]:
+def _parse_positions(v: Any, where: str, key: str = "positions") -> dict[BallId, tuple[float, float]]:
     if not isinstance(v, dict):
-        raise EventLogError(f"{where}: 'positions' must be an object {{ball: [x_mm, y_mm]}}, got {_echo(v)}")
+        raise EventLogError(f"{where}: {key!r} must be an object {{ball: [x_mm, y_mm]}}, got {_echo(v)}")
     return {_ball(b, where): _parse_pos(p, where) for b, p in v.items()}
 
 
@@ -235,6 +237,7 @@ def event_from_dict(d: Any, where: str = "event") -> Event:
             balls_in_contact=contacts,
             under_way=tuple(_ball(b, where) for b in under_raw),
             name_doubts=_parse_name_doubts(d.get("name_doubts", {}) or {}, where),
+            under_way_at=_parse_positions(d.get("under_way_at", {}) or {}, where, "under_way_at"),
         )
     if kind in (EventKind.BALL_BALL, EventKind.NEAR_MISS):
         balls = _need(d, "balls", where)

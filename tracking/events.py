@@ -51,7 +51,10 @@ class ShotStart:
     is seen (a sparse recorder that opens with the struck ball's first report is one that sees
     it). ``name_doubts`` names the balls whose names the detector's colour barely supports
     (:class:`NameDoubt`): a call that changes with such a ball and its rival swapped is one to
-    review. All four are optional extensions of DESIGN.md."""
+    review. ``under_way_at`` gives where each ball under way was first seen (its first sample):
+    with ``positions``, the layout of the first frame, which tells a rack struck on the clip's
+    first frames (its balls still packed, jittering in a blurred picture) from a shot in play
+    (:mod:`rules.core.opening`). All five are optional extensions of DESIGN.md."""
 
     t_s: float
     frame: int
@@ -63,6 +66,7 @@ class ShotStart:
     balls_in_contact: tuple[tuple[BallId, BallId], ...] = ()
     under_way: tuple[BallId, ...] = ()
     name_doubts: Mapping[BallId, NameDoubt] = field(default_factory=dict)
+    under_way_at: Mapping[BallId, PointMm] = field(default_factory=dict)
     kind: EventKind = field(default=EventKind.SHOT_START, init=False)
 
 

@@ -13,7 +13,8 @@ tell a break from a shot in play:
 
 The camera cannot tell the head from the foot (nor left from right), so the layout is matched
 under the table's four symmetries. Positions come from the tracker: a ball may be missed, so a
-rack needs most of its balls (``RACK_SHARE``), not all.
+rack needs most of its balls (``RACK_SHARE``), not all; a ball already moving when the recording
+began counts where it was first seen (a rack struck on the clip's first frames is the break's).
 
 The table is data handed in by the caller (:class:`TableSpots`, from the table spec), so the
 rules package still sees no more geometry than zones and spots.
@@ -115,10 +116,21 @@ def _clusters(points: Sequence[PointMm], touch: float) -> list[list[int]]:
     return out
 
 
+def _first_frame(start: ShotStart) -> Mapping[BallId, PointMm]:
+    """Where the balls stood on the first frame: the rest layout, and each ball already under way
+    when the recording began where it was first seen (``ShotStart.under_way_at``). A rack struck
+    on the clip's first frames is still packed there, and a blurred picture's jitter can make a
+    packed ball read as moving (real nine-ball broadcast, softened: two of the rack's balls,
+    their centres 4-8 mm apart from frame to frame before the cue ball arrived, read as under
+    way, and the rack was short of them); balls in flight after a shot in play stand in no rack."""
+    return {**start.under_way_at, **start.positions}
+
+
 def _rack(
     start: ShotStart, t: TableSpots, balls: Sequence[BallId], spot_name: str, what: str, art: str
 ) -> OpeningSight:
-    pts = [start.positions[b] for b in balls if b in start.positions]
+    seen = _first_frame(start)
+    pts = [seen[b] for b in balls if b in seen]
     need = max(1, math.ceil(RACK_SHARE * len(balls)))
     spot = t.spots_mm.get(spot_name)
     D = t.ball_diameter_mm

@@ -98,6 +98,26 @@ def test_pool_rack_with_a_ball_missed_by_the_detector_is_a_break() -> None:
     assert sight_opening(Game.NINE_BALL, _start(BallId.CUE, pos), POOL).is_break
 
 
+@pytest.mark.parametrize(
+    "moved_mm, is_break, why",
+    [
+        (0.0, True, "first seen packed in the rack: jitter read as motion, the rack struck on the first frames"),
+        (6.0, True, "a few mm off their rack places on the first frame: still the rack's cluster"),
+        (400.0, False, "first seen far from the rack, in flight: a shot in play"),
+    ],
+)
+def test_rack_balls_under_way_count_where_first_seen_000_2_2(moved_mm: float, is_break: bool, why: str) -> None:
+    """Three of the nine balls already moving when the recording began (``under_way``): the rest
+    layout holds six, under the rack's share; where those three were first seen decides."""
+    rack = _rack(POOL, NINE, POOL.spots_mm["foot_spot"])
+    moving = [BallId.parse(b) for b in ("5", "6", "9")]
+    at_rest = {b: p for b, p in rack.items() if b not in moving}
+    first = {b: (rack[b][0] - moved_mm, rack[b][1]) for b in moving}
+    start = ShotStart(0.0, 0, 1, 0.3, BallId.CUE, at_rest, under_way=(*moving, BallId.CUE), under_way_at=first)
+    assert sight_opening(Game.NINE_BALL, start, POOL).is_break is is_break, why
+    assert not sight_opening(Game.NINE_BALL, _start(BallId.CUE, at_rest), POOL).is_break  # without them: short
+
+
 def test_balls_spread_in_play_are_no_break_000_2_2() -> None:
     pos = {BallId.parse(str(i)): (300.0 + 220.0 * i, 200.0 + 90.0 * (i % 4)) for i in range(1, 10)}
     sight = sight_opening(Game.NINE_BALL, _start(BallId.CUE, pos), POOL)

@@ -11,7 +11,7 @@ import pytest
 from sparse_recorder import Path2D, record, struck_from_rest
 
 from calibration.table import load_table
-from tracking.eventlog import event_from_dict, event_to_dict
+from tracking.eventlog import EventLogError, event_from_dict, event_to_dict
 from tracking.events import ShotStart
 from tracking.ids import BallId
 from tracking.infer import InferenceConfig, infer_events
@@ -110,6 +110,10 @@ CASES = [
 def test_under_way_names_the_balls_moving_when_the_recording_began(paths, seen_from, under_way) -> None:
     start = _start(_video(paths, 4.0, seen_from))
     assert start.under_way == under_way
+    # each where it was first seen: the first frame's layout (the rack test, rules/core/opening.py)
+    assert set(start.under_way_at) == set(under_way)
+    for b in under_way:
+        assert start.under_way_at[b] == pytest.approx(paths[b].at(0.0), abs=5.0)
 
 
 STRUCK_SOON = Path2D(((0.0, 2000.0, 300.0), (0.14, 2000.0, 300.0), (1.0, 2500.0, 600.0)))
@@ -144,8 +148,22 @@ def test_a_sparse_recorder_that_opens_with_the_stroke_is_not_under_way() -> None
 
 
 def test_under_way_is_kept_by_the_event_log() -> None:
-    start = ShotStart(0.0, 0, 1, 0.3, BallId.CUE, {BallId.B1: (500.0, 600.0)}, under_way=(BallId.B2, BallId.CUE))
+    start = ShotStart(
+        0.0,
+        0,
+        1,
+        0.3,
+        BallId.CUE,
+        {BallId.B1: (500.0, 600.0)},
+        under_way=(BallId.B2, BallId.CUE),
+        under_way_at={BallId.B2: (700.0, 610.0), BallId.CUE: (1900.0, 1100.0)},
+    )
     d = event_to_dict(start)
     assert d["under_way"] == ["2", "cue"]
+    assert d["under_way_at"] == {"2": [700.0, 610.0], "cue": [1900.0, 1100.0]}
     assert event_from_dict(d, "line 1") == start
     assert "under_way" not in event_to_dict(ShotStart(0.0, 0, 1, 0.9, BallId.CUE, {}))
+    assert "under_way_at" not in event_to_dict(ShotStart(0.0, 0, 1, 0.9, BallId.CUE, {}))
+    d["under_way_at"] = [1, 2]
+    with pytest.raises(EventLogError, match="line 1: 'under_way_at' must be an object"):
+        event_from_dict(d, "line 1")

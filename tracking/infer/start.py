@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -70,6 +70,8 @@ class Opening:
     frozen: dict[BallId, Cushion]
     touching: tuple[tuple[BallId, BallId], ...]
     under_way: tuple[BallId, ...] = ()
+    #: where each ball ``under_way`` was first seen (its first sample, table mm)
+    under_way_at: dict[BallId, tuple[float, float]] = field(default_factory=dict)
 
 
 def shot_opening(
@@ -100,7 +102,8 @@ def shot_opening(
         for a, b in combinations(list(positions), 2)
         if math.dist(positions[a], positions[b]) <= D + cfg.touching_tol_mm
     )
-    return Opening(stroke, positions, frozen, touching, under_way)
+    first_seen = {b: (float(acts[b].samples.xy_mm[0, 0]), float(acts[b].samples.xy_mm[0, 1])) for b in under_way}
+    return Opening(stroke, positions, frozen, touching, under_way, first_seen)
 
 
 def _data_start_s(acts: Mapping[BallId, BallActivity]) -> float | None:
@@ -152,6 +155,7 @@ def start_event(opening: Opening, stroke: Stroke, shot: int, frame_at: FrameAt) 
         opening.frozen,
         opening.touching,
         opening.under_way,
+        under_way_at=opening.under_way_at,
     )
 
 
