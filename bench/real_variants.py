@@ -139,12 +139,13 @@ def write_variants(src: Path, out: dict[str, Path], cut_frame: int = 0) -> None:
 def nine_rows(
     work: Path, variants: tuple[str, ...] = NINE_VARIANTS
 ) -> tuple[list[list[str]], dict[str, list[int]], tuple[int, int]]:
-    """Per clip and variant: pocketed, first contact, call; totals per variant (right, wrong
-    calls without review, runs); of the ``cut`` variant's clips, those whose every call is flagged
-    for review, and all."""
+    """Per clip and variant: pocketed, first contact, whether the call's break flag is the
+    labelled one, call; totals per variant (right, wrong calls without review, runs, break flag
+    as labelled); of the ``cut`` variant's clips, those whose every call is flagged for review,
+    and all."""
     folder = real.REAL / "nine-ball-clips"
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-    rows, totals = [], {v: [0, 0, 0] for v in ("original",) + variants}
+    rows, totals = [], {v: [0, 0, 0, 0] for v in ("original",) + variants}
     cut_flagged = [0, 0]  # the cut variant's clips whose every call is flagged for review, of all
     for video in sorted(folder.glob("*.mp4")):
         lab = labels.get(video.name)
@@ -159,6 +160,7 @@ def nine_rows(
         write_variants(video, paths, cut or 0)
         want_pots = sorted(str(p["ball"]) for s in lab["shots"] for p in s["pocketed"])
         want_first = [str(s["first_contact"]["ball"]) if s.get("first_contact") else None for s in lab["shots"]]
+        want_break = [bool(s.get("break")) for s in lab["shots"]]
         for variant, path in [("original", video), *paths.items()]:
             out = work / f"{video.stem}__{variant}"
             real._analyze(path, "nine-ball", out)
@@ -167,12 +169,14 @@ def nine_rows(
             pots = sorted(str(p["ball"]) for c in calls for p in c.get("pocketed", []))
             first = [None if c.get("first_ball") is None else str(c["first_ball"]) for c in calls]
             right = pots == want_pots and first == want_first
+            break_right = [bool(c.get("break_shot")) for c in calls] == want_break
             flagged = bool(calls) and all(c.get("needs_review") for c in calls)
             unflagged = not right and not flagged
             t = totals[variant]
             t[0] += right
             t[1] += unflagged
             t[2] += 1
+            t[3] += break_right
             if variant == "cut":
                 cut_flagged[0] += flagged
                 cut_flagged[1] += 1
@@ -184,6 +188,7 @@ def nine_rows(
                     "yes" if right else "**no**",
                     " ".join(pots) or "-",
                     " ".join(map(str, first)),
+                    "yes" if break_right else "**no**",
                     summary,
                 ]
             )
@@ -315,8 +320,17 @@ def main(argv: list[str] | None = None) -> int:
         rows, totals, cut_flagged = nine_rows(work, NINE_VARIANTS + (NINE_EXTRA if args.extra else ()))
         eight = eight_variants(work)
         carom = carom_variants(work)
-    head = ["clip", "variant", "pocketed and first contact right", "pocketed", "first contact", "call"]
+    head = [
+        "clip",
+        "variant",
+        "pocketed and first contact right",
+        "pocketed",
+        "first contact",
+        "break as labelled",
+        "call",
+    ]
     tot = "; ".join(f"{v} {t[0]}/{t[2]} ({t[1]} wrong without review)" for v, t in totals.items())
+    breaks = "; ".join(f"{v} {t[3]}/{t[2]}" for v, t in totals.items())
     body = "\n".join(
         [
             "## Real footage, transformed",
@@ -339,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Pocketed balls and first contact right: {tot}. Cut in mid-shot (``cut``: from the frame "
             "halfway between the labelled stroke and first contact, so the stroke is not seen): every call "
             f"flagged for review on {cut_flagged[0]}/{cut_flagged[1]} clips (issue 13 item 5: the shot start "
-            "names the balls under way, `ShotStart.under_way`).",
+            "names the balls under way, `ShotStart.under_way`). The call's break flag as labelled (a break "
+            f"only where the first frame shows the rack, 000 2.2): {breaks}.",
             "",
             "### Eight-ball clips",
             "",
