@@ -30,7 +30,8 @@ class EventKind(Enum):
 @dataclass(frozen=True)
 class NameDoubt:
     """Why a ball's name is in doubt: the detector's colour evidence for it, averaged over the
-    detections the tracker gave it (``read``, 0..1), below one half — it was named by elimination
+    detections the tracker gave it (``read``, 0..1), below one half (the tracker's
+    ``name_doubt_read``) — it was named by elimination
     or by its kind, not by its look (a ball set the classifier never saw) — and the ball those
     detections read most instead (``rival``, None where none of the set was read) with its
     average (``rival_read``)."""
@@ -50,8 +51,8 @@ class ShotStart:
     first frame were not seen, so every call of the shot is one to review; empty where the stroke
     is seen (a sparse recorder that opens with the struck ball's first report is one that sees
     it). ``name_doubts`` names the balls whose names the detector's colour barely supports
-    (:class:`NameDoubt`): a call that changes with such a ball and its rival swapped is one to
-    review. ``under_way_at`` gives where each ball under way was first seen (its first sample):
+    (:class:`NameDoubt`): a call that names such a ball, or changes with it and its rival
+    swapped, is one to review (:mod:`rules.core.evidence`). ``under_way_at`` gives where each ball under way was first seen (its first sample):
     with ``positions``, the layout of the first frame, which tells a rack struck on the clip's
     first frames (its balls still packed, jittering in a blurred picture) from a shot in play
     (:mod:`rules.core.opening`). All five are optional extensions of DESIGN.md."""
