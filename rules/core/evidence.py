@@ -211,13 +211,11 @@ def review_shot(
             read = f"read {nd.read:.2f} as itself" + (
                 f", {nd.rival_read:.2f} as the {nd.rival.value}" if nd.rival is not None else ""
             )
+            naming = [e for e in events if ball in _names(e)]
+            in_call = [e for e in naming if id(e) in roles]
             alt = decide(_swapped(events, ball, nd.rival)) if nd.rival is not None else base
-            if alt != base:
-                assert nd.rival is not None
-                named = [e for e in events if ball in _names(e) and id(e) in roles] or [
-                    e for e in events if ball in _names(e)
-                ]
-                for ev in named or [start]:
+            if nd.rival is not None and alt != base:
+                for ev in in_call or naming or [start]:
                     doubts.setdefault(
                         id(ev),
                         f"the {ball.value}'s name is in doubt ({read}); read as the {nd.rival.value}, the call "
@@ -231,10 +229,9 @@ def review_shot(
             # the call names the ball (its pot, its contact): whichever ball it was, the call
             # rests on a name its look did not give (its rival may be of the same kind, the ball
             # it really is another: a ball set the classifier never saw)
-            named = [e for e in events if ball in _names(e) and id(e) in roles]
-            for ev in named:
+            for ev in in_call:
                 doubts.setdefault(id(ev), f"the {ball.value}'s name is in doubt ({read}): the call names it")
-            if named:
+            if in_call:
                 summaries.append(f"the call rests on the name of the {ball.value} ({read})")
 
     if start is not None and start.under_way:
