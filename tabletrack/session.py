@@ -367,12 +367,15 @@ class FrameAnalysis:
 
     def _with_name_doubts(self, ev: Event) -> Event:
         """A shot start with the tracker's doubtful names (:meth:`tracking.tracker.Tracker.name_doubts`)
-        of the balls it shows on the table: a call that names such a ball, or changes with it
-        swapped for the ball it was read as, is one to review (:func:`rules.core.evidence.review_shot`).
-        The tracker is asked when the shot's events are handed over, so its whole shot counts."""
+        of the balls it shows on the table, at rest (``positions``) or already under way when the
+        recording began (``under_way``, ``under_way_at``: a clip cut in mid-shot, whose call rests
+        on those balls as much): a call that names such a ball, or changes with it swapped for the
+        ball it was read as, is one to review (:func:`rules.core.evidence.review_shot`). The
+        tracker is asked when the shot's events are handed over, so its whole shot counts."""
         if not isinstance(ev, ShotStart):
             return ev
-        doubts = {b: n for b, n in self.tracker.name_doubts().items() if b in ev.positions or b is ev.cue_ball}
+        shown = set(ev.positions) | set(ev.under_way) | set(ev.under_way_at) | {ev.cue_ball}
+        doubts = {b: n for b, n in self.tracker.name_doubts().items() if b in shown}
         return replace(ev, name_doubts=doubts) if doubts else ev
 
     @property

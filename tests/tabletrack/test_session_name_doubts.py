@@ -21,6 +21,24 @@ def test_a_shot_start_carries_the_doubts_of_the_balls_it_shows() -> None:
     assert dict(got.name_doubts) == {B("9"): DOUBTS[B("9")]}  # the 4 is not on the table: left out
 
 
+def test_a_ball_already_under_way_when_the_recording_began_keeps_its_doubt() -> None:
+    """A clip cut in mid-shot (issue 13 item 5): the 9 rolling on the first frame is in no rest
+    position, yet the call (a pot of the 9) rests on its name as much."""
+    start = ShotStart(
+        0.0,
+        0,
+        1,
+        0.9,
+        BallId.CUE,
+        {BallId.CUE: (600.0, 600.0)},
+        under_way=(B("9"),),
+        under_way_at={B("9"): (1800.0, 900.0)},
+    )
+    got = FrameAnalysis._with_name_doubts(SESSION, start)  # type: ignore[arg-type]
+    assert isinstance(got, ShotStart)
+    assert dict(got.name_doubts) == {B("9"): DOUBTS[B("9")]}
+
+
 def test_other_events_and_starts_with_no_doubtful_ball_are_unchanged() -> None:
     hit = CushionHit(1.0, 30, 1, 0.9, BallId.CUE, Cushion.parse("head"), (100.0, 600.0))
     assert FrameAnalysis._with_name_doubts(SESSION, hit) is hit  # type: ignore[arg-type]
