@@ -361,12 +361,15 @@ class Tracker:
             self._t0 = float(t_s)
         dets = [d for d in detections if d.score >= cfg.min_confidence]
         preds = {b: self._predict(tr, t_s) if tr.started else None for b, tr in self._tracks.items()}
-        assigned = self._assign_all(dets, preds, t_s)
-        assigned.update(self._acquire_rest(dets, preds, t_s, assigned))
+        # made once a frame: the tracks do not change until the assignment is over
+        strikes = self._strikes(preds)
+        reach = self._hidden_reach(dets, preds, t_s, strikes)
+        assigned = self._assign_all(dets, preds, t_s, strikes, reach)
+        assigned.update(self._acquire_rest(dets, preds, t_s, assigned, strikes, reach))
         # a ball started directly this frame where it already waited (seen the frames before
         # but not sure enough to start) is reported from those sightings too
         earlier = self._waited_at({i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets)
-        confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned)
+        confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned, reach)
         assigned.update({i: j for i, (j, _) in confirmed.items()})
         earlier.update({i: seen for i, (_, seen) in confirmed.items()})
         states: list[BallState] = []
@@ -485,10 +488,13 @@ class Tracker:
         dets: Sequence[BallDetection],
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
+        strikes: Mapping[BallId, float],
+        hidden: Sequence[bool],
     ) -> dict[int, int]:
         """Ball index -> detection index: the balls on the table first, then the second-stage
-        balls on what they leave."""
-        cost = self._cost_matrix(dets, preds, t_s)
+        balls on what they leave (``strikes``: this frame's :meth:`_strikes`; ``hidden``: its
+        :meth:`_hidden_reach`, per detection)."""
+        cost = self._cost_matrix(dets, preds, t_s, strikes, hidden)
         second = [i for i, b in enumerate(self.balls) if self._second_stage(b, t_s)]
         if not second:
             return self._assign(cost)
@@ -501,7 +507,6 @@ class Tracker:
         cfg = self.config
         c2 = np.full((len(second), len(left)), 1e6)
         ranks = self._detection_ranks(dets)
-        strikes = self._strikes(preds)
         for r, i in enumerate(second):
             ball = self.balls[i]
             falling = self._dropping(self._tracks[ball])
@@ -536,10 +541,13 @@ class Tracker:
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
         assigned: Mapping[int, int],
+        strikes: Mapping[BallId, float],
+        hidden: Sequence[bool],
     ) -> dict[int, int]:
         """Balls not yet seen for the detections left over once the others are assigned: a
         detection whose likeliest unseen ball another detection took is offered the next likeliest
-        of those still unseen, round after round, in the same frame."""
+        of those still unseen, round after round, in the same frame (``strikes``, ``hidden``: as
+        for :meth:`_assign_all`)."""
         out: dict[int, int] = {}
         taken = set(assigned.values())
         for _ in range(3):
@@ -554,7 +562,8 @@ class Tracker:
             sub_dets = [dets[j] for j in free_dets]
             unseen = [self.balls[i] for i in free_balls]
             occupied = [(dets[j].x_mm, dets[j].y_mm) for j in taken]
-            cost = self._cost_matrix(sub_dets, preds, t_s, unseen=unseen, occupied=occupied)
+            sub_hidden = [hidden[j] for j in free_dets]
+            cost = self._cost_matrix(sub_dets, preds, t_s, strikes, sub_hidden, unseen=unseen, occupied=occupied)
             a = self._assign(cost[free_balls])
             if not a:
                 break
@@ -570,10 +579,11 @@ class Tracker:
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
         assigned: Mapping[int, int],
+        hidden: Sequence[bool],
     ) -> dict[int, tuple[int, list[tuple[int, float, float, float, float]]]]:
         """Ball index -> (detection index, its earlier sightings) for the waiting detections
-        confirmed this frame (see ``confirm_sightings`` in :class:`TrackerConfig`): each is named
-        the likeliest ball not yet seen. Detections left over this frame join or start a waiting
+        confirmed this frame (see ``confirm_sightings`` in :class:`TrackerConfig`; ``hidden``: the
+        frame's :meth:`_hidden_reach`, per detection): each is named the likeliest ball not yet seen. Detections left over this frame join or start a waiting
         entry; entries not seen for ``pending_gap_s`` are dropped."""
         cfg = self.config
         self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
@@ -591,7 +601,6 @@ class Tracker:
         claims = self._claims(dets)
         held = self._held(preds)
         held += [(dets[j].x_mm, dets[j].y_mm) for j in taken]
-        hidden = self._hidden_reach(dets, preds, t_s)
         out: dict[int, tuple[int, list[tuple[int, float, float, float, float]]]] = {}
         for j in free:
             d = dets[j]
@@ -760,7 +769,7 @@ class Tracker:
         dets: Sequence[BallDetection],
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
-        strikes: Mapping[BallId, float] | None = None,
+        strikes: Mapping[BallId, float],
     ) -> list[bool]:
         """Per detection, whether a ball seen earlier and hidden now (not seen last frame, not
         gone, not yet lost) could be there (inside its gate), once the clip's first ``opening_s``
@@ -779,8 +788,6 @@ class Tracker:
         ]
         if not hidden:
             return [False] * len(dets)
-        if strikes is None:
-            strikes = self._strikes(preds)
         reach = []
         for b in hidden:
             q = preds[b]
@@ -892,12 +899,16 @@ class Tracker:
         dets: Sequence[BallDetection],
         preds: Mapping[BallId, tuple[float, float, float, float] | None],
         t_s: float,
+        strikes: Mapping[BallId, float],
+        hidden_reach: Sequence[bool],
         unseen: Sequence[BallId] | None = None,
         occupied: Sequence[tuple[float, float]] = (),
     ) -> np.ndarray:
-        """Ball x detection costs (see the module docstring); ``unseen``: the balls not yet seen
-        among which a detection's likeliest is sought (default: every ball not yet started);
-        ``occupied``: places balls were given this frame, where no ball not yet seen starts."""
+        """Ball x detection costs (see the module docstring); ``strikes``: the frame's
+        :meth:`_strikes`; ``hidden_reach``: :meth:`_hidden_reach` of ``dets``; ``unseen``: the
+        balls not yet seen among which a detection's likeliest is sought (default: every ball not
+        yet started); ``occupied``: places balls were given this frame, where no ball not yet seen
+        starts."""
         cfg = self.config
         nb, nd = len(self.balls), len(dets)
         big = 1e6
@@ -905,8 +916,6 @@ class Tracker:
         ranks = self._detection_ranks(dets) if self._shared else []
         if unseen is None:
             unseen = [b for b in self.balls if not self._tracks[b].started]
-        strikes = self._strikes(preds)
-        hidden_reach = self._hidden_reach(dets, preds, t_s, strikes)
         crowded = [c or h for c, h in zip(self._crowded(dets, self._held(preds) + list(occupied)), hidden_reach)]
         # each detection's likeliest few balls among those not yet seen (best first)
         likeliest: list[tuple[BallId, ...]] = []
