@@ -264,9 +264,16 @@ class _Track:
 @dataclass
 class _Pending:
     """A ball-like detection no ball took, waiting to be seen again at the same place: its
-    sightings (frame, t_s, x_mm, y_mm, score), in time order; where it waits is the first."""
+    sightings (frame, t_s, x_mm, y_mm, score), in time order; where it waits is the first.
+    ``names``: per sighting, the index of the ball not yet seen it read as itself (None: none)."""
 
     seen: list[tuple[int, float, float, float, float]]
+    names: list[int | None] = field(default_factory=list)
+
+    def named(self) -> int | None:
+        """The ball every sighting read as itself, where they all read one."""
+        first = self.names[0] if self.names and len(self.names) == len(self.seen) else None
+        return first if first is not None and all(n == first for n in self.names) else None
 
     @property
     def x(self) -> float:
@@ -368,7 +375,9 @@ class Tracker:
         assigned.update(self._acquire_rest(dets, preds, t_s, assigned, strikes, reach))
         # a ball started directly this frame where it already waited (seen the frames before
         # but not sure enough to start) is reported from those sightings too
-        earlier = self._waited_at({i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets)
+        earlier = self._waited_at(
+            {i: j for i, j in assigned.items() if not self._tracks[self.balls[i]].started}, dets, t_s
+        )
         confirmed = self._confirm_pending(int(frame), dets, preds, t_s, assigned, reach)
         assigned.update({i: j for i, (j, _) in confirmed.items()})
         earlier.update({i: seen for i, (_, seen) in confirmed.items()})
@@ -590,11 +599,14 @@ class Tracker:
         taken = set(assigned.values())
         unseen_now = [i for i, b in enumerate(self.balls) if not self._tracks[b].started and i not in assigned]
         named = {j: self._named_unseen(dets[j], unseen_now) for j in range(len(dets)) if j not in taken}
+        # a weak read on a spot may wait too (never named from there: the mark is faintly
+        # ball-like), so that a ball that then starts there is reported from those sightings
+        reads = {j: self._named_unseen(dets[j], unseen_now, on_spot=True) for j in named}
         free = [
             j
             for j in named
             if dets[j].score >= cfg.pending_confidence
-            or (named[j] is not None and dets[j].score >= cfg.named_start_score)
+            or (reads[j] is not None and dets[j].score >= cfg.named_start_score)
         ]
         if not free:
             return {}
@@ -608,11 +620,12 @@ class Tracker:
                 continue  # a second box on a tracked ball, a pocketed ball seen in the throat, a facing
             near = self._pending_near(d)
             if not near:
-                self._pending.append(_Pending([(frame, t_s, d.x_mm, d.y_mm, d.score)]))
+                self._pending.append(_Pending([(frame, t_s, d.x_mm, d.y_mm, d.score)], [named[j]]))
                 continue
             p = near[0]
             earlier = list(p.seen)
             p.seen.append((frame, t_s, d.x_mm, d.y_mm, d.score))
+            p.names.append(named[j])
             i_named = named[j]
             if (
                 i_named is not None
@@ -671,12 +684,12 @@ class Tracker:
         # 0.23 the 7 is no stripe for sure, and the likeliest ball not yet seen (the 4) decides
         return kind if mass[kind] > 0.5 * sum(mass.values()) else None
 
-    def _named_unseen(self, d: BallDetection, unseen: Sequence[int]) -> int | None:
+    def _named_unseen(self, d: BallDetection, unseen: Sequence[int], on_spot: bool = False) -> int | None:
         """The index of the ball among ``unseen`` (indices of balls not yet seen) that ``d``
         reads as itself (colour evidence at least one half) where that ball's look is its own (no
-        other ball shares its detector class), or None."""
+        other ball shares its detector class), or None; None on a spot too unless ``on_spot``."""
         best = max(((label_score(d, self.balls[i]) or 0.0, i) for i in unseen), default=(0.0, -1))
-        if best[0] < 0.5 or self.balls[best[1]] in self._shared or self._on_spot(d):
+        if best[0] < 0.5 or self.balls[best[1]] in self._shared or (not on_spot and self._on_spot(d)):
             return None
         return best[1]
 
@@ -699,23 +712,47 @@ class Tracker:
         return out
 
     def _waited_at(
-        self, starts: Mapping[int, int], dets: Sequence[BallDetection]
+        self, starts: Mapping[int, int], dets: Sequence[BallDetection], t_s: float
     ) -> dict[int, list[tuple[int, float, float, float, float]]]:
         """Ball index -> the earlier sightings of the waiting entry (``confirm_sightings`` in
         :class:`TrackerConfig`) at the detection that starts it this frame (``starts``: ball index
         -> detection index, balls not yet seen), which is then no longer waiting. Why: a ball on
         the table at the clip's start is there in its first frame, whichever way it was first
         taken (real eight-ball broadcast: a stripe in a far corner's jaws read 0.99 as the 12 at a
-        ball score of 0.39 in frame 0, waited, and started directly at 0.46 in frame 1)."""
+        ball score of 0.39 in frame 0, waited, and started directly at 0.46 in frame 1).
+
+        Where no entry waits at the detection, an entry every sighting of which read the starting
+        ball as itself, seen on the last frame analysed and within the ball's reach of the
+        detection (``max_speed_mm_s`` over the time since, and a diameter), is the ball waiting
+        before it was struck: a rack's balls, found by the proposals alone and waiting to be
+        named, are struck by the break before they are (real nine-ball Clip12 softened: the 2, 5
+        and 6 read 0.87-0.99 as themselves in the rack on frames 0-3, struck on frame 4, were
+        missing from the first frame's layout, which then held no rack)."""
         if not starts or not self._pending:
             return {}
         out: dict[int, list[tuple[int, float, float, float, float]]] = {}
         for i, j in starts.items():
-            near = self._pending_near(dets[j])
+            d = dets[j]
+            near = self._pending_near(d) or self._struck_while_waiting(i, d, t_s)
             if near:
                 out[i] = list(near[0].seen)
                 self._pending.remove(near[0])
         return out
+
+    def _struck_while_waiting(self, i: int, d: BallDetection, t_s: float) -> list[_Pending]:
+        """The waiting entries (at most one, the nearest) that read ball ``i`` on every sighting,
+        were seen on the last frame analysed and lie within the ball's reach of ``d`` since
+        (:meth:`_waited_at`)."""
+        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        found = []
+        for p in self._pending:
+            if p.named() != i or p.t_last < self._t_prev:
+                continue
+            x, y = p.seen[-1][2], p.seen[-1][3]
+            dist = math.hypot(d.x_mm - x, d.y_mm - y)
+            if dist <= self.config.max_speed_mm_s * (t_s - p.t_last) + D:
+                found.append((dist, p))
+        return [min(found, key=lambda f: f[0])[1]] if found else []
 
     def _report_earlier(self, ball: BallId, seen: Sequence[tuple[int, float, float, float, float]], t_s: float) -> None:
         """A ball just confirmed from waiting sightings: those within ``backfill_s`` become its

@@ -212,7 +212,11 @@ class NineBallEngine:
         off the table is a misread identity (the 9 read as the 1) or a mark on the cloth far more
         often than a ball come back, so it is not taken; a ball they lack is taken as gone (a
         pocketing the tracker missed) unless as many balls are extra, which is one ball misread
-        as another: then the state is kept. Where the state does not know the balls yet (a log
+        as another: then the state is kept, or unless the shot's own events show it on the table
+        (hit, at a cushion, pocketed), which a ball gone cannot be (real broadcast dev Clip12
+        softened: the 2 and 5, struck in the rack before the tracker had named them, were taken
+        as gone after the break). A ball already moving when the recording began (``under_way``)
+        is on the table as much as one at rest. Where the state does not know the balls yet (a log
         that starts mid-rack without referee input, a new rack), the positions are all there is,
         with the balls the shot's own events show on the table (hit, pocketed, at a cushion: a
         ball the cue ball hits was there, whatever the start missed — real broadcast dev Clip12,
@@ -221,7 +225,8 @@ class NineBallEngine:
         if start is None or not start.positions:
             return state.balls
         v = self.variant
-        seen: set[BallId] = {b for b in start.positions if b is not BallId.CUE}
+        shown = set(start.positions) | set(start.under_way) | set(start.under_way_at)
+        seen: set[BallId] = {b for b in shown if b is not BallId.CUE}
         foreign = {b for b in seen if b not in v.balls}
         if foreign:
             doubts.append(f"the shot start shows {_listed(foreign)}, not a ball of {v.name}: ignored")
@@ -239,7 +244,11 @@ class NineBallEngine:
                 if min(seen | played, key=number) != min(seen, key=number):
                     doubts.append(text + " (the lowest ball is one of them)")
             return frozenset(seen | played)
-        missing, extra = state.balls - seen, seen - state.balls
+        played = (balls_in_events(shot) & state.balls) - seen
+        if played:
+            text = f"the shot start lacks {_listed(played)}, which the shot's events show on the table: taken as on it"
+            lead.append(text[0].upper() + text[1:])
+        missing, extra = state.balls - seen - played, seen - state.balls
         swap = bool(extra) and len(missing) == len(extra)
         if missing:
             text = f"the shot start lacks {_listed(missing)}, which the game state has on the table: " + (

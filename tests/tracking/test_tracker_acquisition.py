@@ -164,7 +164,7 @@ def test_a_ball_named_once_it_stays_is_reported_from_its_first_sighting() -> Non
     "first_conf, x1, backfilled, why",
     [
         (0.39, 2508, [0], "waited at frame 0 (read as the 12, under start_confidence), started at 1 there"),
-        (0.39, 2400, [], "frame 0's sighting 108 mm away is another place: nothing waited where it started"),
+        (0.39, 2400, [0], "108 mm away, but read the 12 on every sighting and seen on the last frame: the 12 moving"),
         (0.10, 2508, [], "frame 0's detection too weak to wait (under named_start_score)"),
     ],
 )
@@ -182,6 +182,50 @@ def test_a_ball_started_directly_where_it_waited_is_reported_from_then(
     got = [s.frame for s in tr.take_backfill() if s.ball.value == "12"]
     assert got == backfilled, why
     assert [int(f) for f in tr.trajectories()[BallId("12")].frame] == [*backfilled, 1]
+
+
+@pytest.mark.parametrize(
+    "wait_reads, unseen_frames, backfilled, why",
+    [
+        ({"_5": 0.87, "_7": 0.07}, 0, [0, 1, 2, 3], "read the 5 on every sighting, struck on frame 4: the 5"),
+        ({"_4": 0.62, "_5": 0.2}, 0, [], "the waiting detection read the 4, not the 5: another ball"),
+        ({"_5": 0.87, "_7": 0.07}, 1, [], "not seen on the frame analysed before the start: not the ball just struck"),
+    ],
+)
+def test_a_ball_struck_while_it_waited_to_be_named_is_reported_from_its_wait(
+    wait_reads: dict[str, float], unseen_frames: int, backfilled: list[int], why: str
+) -> None:
+    """Real nine-ball broadcast, dev Clip12 softened (issue 13 item 5, 000 2.2): the rack's 5,
+    found by the proposals alone (ball score 0.4 times the crop's belief: under
+    start_confidence), read 0.87 the 5 on frames 0-3 and waited to be named; the break struck it
+    on frame 4, where it started directly 16 mm from where it waited. Without its wait the first
+    frame's layout lacked it, and with the 2, 6 and 9 the rack fell short of a rack: the break was
+    taken as a shot in play."""
+    tr = Tracker(BALLS, POOL)
+    cue = _det(400, 300, cue=0.95)
+    for f in range(4):
+        tr.update(f, f * 0.04, [cue, _det(682, 607, conf=0.39, **wait_reads)])
+    for f in range(4, 4 + unseen_frames):
+        tr.update(f, f * 0.04, [cue])
+    start = 4 + unseen_frames
+    states = tr.update(start, start * 0.04, [cue, _det(684, 591, conf=0.59, _5=0.6, _4=0.3)])
+    assert "5" in {s.ball.value for s in states}
+    got = [s.frame for s in tr.take_backfill() if s.ball.value == "5"]
+    assert got == backfilled, why
+
+
+def test_a_weak_read_on_a_spot_waits_for_a_ball_that_starts_there() -> None:
+    """A spot is faintly ball-like, so a weak read there names no ball; it waits all the same,
+    so that a ball that then starts there directly is reported from then (real Clip12 softened:
+    the 9 on the foot spot read 0.99 the 9 at 0.40 on frames 0-3, started at 0.45 on frame 4)."""
+    spot = POOL.spots_mm["foot_spot"]
+    tr = Tracker(BALLS, POOL)
+    cue = _det(400, 300, cue=0.95)
+    for f in range(4):
+        states = tr.update(f, f * 0.04, [cue, _det(spot[0], spot[1], conf=0.39, _9=0.99)])
+        assert "9" not in {s.ball.value for s in states}, "a weak read on the spot names no ball"
+    tr.update(4, 0.16, [cue, _det(spot[0] + 1.0, spot[1], conf=0.45, _9=0.99)])
+    assert [s.frame for s in tr.take_backfill() if s.ball.value == "9"] == [0, 1, 2, 3]
 
 
 def test_only_sightings_within_backfill_s_are_reported() -> None:

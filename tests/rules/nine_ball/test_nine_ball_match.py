@@ -75,6 +75,38 @@ def test_positions_missing_a_ball_are_trusted_and_noted():
     assert "4" not in {b.value for b in st.balls}
 
 
+def test_a_ball_the_start_lacks_but_the_shot_hits_stays_on_the_table():
+    """000 2.2, 000 6.2 (issue 13 item 5): shot 2's start lacks the 4 (real broadcast dev Clip12
+    softened: the 2 and 5 struck in the rack before they were named), yet the cue ball's 1 sends
+    it into a cushion: a ball gone cannot be hit, so the game state keeps it."""
+    log = match_log(
+        "nine-ball", [(["1", "2>foot_left"], NINE), (["1", "1-4", "4:head"], [b for b in NINE if b not in "24"])]
+    )
+    calls, st = judge_events(log, "nine-ball")
+    c = calls[1]
+    assert "lacks 4, which the shot's events show on the table: taken as on it" in c.reason
+    assert "taken as gone" not in c.reason
+    assert "4" in {b.value for b in st.balls}
+
+
+def test_a_ball_already_moving_at_the_start_is_on_the_table():
+    """000 2.2 (issue 13 item 5): a ball under way when the recording began is in no rest
+    position of the shot start, yet it is on the table: the state keeps it, with no note."""
+    from dataclasses import replace
+
+    from tracking.events import ShotStart
+    from tracking.ids import BallId
+
+    log = match_log("nine-ball", [(["1", "2>foot_left"], NINE), (["1", "1:foot"], [b for b in NINE if b not in "24"])])
+    i = next(k for k, e in enumerate(log) if isinstance(e, ShotStart) and e.shot == 2)
+    start = log[i]
+    assert isinstance(start, ShotStart)
+    log[i] = replace(start, under_way=(BallId.parse("4"),), under_way_at={BallId.parse("4"): (1500.0, 600.0)})
+    calls, st = judge_events(log, "nine-ball")
+    assert "lacks" not in calls[1].reason
+    assert "4" in {b.value for b in st.balls}
+
+
 @pytest.mark.parametrize(
     "case,second_start,on_table",
     [
