@@ -592,8 +592,9 @@ class Tracker:
     ) -> dict[int, tuple[int, list[tuple[int, float, float, float, float]]]]:
         """Ball index -> (detection index, its earlier sightings) for the waiting detections
         confirmed this frame (see ``confirm_sightings`` in :class:`TrackerConfig`; ``hidden``: the
-        frame's :meth:`_hidden_reach`, per detection): each is named the likeliest ball not yet seen. Detections left over this frame join or start a waiting
-        entry; entries not seen for ``pending_gap_s`` are dropped."""
+        frame's :meth:`_hidden_reach`, per detection): each is named the likeliest ball not yet
+        seen. Detections left over this frame join or start a waiting entry; entries not seen for
+        ``pending_gap_s`` are dropped."""
         cfg = self.config
         self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
         taken = set(assigned.values())
@@ -725,9 +726,10 @@ class Tracker:
         ball as itself, seen on the last frame analysed and within the ball's reach of the
         detection (``max_speed_mm_s`` over the time since, and a diameter), is the ball waiting
         before it was struck: a rack's balls, found by the proposals alone and waiting to be
-        named, are struck by the break before they are (real nine-ball Clip12 softened: the 2, 5
-        and 6 read 0.87-0.99 as themselves in the rack on frames 0-3, struck on frame 4, were
-        missing from the first frame's layout, which then held no rack)."""
+        named, are struck by the break before they are (real nine-ball Clip12 softened: the 5,
+        read 0.87 as itself in the rack on frames 0-3, struck on frame 4 and started there 16 mm
+        from where it waited, was missing from the first frame's layout, which then held too few
+        balls for a rack)."""
         if not starts or not self._pending:
             return {}
         out: dict[int, list[tuple[int, float, float, float, float]]] = {}
