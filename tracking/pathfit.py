@@ -13,7 +13,7 @@ Works on any sampling: the fit is over the given times, never assumes a frame ra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,12 @@ class PathFit:
     t_first_s: float
     t_last_s: float
     accel_sd_mm_s2: float = 0.0
+    # pos_and_var_at's answers by the times asked (their bytes): a contact's terms share fits and
+    # its time search asks each on the same grids (the snooker break's 29153 calls were 7069
+    # distinct); read-only arrays, so that no caller changes what another is handed
+    _grids: dict[bytes, tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def outside_s(self, t_s: float) -> float:
         """How far ``t_s`` lies outside the span of the data (0 inside)."""
@@ -63,15 +69,24 @@ class PathFit:
 
     def pos_and_var_at(self, t_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`pos` (n, dims) and :meth:`pos_var` (n,) at many times at once (a grid search
-        evaluates a contact's terms at 33 times: one array operation instead of 33 small ones)."""
+        evaluates a contact's terms at 33 times: one array operation instead of 33 small ones).
+        The same times asked again get the same (read-only) arrays back."""
         ts = np.asarray(t_s, dtype=float).reshape(-1)
+        key = ts.tobytes()
+        hit = self._grids.get(key)
+        if hit is not None:
+            return hit
         tau = ts - self.t0_s
         b = np.vander(tau, self.deg + 1, increasing=True)
         pos = b @ self.coef
         var = self.sigma_mm**2 * np.sum((b @ self.cov) * b, axis=1)
         out = np.maximum(np.maximum(self.t_first_s - ts, ts - self.t_last_s), 0.0)
         extrap = 0.5 * self.accel_sd_mm_s2 * out * out
-        return pos, var + extrap**2
+        var = var + extrap**2
+        pos.flags.writeable = False
+        var.flags.writeable = False
+        self._grids[key] = (pos, var)
+        return pos, var
 
     def vel(self, t_s: float) -> np.ndarray:
         return self._basis(t_s, 1) @ self.coef

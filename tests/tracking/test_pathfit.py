@@ -46,3 +46,22 @@ def test_without_the_prior_a_faint_curve_is_fitted_by_a_line() -> None:
 def test_the_prior_needs_three_samples() -> None:
     t = np.array([0.0, 1 / 30])
     assert fit_path(t, np.array([0.0, 50.0]), noise_mm=1.0, accel_prior_mm_s2=2000.0).deg == 1
+
+
+def test_many_times_at_once_agree_with_one_at_a_time_and_are_kept() -> None:
+    """pos_and_var_at is pos and pos_var over an array of times; asked again with the same times it
+    hands back the same arrays (a contact's terms share fits and ask them on the same grids),
+    read-only so that no caller changes another's."""
+    t = np.linspace(0.0, 0.2, 9)
+    xy = np.column_stack([100.0 + 900.0 * t - 300.0 * t**2, 50.0 + 200.0 * t])
+    fit = fit_path(t, xy, noise_mm=1.0, accel_sd_mm_s2=500.0)
+    ts = np.linspace(-0.05, 0.3, 5)  # before, inside and after the data
+    pos, var = fit.pos_and_var_at(ts)
+    for k, tk in enumerate(ts):
+        assert pos[k] == pytest.approx(fit.pos(tk))
+        assert var[k] == pytest.approx(fit.pos_var(tk))
+    again = fit.pos_and_var_at(ts.copy())
+    assert again[0] is pos and again[1] is var
+    assert not pos.flags.writeable and not var.flags.writeable
+    other, _ = fit.pos_and_var_at(ts + 0.01)
+    assert other is not pos and other[0] == pytest.approx(fit.pos(ts[0] + 0.01))
