@@ -374,7 +374,7 @@ class FrameAnalysis:
         tracker is asked when the shot's events are handed over, so its whole shot counts."""
         if not isinstance(ev, ShotStart):
             return ev
-        shown = set(ev.positions) | set(ev.under_way) | set(ev.under_way_at) | {ev.cue_ball}
+        shown = ev.on_table | {ev.cue_ball}
         doubts = {b: n for b, n in self.tracker.name_doubts().items() if b in shown}
         return replace(ev, name_doubts=doubts) if doubts else ev
 

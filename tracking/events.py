@@ -52,10 +52,11 @@ class ShotStart:
     is seen (a sparse recorder that opens with the struck ball's first report is one that sees
     it). ``name_doubts`` names the balls whose names the detector's colour barely supports
     (:class:`NameDoubt`): a call that names such a ball, or changes with it and its rival
-    swapped, is one to review (:mod:`rules.core.evidence`). ``under_way_at`` gives where each ball under way was first seen (its first sample):
-    with ``positions``, the layout of the first frame, which tells a rack struck on the clip's
-    first frames (its balls still packed, jittering in a blurred picture) from a shot in play
-    (:mod:`rules.core.opening`). All five are optional extensions of DESIGN.md."""
+    swapped, is one to review (:mod:`rules.core.evidence`). ``under_way_at`` gives where each
+    ball under way was first seen (its first sample): with ``positions``, the layout of the first
+    frame, which tells a rack struck on the clip's first frames (its balls still packed, jittering
+    in a blurred picture) from a shot in play (:mod:`rules.core.opening`). All five are optional
+    extensions of DESIGN.md."""
 
     t_s: float
     frame: int
@@ -69,6 +70,13 @@ class ShotStart:
     name_doubts: Mapping[BallId, NameDoubt] = field(default_factory=dict)
     under_way_at: Mapping[BallId, PointMm] = field(default_factory=dict)
     kind: EventKind = field(default=EventKind.SHOT_START, init=False)
+
+    @property
+    def on_table(self) -> frozenset[BallId]:
+        """Every ball the start shows on the table: at rest (``positions``) or already moving
+        when the recording began (``under_way``, ``under_way_at``: a log may give the first
+        without the second)."""
+        return frozenset(self.positions) | frozenset(self.under_way) | frozenset(self.under_way_at)
 
 
 @dataclass(frozen=True)

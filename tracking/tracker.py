@@ -272,7 +272,7 @@ class _Pending:
 
     def named(self) -> int | None:
         """The ball every sighting read as itself, where they all read one."""
-        first = self.names[0] if self.names and len(self.names) == len(self.seen) else None
+        first = self.names[0] if self.names else None
         return first if first is not None and all(n == first for n in self.names) else None
 
     @property
@@ -599,10 +599,10 @@ class Tracker:
         self._pending = [p for p in self._pending if t_s - p.t_last <= cfg.pending_gap_s]
         taken = set(assigned.values())
         unseen_now = [i for i, b in enumerate(self.balls) if not self._tracks[b].started and i not in assigned]
-        named = {j: self._named_unseen(dets[j], unseen_now) for j in range(len(dets)) if j not in taken}
-        # a weak read on a spot may wait too (never named from there: the mark is faintly
-        # ball-like), so that a ball that then starts there is reported from those sightings
-        reads = {j: self._named_unseen(dets[j], unseen_now, on_spot=True) for j in named}
+        reads = {j: self._named_unseen(dets[j], unseen_now) for j in range(len(dets)) if j not in taken}
+        # a weak read on a spot may wait too but names no ball (the mark is faintly ball-like), so
+        # that a ball that then starts there is reported from those sightings
+        named = {j: None if self._on_spot(dets[j]) else r for j, r in reads.items()}
         free = [
             j
             for j in named
@@ -685,12 +685,13 @@ class Tracker:
         # 0.23 the 7 is no stripe for sure, and the likeliest ball not yet seen (the 4) decides
         return kind if mass[kind] > 0.5 * sum(mass.values()) else None
 
-    def _named_unseen(self, d: BallDetection, unseen: Sequence[int], on_spot: bool = False) -> int | None:
+    def _named_unseen(self, d: BallDetection, unseen: Sequence[int]) -> int | None:
         """The index of the ball among ``unseen`` (indices of balls not yet seen) that ``d``
         reads as itself (colour evidence at least one half) where that ball's look is its own (no
-        other ball shares its detector class), or None; None on a spot too unless ``on_spot``."""
+        other ball shares its detector class), or None. A read on a spot names no ball; the caller
+        leaves it out (:meth:`_on_spot`)."""
         best = max(((label_score(d, self.balls[i]) or 0.0, i) for i in unseen), default=(0.0, -1))
-        if best[0] < 0.5 or self.balls[best[1]] in self._shared or (not on_spot and self._on_spot(d)):
+        if best[0] < 0.5 or self.balls[best[1]] in self._shared:
             return None
         return best[1]
 
@@ -745,7 +746,7 @@ class Tracker:
         """The waiting entries (at most one, the nearest) that read ball ``i`` on every sighting,
         were seen on the last frame analysed and lie within the ball's reach of ``d`` since
         (:meth:`_waited_at`)."""
-        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        D = self._diameter_mm
         found = []
         for p in self._pending:
             if p.named() != i or p.t_last < self._t_prev:
@@ -789,7 +790,7 @@ class Tracker:
         pocket's throat), in a pocket's drop circle (a ball seen there before any ball was is
         one pocketed earlier, still visible in the throat of a broadcast side pocket), or less than
         ``start_rail_r`` radii inside a nose line (a pocket's facing, a reflection in the rail)."""
-        sep = 0.75 * (self.table.ball_diameter_mm if self.table is not None else 61.5)
+        sep = 0.75 * self._diameter_mm
         out = [any(math.hypot(d.x_mm - x, d.y_mm - y) < sep for x, y in held) for d in dets]
         if self.table is not None:
             r = self.config.start_rail_r
@@ -798,9 +799,14 @@ class Tracker:
             out = [c or pocket_holding(self._zones, (d.x_mm, d.y_mm)) is not None for c, d in zip(out, dets)]
         return out
 
+    @property
+    def _diameter_mm(self) -> float:
+        """The ball's diameter: the table's, or a carom ball's (61.5 mm) without a table."""
+        return self.table.ball_diameter_mm if self.table is not None else 61.5
+
     def _pending_near(self, d: BallDetection) -> list[_Pending]:
         """The waiting entries at detection ``d``: first seen within a quarter of a diameter of it."""
-        D = self.table.ball_diameter_mm if self.table is not None else 61.5
+        D = self._diameter_mm
         return [p for p in self._pending if math.hypot(d.x_mm - p.x, d.y_mm - p.y) < 0.25 * D]
 
     def _hidden_reach(

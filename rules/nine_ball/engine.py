@@ -225,8 +225,7 @@ class NineBallEngine:
         if start is None or not start.positions:
             return state.balls
         v = self.variant
-        shown = set(start.positions) | set(start.under_way) | set(start.under_way_at)
-        seen: set[BallId] = {b for b in shown if b is not BallId.CUE}
+        seen: set[BallId] = {b for b in start.on_table if b is not BallId.CUE}
         foreign = {b for b in seen if b not in v.balls}
         if foreign:
             doubts.append(f"the shot start shows {_listed(foreign)}, not a ball of {v.name}: ignored")
