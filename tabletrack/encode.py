@@ -5,9 +5,10 @@ of ``size`` (width, height; even) at ``fps``, and returns an :class:`Encoder`: `
 8-bit BGR frame of that size, ``release()`` once (finishes a playable file). Where the
 ``imageio-ffmpeg`` package is installed (a dependency of the project: it carries its own FFmpeg
 binary) the frames are piped to FFmpeg's libx264 with the ``ultrafast`` preset at constant quality
-``crf``; otherwise, and where that FFmpeg cannot start, OpenCV's ``mp4v`` writer is used. Failures
-are :class:`OSError` with one line that names the file: cannot open it, or the encoder stopped
-(a full disk).
+``crf``, through a thread that writes FFmpeg's pipe up to two frames behind ``write``; otherwise,
+and where that FFmpeg cannot start, OpenCV's ``mp4v`` writer is used. Failures are
+:class:`OSError` with one line that names the file: cannot open it, or the encoder stopped (a full
+disk), raised by the ``write`` or ``release`` after it.
 
 Why: the frames of a shot wait until its events settle, so a one-shot clip's whole annotated
 video is drawn and encoded after the analysis, on one thread: OpenCV's encoder ran there at
@@ -80,7 +81,14 @@ class _FfmpegEncoder:
         cmd += ["-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast", "-crf", str(int(crf)), "-threads", "1"]
         cmd += ["-pix_fmt", "yuv420p", "-f", "mp4", str(out_path)]
         self._size = size
-        self._yuv = np.empty((size[1] * 3 // 2, size[0]), np.uint8)
+        # the pipe is written by a thread of its own, ``ahead`` frames at most behind: a frame
+        # (1280x720: 1.4 MB) is far more than the pipe holds (64 KB), so a write waited for
+        # FFmpeg to read the whole frame, which it does only after encoding the one before;
+        # the drawing of the next frame waited with it (annotated 1080p60 carom sample: the
+        # video's tail after the analysis, draw + write ~0.8 s, half of it that wait)
+        ahead = 2
+        self._yuv = [np.empty((size[1] * 3 // 2, size[0]), np.uint8) for _ in range(ahead + 2)]
+        self._next = 0
         # FFmpeg's messages go to a file, read back for the one line of an error (never onto the
         # user's terminal, and never a pipe that could fill and stall it)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed in release, or just below)
@@ -92,6 +100,11 @@ class _FfmpegEncoder:
             self._log.close()
             raise OSError(f"{out_path}: FFmpeg cannot start ({_first_line(e)})") from e
         _lower_priority(self._proc.pid, ENCODER_NICENESS)
+        from tabletrack.overlap import Worker
+
+        # ring of ahead + 2 buffers: at most ``ahead`` queued and one in the thread's hands, so
+        # the one filled next is never one still being written
+        self._pipe: Worker[np.ndarray] = Worker(self._send, maxsize=ahead, name="video-encoder-pipe")
 
     def write(self, frame_bgr: np.ndarray) -> None:
         proc = self._proc
@@ -101,17 +114,36 @@ class _FfmpegEncoder:
                 f"{self.out_path}: expected uint8 frames of {self._size[0]}x{self._size[1]}x3, got "
                 f"{frame_bgr.dtype} {'x'.join(map(str, frame_bgr.shape))}"
             )
-        cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2YUV_I420, dst=self._yuv)
+        yuv = self._yuv[self._next]
+        self._next = (self._next + 1) % len(self._yuv)
+        cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2YUV_I420, dst=yuv)
+        self._pipe.put(yuv)  # raises the pipe thread's OSError once it has failed
+
+    def _send(self, yuv: np.ndarray) -> None:
+        """The pipe thread's step: one frame into FFmpeg's input."""
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
         try:
-            proc.stdin.write(self._yuv.data)
+            proc.stdin.write(yuv.data)
         except (BrokenPipeError, ValueError, OSError) as e:
             proc.wait()
             raise OSError(f"{self.out_path}: the video encoder stopped: {self._error() or _first_line(e)}") from e
 
     def release(self) -> None:
-        proc, self._proc = self._proc, None
+        proc = self._proc
         if proc is None:
             return
+        try:
+            self._pipe.close()  # the frames queued go in first; raises the thread's failure
+        except BaseException:
+            self._proc = None
+            with contextlib.suppress(OSError):  # the thread's failure is the one to tell
+                self._finish(proc)
+            raise
+        self._proc = None
+        self._finish(proc)
+
+    def _finish(self, proc: subprocess.Popen[bytes]) -> None:
         try:
             if proc.stdin is not None:
                 with contextlib.suppress(BrokenPipeError):

@@ -7,7 +7,8 @@ Contract:
   items ahead of its consumer (a bounded queue: decoded 1080p frames are 6 MB each, so the memory
   it holds is ``maxsize`` frames). The consumer iterates it like the iterator itself; an exception
   raised in the thread is raised again in the consumer's thread, as the same exception object (so
-  a user's error stays a one-line error and a bug keeps its traceback). :meth:`Prefetch.close`
+  a user's error stays a one-line error and a bug keeps its traceback); :meth:`Prefetch.backlog`
+  says how many items wait for the consumer (0: it waits for the thread). :meth:`Prefetch.close`
   stops the thread wherever it is (also when the consumer stops early or is interrupted) and
   never blocks for more than its ``timeout_s``. ``busy_s`` is the time the thread spent inside
   the iterator (for a decoder: the decode-only time of this run).
@@ -99,6 +100,10 @@ class Prefetch(Generic[T]):
             self._error = e
         finally:
             self._put(_END)
+
+    def backlog(self) -> int:
+        """Items made and not yet taken (approximate: the queue's size as the thread sees it)."""
+        return self._q.qsize()
 
     def __iter__(self) -> Iterator[T]:
         while True:

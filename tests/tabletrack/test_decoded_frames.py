@@ -2,7 +2,8 @@
 ``prepare`` of the image while the session analyses every frame that changes (a ball moves, or
 the balls rest with one hidden: that work then runs on the other core: speed, issue 10) and on the
 still gate's heartbeat frames, never on other frames while it analyses only the frames that
-change at a ball, and never change a frame's content."""
+change at a ball, and only while the analysis has decoded frames waiting (else the analysing
+core, which waits for the decoder, prepares it), and never change a frame's content."""
 
 from __future__ import annotations
 
@@ -58,3 +59,26 @@ def test_the_heartbeat_frames_are_prepared_while_the_balls_are_watched() -> None
     detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0])))
     frames = list(DecodedFrames(_Source(5), detector, session)())  # type: ignore[arg-type]
     assert [f.prepared for f in frames] == [None, None, None, ("prep", 3), ("prep", 4)]
+
+
+@pytest.mark.parametrize(
+    ("backlog", "prepared"),
+    [
+        ([1, 0, 2, 0, 4], [True, False, True, False, True]),
+        ([0, 0, 0, 0, 0], [False] * 5),
+        (None, [True] * 5),
+    ],
+    ids=["frames waiting: prepared here, none waiting: left to the analysis", "the analysis always waits", "no queue"],
+)
+def test_a_frame_is_prepared_here_only_while_the_analysis_has_frames_waiting(
+    backlog: list[int] | None, prepared: list[bool]
+) -> None:
+    session = SimpleNamespace(analyses_changes=True, gate=SimpleNamespace(heartbeat_due_s=float("inf")))
+    detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0])))
+    feed = DecodedFrames(_Source(5), detector, session)  # type: ignore[arg-type]
+    if backlog is not None:
+        sizes = iter(backlog)
+        feed.backlog = lambda: next(sizes)
+    frames = list(feed())
+    assert [f.prepared is not None for f in frames] == prepared
+    assert all(f.prepared == ("prep", f.index) for f in frames if f.prepared is not None)

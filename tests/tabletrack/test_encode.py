@@ -66,6 +66,21 @@ def test_every_frame_is_written_and_reads_back(tmp_path: Path, backend: str) -> 
         assert float(np.mean(np.abs(got.astype(np.int16) - src))) < 6.0
 
 
+def test_frames_come_back_in_the_order_written(tmp_path: Path, backend: str) -> None:
+    """The disc moves 4 px a frame: each frame read back has it where that frame drew it (FFmpeg's
+    frames pass through a pipe thread and a ring of buffers: none may be overwritten or reordered)."""
+    frames = _frames(25)
+    enc = encode.open_encoder(tmp_path / "v.mp4", 25.0, (160, 96))
+    for im in frames:
+        enc.write(im)
+    enc.release()
+    back = _read_back(tmp_path / "v.mp4")
+    assert len(back) == len(frames)
+    for k, got in enumerate(back):
+        bright = np.nonzero(got[:, :, 1].max(axis=0) > 150)[0]
+        assert abs(float(bright.mean()) - (10 + 4 * k)) < 1.5, f"frame {k}"
+
+
 def test_a_file_that_cannot_be_written_is_one_oserror_line(tmp_path: Path, backend: str) -> None:
     target = tmp_path / "no-such-dir" / "v.mp4"
     with pytest.raises(OSError) as err:
