@@ -19,11 +19,13 @@ balls rest (its ``frames`` line). The table gives
 - the load average when each clip started (the machine has two cores; other work moves the
   absolute figures, the ratios less).
 
-    python bench/speed.py [--quick] [--clips NAME ...] [--repeat N] [--out BENCHMARKS.md] [--no-write]
+    python bench/speed.py [--quick] [--clips NAME ...] [--repeat N] [--real] [--out BENCHMARKS.md] [--no-write]
 
 ``--quick``: four clips (two carom 1080p60, the nine-ball 1080p60 and a snooker clip). ``--repeat N``:
 each command N times, the row being the run of median wall time with the range beside it (a single
-run moves by a fifth and more with this machine's load). The section
+run moves by a fifth and more with this machine's load). ``--real``: the real broadcast clips of
+``../shared/data/real-dev/`` too (nine-ball 1080p25, eight-ball 576p), in a table of their own:
+what a user's camera gives, beside the rendered samples. The section
 sits between ``<!-- speed:begin -->`` and ``<!-- speed:end -->``; bench/run.py calls :func:`run`
 and :func:`replace_section` the same way.
 """
@@ -65,7 +67,29 @@ def decode_only(video: Path, convert: bool) -> tuple[int, float]:
     return n, n / dt
 
 
+#: real broadcast footage beside the repository (not in it: no licence allows that); optional
+REAL = REPO.parent / "shared" / "data" / "real-dev"
+#: the real clips' games, by folder (the tables as bench/real.py analyses them)
+REAL_GAMES = {"nine-ball-clips": "nine-ball", "eight-ball-clips": "eight-ball"}
+
+
+def real_clips(root: Path = REAL) -> list[Path]:
+    """The real broadcast clips under ``root`` (nine-ball 1920x1080 25 fps, eight-ball 1024x576);
+    none where it is absent."""
+    return sorted((root / "nine-ball-clips").glob("*.mp4")) + sorted((root / "eight-ball-clips").glob("*/*.mp4"))
+
+
+def _real_folder(video: Path) -> str | None:
+    for part in video.parents:
+        if part.name in REAL_GAMES:
+            return part.name
+    return None
+
+
 def game_args(video: Path) -> list[str]:
+    folder = _real_folder(video)
+    if folder is not None:
+        return ["--game", REAL_GAMES[folder], "--table", "pool"]
     if video.parent.name != "pool":
         return []
     truth = json.loads(video.with_name(video.stem + ".truth.json").read_text(encoding="utf-8"))
@@ -174,7 +198,7 @@ def run_command(video: Path, out: Path, with_video: bool) -> dict:
 def target_x(video: Path, with_video: bool) -> float | None:
     """Issue 10's target for the whole command (x real time): carom 2 with the annotated video and
     3 without; pool and snooker 1 with it (none set without)."""
-    if video.parent.name == "pool":
+    if video.parent.name == "pool" or _real_folder(video) is not None:
         return 1.0 if with_video else None
     return 2.0 if with_video else 3.0
 
@@ -207,6 +231,7 @@ def bench_clip(video: Path, work: Path, with_video: bool, repeat: int = 1) -> di
         "whole_x_hi": clip_s / runs[0]["wall_s"],
         "runs": len(runs),
         "target_x": target_x(video, with_video),
+        "real": _real_folder(video) is not None,
         "rest_ratio": r["resting_fps"] / dec,
         "load": load,
         **r,
@@ -243,17 +268,19 @@ def table(rows: list[dict]) -> str:
 
 
 def run(
-    names: list[str] | None = None, quick: bool = False, both: bool = True, repeat: int = 1
+    names: list[str] | None = None, quick: bool = False, both: bool = True, repeat: int = 1, real: bool = False
 ) -> tuple[str, list[dict]]:
-    """The section's body (markdown) and its rows (each command run ``repeat`` times)."""
+    """The section's body (markdown) and its rows (each command run ``repeat`` times); with
+    ``real``, the real broadcast clips of :data:`REAL` too, in a table of their own."""
     videos = clips()
     wanted = set(names or (QUICK if quick else ()))
     if wanted:
         videos = [v for v in videos if v.stem in wanted]
+    reals = real_clips() if real else []
     rows = []
     compile_bytecode()
     with tempfile.TemporaryDirectory() as tmp:
-        for v in videos:
+        for v in videos + reals:
             for with_video in (True, False) if both else (True,):
                 r = bench_clip(v, Path(tmp), with_video, repeat)
                 rows.append(r)
@@ -284,9 +311,20 @@ def run(
         "ball is found struck, is a moving one; a frame skipped as still changes nothing). "
         "Absolute times move with the load (the last column); compare ratios.",
         "",
-        table(rows),
+        table([r for r in rows if not r["real"]]),
         "",
     ]
+    if reals:
+        body += [
+            "### Real broadcast clips",
+            "",
+            "The real clips of `../shared/data/real-dev/` (not in the repository), run the same way: nine-ball "
+            "(`--game nine-ball --table pool`, 1920x1080 at 25 fps: a real broadcast's file, whose first frames decode "
+            "slowly) and eight-ball (`--game eight-ball --table pool`, 1024x576).",
+            "",
+            table([r for r in rows if r["real"]]),
+            "",
+        ]
     return "\n".join(body), rows
 
 
@@ -305,10 +343,11 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "BENCHMARKS.md"))
     ap.add_argument("--no-write", action="store_true", help="print the table, leave BENCHMARKS.md alone")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each command; a row is the median's (default 1)")
+    ap.add_argument("--real", action="store_true", help=f"also the real broadcast clips of {REAL} (where present)")
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error(f"--repeat: expected a positive number of runs, got {args.repeat}")
-    body, _ = run(args.clips, args.quick, both=not args.video_only, repeat=args.repeat)
+    body, _ = run(args.clips, args.quick, both=not args.video_only, repeat=args.repeat, real=args.real)
     print(body)
     if not args.no_write:
         out = Path(args.out)
