@@ -83,9 +83,11 @@ class _FfmpegEncoder:
         self._size = size
         # the pipe is written by a thread of its own, ``ahead`` frames at most behind: a frame
         # (1280x720: 1.4 MB) is far more than the pipe holds (64 KB), so a write waited for
-        # FFmpeg to read the whole frame, which it does only after encoding the one before;
-        # the drawing of the next frame waited with it (annotated 1080p60 carom sample: the
-        # video's tail after the analysis, draw + write ~0.8 s, half of it that wait)
+        # FFmpeg to read the whole frame, which it does only after encoding the one before, and
+        # the drawing of the next frame waited with it. Measured on the video's tail after the
+        # analysis (the frames a one-shot clip draws once its events are known): snooker break
+        # 1.52 -> 1.34-1.47 s, carom 1080p60 0.75-1.06 -> 0.80-0.89 s (the tail is bound by the two
+        # cores' CPU: drawing, conversions and x264 together)
         ahead = 2
         self._yuv = [np.empty((size[1] * 3 // 2, size[0]), np.uint8) for _ in range(ahead + 2)]
         self._next = 0
