@@ -314,6 +314,8 @@ def run(
         table([r for r in rows if not r["real"]]),
         "",
     ]
+    if real and not reals:
+        body += [f"### Real broadcast clips\n\nabsent: no clips under {REAL}", ""]
     if reals:
         body += [
             "### Real broadcast clips",
