@@ -91,6 +91,24 @@ def onnxruntime_quiet() -> ModuleType:
     return ort
 
 
+#: the most ONNX Runtime threads a session takes: a 320x640 finder and batches of 40x40 crops gain
+#: little beyond it, and the decoder and the annotated video need cores of their own
+MAX_ORT_THREADS = 8
+
+
+def default_threads(cap: int = MAX_ORT_THREADS) -> int:
+    """ONNX Runtime's threads for this machine: the cores this process may run on (its CPU
+    affinity, where the system tells it; else the machine's count), at most ``cap``. Why not a
+    fixed number: OpenCV and FFmpeg already take every core by default, and a fixed 2 left most of
+    a larger machine idle while the finder ran; on this project's 2-core machine it is 2, as before."""
+    get_affinity = getattr(os, "sched_getaffinity", None)
+    try:
+        n = len(get_affinity(0)) if get_affinity is not None else (os.cpu_count() or 1)
+    except OSError:
+        n = os.cpu_count() or 1
+    return max(1, min(int(cap), n))
+
+
 def _session(path: Path, threads: int) -> ort.InferenceSession:
     ort = onnxruntime_quiet()
     if not Path(path).is_file():
@@ -189,7 +207,8 @@ class YoloDetector:
     (a ball whose centre moved less than ``converged_r`` radii is not re-cropped); finder boxes
     whose longer side is under ``min_box_d`` ball diameters are no ball (:func:`ball_sized`);
     ``turns`` views (1: none) of each crop read under ``turn_below`` are averaged (module
-    docstring)."""
+    docstring); ``threads`` ONNX Runtime's threads for each model (None: :func:`default_threads`,
+    the machine's usable cores up to 8)."""
 
     def __init__(
         self,
@@ -200,7 +219,7 @@ class YoloDetector:
         classifier_path: Path | str | None = None,
         conf: float = 0.25,
         iou: float = 0.45,
-        threads: int = 2,
+        threads: int | None = None,
         refine: int = 2,
         min_score: float = 0.2,
         proposals: bool = True,
@@ -234,8 +253,10 @@ class YoloDetector:
         #: asked or ended before (:mod:`vision.crop_memo`); None: every crop classified. For a
         #: sequence of frames of one video (the pipeline's), not for unrelated images.
         self.crop_memo = CropMemo(near_px=memo_near_r * self.r_px) if crop_memo else None
-        self._det = _session(Path(detector_path or DEFAULT_DETECTOR), threads)
-        self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), threads)
+        #: ONNX Runtime's threads for each model (:func:`default_threads` unless given)
+        self.threads = default_threads() if threads is None else max(1, int(threads))
+        self._det = _session(Path(detector_path or DEFAULT_DETECTOR), self.threads)
+        self._cls = _session(Path(classifier_path or DEFAULT_CLASSIFIER), self.threads)
         shape = self._det.get_inputs()[0].shape
         if len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
             raise YoloModelError(f"YOLO finder: expected a fixed input (1, 3, H, W), got {shape}")

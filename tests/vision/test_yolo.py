@@ -133,3 +133,34 @@ def test_the_models_threads_sleep_between_runs() -> None:
     for path in (DEFAULT_DETECTOR, DEFAULT_CLASSIFIER):
         opts = _session(path, 2).get_session_options()
         assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0", path
+
+
+@pytest.mark.parametrize(
+    ("cores", "cap", "threads"),
+    [({0, 1}, 8, 2), (set(range(16)), 8, 8), ({3}, 8, 1), (set(range(6)), 4, 4)],
+    ids=["this machine's two cores", "a 16-core machine: at most 8", "one core", "a lower cap"],
+)
+def test_onnx_runtime_takes_the_machines_usable_cores_up_to_a_cap(monkeypatch, cores, cap, threads) -> None:
+    """vision/yolo.py default_threads: the process's CPU affinity, capped (a fixed 2 left a larger
+    machine's cores idle while the finder ran)."""
+    import vision.yolo as yolo
+
+    monkeypatch.setattr(yolo.os, "sched_getaffinity", lambda pid: cores, raising=False)
+    assert yolo.default_threads(cap) == threads
+
+
+def test_without_an_affinity_call_the_machines_count_is_used(monkeypatch) -> None:
+    import vision.yolo as yolo
+
+    monkeypatch.delattr(yolo.os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(yolo.os, "cpu_count", lambda: 3)
+    assert yolo.default_threads() == 3
+
+
+def test_the_detector_runs_its_models_on_the_default_threads(carom_view) -> None:
+    import vision.yolo as yolo
+
+    table, rect = carom_view[0], carom_view[1]
+    det = YoloDetector(rect.geometry, table.ball_radius_mm, "carom")
+    assert det.threads == yolo.default_threads()
+    assert det._cls.get_session_options().intra_op_num_threads == det.threads
