@@ -32,7 +32,9 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-__all__ = ["ENCODER_NICENESS", "Encoder", "open_encoder"]
+from common.cores import usable_cores
+
+__all__ = ["ENCODER_NICENESS", "Encoder", "encoder_threads", "open_encoder"]
 
 #: how much lower than this process FFmpeg is scheduled (POSIX niceness; 0: the same)
 ENCODER_NICENESS = 10
@@ -76,9 +78,11 @@ class _FfmpegEncoder:
         # the frames go as YUV 4:2:0, converted here (OpenCV, ~0.5 ms at 720p): FFmpeg's own
         # conversion of BGR ran single-threaded and paced the encoder (720p: 4.1 -> 2.4 ms a frame)
         cmd += ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{size[0]}x{size[1]}", "-r", f"{float(fps):.6g}"]
-        # one encoder thread: x264's frame threads cost 2.7 ms of CPU a 960x540 frame against 1.6
-        # alone, on a machine whose cores the decoder and the analysis already fill
-        cmd += ["-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast", "-crf", str(int(crf)), "-threads", "1"]
+        # x264's threads: the cores beyond the two the decoder and the analysis fill
+        # (:func:`encoder_threads`; one on a 2-core machine, where x264's frame threads cost 2.7 ms
+        # of CPU a 960x540 frame against 1.6 alone)
+        cmd += ["-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast", "-crf", str(int(crf))]
+        cmd += ["-threads", str(encoder_threads())]
         cmd += ["-pix_fmt", "yuv420p", "-f", "mp4", str(out_path)]
         self._size = size
         # the pipe is written by a thread of its own, ``ahead`` frames at most behind: a frame
@@ -161,6 +165,18 @@ class _FfmpegEncoder:
         self._log.seek(0)
         lines = [ln.strip() for ln in self._log.read().decode("utf-8", "replace").splitlines() if ln.strip()]
         return lines[-1][:200] if lines else ""
+
+
+#: the cores the decoder and the analysis keep busy, which the encoder leaves them
+ANALYSIS_CORES = 2
+
+
+def encoder_threads() -> int:
+    """x264's threads: the usable cores (:func:`common.cores.usable_cores`) beyond
+    :data:`ANALYSIS_CORES`, at least one (one on this project's 2-core machine, as before; a
+    larger machine encodes a one-shot clip's video, all drawn after the analysis, on its spare
+    cores)."""
+    return max(1, usable_cores() - ANALYSIS_CORES)
 
 
 def _lower_priority(pid: int, niceness: int) -> None:

@@ -53,6 +53,7 @@ import cv2
 import numpy as np
 
 from calibration._vec import floats4
+from common.cores import usable_cores
 from common.errors import TabletrackError
 from tracking.detections import BallDetection, ball_label, ball_scores
 from tracking.ids import BallId
@@ -97,16 +98,11 @@ MAX_ORT_THREADS = 8
 
 
 def default_threads(cap: int = MAX_ORT_THREADS) -> int:
-    """ONNX Runtime's threads for this machine: the cores this process may run on (its CPU
-    affinity, where the system tells it; else the machine's count), at most ``cap``. Why not a
-    fixed number: OpenCV and FFmpeg already take every core by default, and a fixed 2 left most of
-    a larger machine idle while the finder ran; on this project's 2-core machine it is 2, as before."""
-    get_affinity = getattr(os, "sched_getaffinity", None)
-    try:
-        n = len(get_affinity(0)) if get_affinity is not None else (os.cpu_count() or 1)
-    except OSError:
-        n = os.cpu_count() or 1
-    return max(1, min(int(cap), n))
+    """ONNX Runtime's threads for this machine: the cores this process may run on
+    (:func:`common.cores.usable_cores`), at most ``cap``. Why not a fixed number: OpenCV and FFmpeg
+    already take every core by default, and a fixed 2 left most of a larger machine idle while the
+    finder ran; on this project's 2-core machine it is 2, as before."""
+    return max(1, min(int(cap), usable_cores()))
 
 
 def _session(path: Path, threads: int) -> ort.InferenceSession:

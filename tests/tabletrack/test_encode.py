@@ -116,3 +116,15 @@ def test_ffmpeg_runs_below_the_analysis(tmp_path: Path) -> None:
     finally:
         enc.release()
     assert len(_read_back(tmp_path / "v.mp4")) == 3
+
+
+@pytest.mark.parametrize(
+    ("cores", "threads"),
+    [(1, 1), (2, 1), (4, 2), (16, 14)],
+    ids=["one core", "this machine's two: one, as before", "four", "sixteen"],
+)
+def test_the_encoder_takes_the_cores_beyond_the_analysis(
+    monkeypatch: pytest.MonkeyPatch, cores: int, threads: int
+) -> None:
+    monkeypatch.setattr(encode, "usable_cores", lambda: cores)
+    assert encode.encoder_threads() == threads

@@ -143,17 +143,19 @@ def test_the_models_threads_sleep_between_runs() -> None:
 def test_onnx_runtime_takes_the_machines_usable_cores_up_to_a_cap(monkeypatch, cores, cap, threads) -> None:
     """vision/yolo.py default_threads: the process's CPU affinity, capped (a fixed 2 left a larger
     machine's cores idle while the finder ran)."""
+    import common.cores
     import vision.yolo as yolo
 
-    monkeypatch.setattr(yolo.os, "sched_getaffinity", lambda pid: cores, raising=False)
+    monkeypatch.setattr(common.cores.os, "sched_getaffinity", lambda pid: cores, raising=False)
     assert yolo.default_threads(cap) == threads
 
 
 def test_without_an_affinity_call_the_machines_count_is_used(monkeypatch) -> None:
+    import common.cores
     import vision.yolo as yolo
 
-    monkeypatch.delattr(yolo.os, "sched_getaffinity", raising=False)
-    monkeypatch.setattr(yolo.os, "cpu_count", lambda: 3)
+    monkeypatch.delattr(common.cores.os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(common.cores.os, "cpu_count", lambda: 3)
     assert yolo.default_threads() == 3
 
 
