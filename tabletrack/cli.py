@@ -313,6 +313,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         detector=args.detector,
         yolo_key_every=args.key_every,
         started_at=process_started_at(),
+        # the calls printed the moment they are final, the annotated video's end after them
+        on_calls=lambda text: print(text + "\n", flush=True),
     )
     out = Path(args.out)
     corners_file = args.corners if args.corners and Path(args.corners).is_file() else None

@@ -46,7 +46,7 @@ import importlib
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -104,6 +104,11 @@ class AnalyzeOptions:
     #: time.perf_counter() when the command started (the CLI: the process's start), for the whole
     #: command's wall time; None: when analyze_video was called
     started_at: float | None = None
+    #: told the calls' table (:func:`calls_text`) as soon as the calls are final, before the
+    #: annotated video's last frames are drawn (the CLI prints it then: a one-shot clip's whole
+    #: video is drawn after the analysis, ~1 s the user need not wait for the call); the summary
+    #: then leaves the table out. None: the table is in the summary
+    on_calls: Callable[[str], None] | None = None
 
 
 DETECTORS = ("auto", "yolo", "classical")
@@ -435,6 +440,9 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         session.finish()
         session.judge.check_shots()
         t_an = time.perf_counter() - t1
+        if opts.on_calls is not None:
+            progress.close()  # the bar's line ended before the table is printed under it
+            opts.on_calls(calls_text(session.calls))
         if annotated is not None:
             t2 = time.perf_counter()
             _tell(annotated, session, fed)
@@ -475,7 +483,7 @@ def analyze_video(video: Path, opts: AnalyzeOptions) -> AnalyzeResult:
         wall_s=time.perf_counter() - (opts.started_at if opts.started_at is not None else t0),
         decode_s=decoder.busy_s - feed.prepare_s if decoder is not None else 0.0,
     )
-    summary = _summary(calls, out, stats, camera)
+    summary = _summary(calls, out, stats, camera, table=opts.on_calls is None)
     for gap in session.gaps.all():
         summary += f"\nwarning: {gap.describe()}; calls of shots touching it are marked for review"
     claimed = src.info.frame_count
@@ -513,8 +521,15 @@ def _tell(annotated: AnnotatedVideo, session: FrameAnalysis, fed: _Fed) -> None:
         fed.final = final
 
 
-def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraModel) -> str:
-    lines = [format_calls_table(calls) if calls else "no shot found in the video", ""]
+def calls_text(calls: Sequence[Call]) -> str:
+    """The calls' table as the summary opens with it (a line when no shot was found)."""
+    return format_calls_table(list(calls)) if calls else "no shot found in the video"
+
+
+def _summary(calls: list[Call], out: Path, stats: AnalyzeStats, camera: CameraModel, table: bool = True) -> str:
+    """The run's summary: the calls' table (unless ``table`` is False: told already, see
+    :attr:`AnalyzeOptions.on_calls`), the calibration, the frame rates, the speed, the outputs."""
+    lines = [calls_text(calls), ""] if table else []
     err = camera.reprojection_error_mm
     lines.append(f"calibration: {camera.method}" + (f", reprojection error {err:.2f} mm" if err is not None else ""))
     rate = stats.frames / stats.analysis_s if stats.analysis_s > 0 else float("nan")

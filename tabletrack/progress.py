@@ -16,6 +16,7 @@ class Progress:
         self._t0 = time.perf_counter()
         self._last = 0.0
         self.done = 0
+        self._closed = False
 
     def update(self, done: int, note: str = "") -> None:
         self.done = done
@@ -31,7 +32,9 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        """End the bar's line (once: a second call does nothing)."""
+        if self.enabled and not self._closed:
             self.update(self.done)
             self.stream.write("\n")
             self.stream.flush()
+        self._closed = True
