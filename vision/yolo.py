@@ -332,8 +332,7 @@ class YoloDetector:
             last[todo] = crops
             if memo is not None and it == 0:
                 first = list(crops)
-            x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
-            out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
+            out = self._read(crops)
             off[todo] = np.clip(out[:, n : n + 2], -1.0, 1.0) * (CROP_BALL_PX / 2.0) / k[todo, None]  # view px
             logits[todo] = out[:, :n]
             if it < refine:
@@ -363,14 +362,19 @@ class YoloDetector:
         p = _softmax(logits[:, cols])
         return p, u + off[:, 0], v + off[:, 1]
 
+    def _read(self, crops: np.ndarray) -> np.ndarray:
+        """The classifier's raw output (k, classes + 2: identity logits, then the centre's
+        regression) for crops (k, H, W, 3) of 8-bit BGR, as the network takes them."""
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0
+        return np.asarray(self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0])
+
     def _turned_logits(self, crops: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The mean identity logits of ``crops`` (k, H, W, 3; their unturned reads ``logits``)
         and of the same crops turned by 1 .. ``turns`` - 1 quarters (exact pixel turns about the
         crop's centre, which the ball's centre is near: no resampling)."""
         n = logits.shape[1]
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(1, self.turns)])
-        x = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), np.float32) / 255.0
-        out = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0][:, :n]
+        out = self._read(turned)[:, :n]
         return (logits + out.reshape(self.turns - 1, len(crops), n).sum(axis=0)) / self.turns
 
     def _proposed(
