@@ -146,8 +146,10 @@ def _add_analyze(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=6,
         metavar="N",
-        help="the YOLO model runs whole on every Nth frame and wherever the balls do not move as "
-        "predicted; its classifier follows them in between (default 6; 1: whole on every frame)",
+        help="the detector looks at the whole table on every Nth analysed frame and wherever the balls "
+        "do not move as predicted, and only around the predicted balls in between (the YOLO model's "
+        "classifier follows them; the classical detector measures windows around them) "
+        "(default 6; 1: the whole table on every frame)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_analyze)

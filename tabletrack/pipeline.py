@@ -72,7 +72,7 @@ from tabletrack.visibility import ClothModel
 from tracking.events import Event
 from tracking.identity import balls_for
 from tracking.ids import BallId
-from vision.classical import ClassicalDetector
+from vision.classical import ClassicalConfig, ClassicalDetector
 from vision.detect import Detector, RectifiedDetector
 from vision.rectify import Rectifier
 from vision.source import MIN_CLIP_FRAMES, MIN_CLIP_S, Frame, VideoFile, VideoInfo, VideoSourceError, check_clip
@@ -185,9 +185,11 @@ def make_detector(
     on the sample clips) and the trained YOLO model (models/) on pool and snooker tables, whose
     numbered and coloured balls only the model tells apart. The model runs whole on every
     ``key_every``-th frame and wherever the last frames do not predict the balls; in between its
-    classifier follows them (:mod:`vision.guided`); ``key_every=1``: whole on every frame. A camera
-    more than :data:`vision.frame_yolo.OBLIQUE_DEG` off the vertical gets the model on its own
-    image instead (:mod:`vision.frame_yolo`). Whichever it is, the pipeline calls only the
+    classifier follows them (:mod:`vision.guided`); the classical detector likewise passes the
+    whole view at least every ``key_every``-th analysed frame and measures windows around the
+    tracker's predictions in between (:meth:`ClassicalDetector.detect_frame`); ``key_every=1``:
+    whole on every frame. A camera more than :data:`vision.frame_yolo.OBLIQUE_DEG` off the
+    vertical gets the model on its own image instead (:mod:`vision.frame_yolo`). Whichever it is, the pipeline calls only the
     :class:`vision.detect.Detector` protocol on it. ``classifier``: the model's identity
     classifier (ONNX) in place of the shipped one, to measure a retrained one as users run it."""
     if choice not in DETECTORS:
@@ -199,7 +201,11 @@ def make_detector(
                 f"the classical detector knows the carom balls only, but the table is {table.kind}: "
                 "use --detector yolo (or auto)"
             )
-        det = ClassicalDetector(rect.geometry, table.ball_radius_mm, rectifier=rect)
+        # the whole view passed at least every key_every-th analysed frame, guided between
+        # (ClassicalDetector.detect_frame); key_every=1: the whole view on every frame
+        det = ClassicalDetector(
+            rect.geometry, table.ball_radius_mm, config=ClassicalConfig(guided_every=key_every), rectifier=rect
+        )
         det.set_background(rect(first_frame))
         return det
     from vision.frame_yolo import FrameYoloDetector, oblique
@@ -266,6 +272,9 @@ class DecodedFrames:
     def __init__(self, src: VideoFile, detector: Detector, session: FrameAnalysis) -> None:
         self.src = src
         self.prepare: Callable[[np.ndarray], object] | None = getattr(detector, "prepare", None)
+        #: whether the detector will likely read the next frame's ``prepare`` result (the classical
+        #: detector's guided frames read windows of the view only); None: always
+        self.useful: Callable[[], bool] | None = getattr(detector, "prepare_useful", None)
         self.session = session
         self.prepare_s = 0.0
         #: frames decoded and not yet taken by the analysis (the decoder's queue); None: unknown
@@ -284,6 +293,7 @@ class DecodedFrames:
                 and fr.image is not None
                 and self._analysed_likely(fr.t_s)
                 and (self.backlog is None or self.backlog() > 0)
+                and (self.useful is None or self.useful())
             ):
                 t0 = time.perf_counter()
                 fr = replace(fr, prepared=self.prepare(fr.image))

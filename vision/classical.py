@@ -20,6 +20,7 @@ How it works, and why:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -65,7 +66,14 @@ class ClassicalConfig:
 
     One of each: where as many whole balls (``set_score``, ``clear_visible``) as the set has
     classes are found and two share a class, their classes are given by their colours against
-    each other (:meth:`ClassicalDetector._one_of_each`)."""
+    each other (:meth:`ClassicalDetector._one_of_each`).
+
+    Guided frames (:meth:`ClassicalDetector.detect_frame`): while a ball moves and the last frame
+    found the whole set clearly, the candidates are sought only in windows around the tracker's
+    predictions (``guided_margin_r`` radii, plus the ball's travel since the last analysed frame);
+    the whole view is passed again at least every ``guided_every`` analysed frames (1: always)
+    and on any frame where the windows do not give the whole set clearly or a blob comes within
+    ``guided_border_px`` coarse pixels of a window's edge."""
 
     chroma_threshold: float = 20.0
     lightness_threshold: float = 30.0
@@ -93,6 +101,13 @@ class ClassicalConfig:
     drift_lightness: float = 8.0
     drift_chroma: float = 6.0
     set_score: float = 0.5
+    guided_every: int = 6
+    guided_margin_r: float = 3.0
+    guided_border_px: int = 3
+
+
+#: the light's drift is measured on every this-many-th pixel of the half-resolution view
+DRIFT_STRIDE = 8
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -103,6 +118,26 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
         return 0.0
     inter = w * h
     return inter / float((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Windows (u0, v0, u1, v1) with every two that overlap or touch replaced by the box around
+    both, until none do (a blob between two balls' windows is then in one window whole)."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, c = out[i], out[j]
+                if a[0] <= c[2] and c[0] <= a[2] and a[1] <= c[3] and c[1] <= a[3]:
+                    out[i] = (min(a[0], c[0]), min(a[1], c[1]), max(a[2], c[2]), max(a[3], c[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def _coarse_lab(rectifier: Rectifier, frame_bgr: np.ndarray) -> np.ndarray:
@@ -146,6 +181,13 @@ class ClassicalDetector:
         self._tried: list[tuple[int, int, int, int]] = []
         # the last view's median lightness and chroma difference from the cloth model
         self._drift = (0.0, 0.0)
+        # guided frames (detect_frame): analysed frames since the whole view was last passed, the
+        # last analysed frame's time, whether the last frame found the whole set clearly, and
+        # whether it was a guided one (then the decoder need not prepare the next: prepare_useful)
+        self._since_whole = 0
+        self._t_last: float | None = None
+        self._last_all_found = False
+        self._guided_last = False
         self.labels: tuple[str, ...] = tuple(self.config.hues_deg) + (self.config.white_label,)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         # each class's ball colour in Lab, as seen (learnt from clear single balls; a start for
@@ -211,6 +253,16 @@ class ClassicalDetector:
         d = lab.astype(np.int16) - bg
         return d[..., 1].astype(np.int32) ** 2 + d[..., 2].astype(np.int32) ** 2, d[..., 0]
 
+    @staticmethod
+    def _drift_of(dab2: np.ndarray, dl: np.ndarray) -> tuple[float, float]:
+        """The view's median lightness and chroma difference from the cloth model (the light's
+        drift, :class:`ClassicalConfig`) from :meth:`_off_cloth`'s differences on every
+        :data:`DRIFT_STRIDE`-th pixel of the half-resolution view."""
+        return abs(float(np.median(dl))), float(np.sqrt(np.median(dab2)))
+
+    def _drifted(self) -> bool:
+        return self._drift[0] > self.config.drift_lightness or self._drift[1] > self.config.drift_chroma
+
     def _fg_of(self, dab2: np.ndarray, dl: np.ndarray, scale: float) -> np.ndarray:
         """:meth:`_fg` from the differences of :meth:`_off_cloth` (both passes share them)."""
         fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (dl > scale * self.config.lightness_threshold)
@@ -232,26 +284,14 @@ class ClassicalDetector:
         if bg.shape[:2] != lab_s.shape[:2]:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         dab2, dl = self._off_cloth(lab_s, bg)
-        # the view's median difference from the model, on every eighth pixel (the light's drift)
-        self._drift = (abs(float(np.median(dl[::8, ::8]))), float(np.sqrt(np.median(dab2[::8, ::8]))))
+        self._drift = self._drift_of(dab2[::DRIFT_STRIDE, ::DRIFT_STRIDE], dl[::DRIFT_STRIDE, ::DRIFT_STRIDE])
         mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
         stats = sparse_components(mask_s).stats  # OpenCV's, without the background row
-        pad = int(np.ceil(self.r_px * 0.5)) + 2
 
         def full_box(x0: int, y0: int, bw: int, bh: int) -> tuple[int, int, int, int]:
-            return (
-                max(0, 2 * x0 - pad),
-                max(0, 2 * y0 - pad),
-                min(full_w, 2 * (x0 + bw) + pad),
-                min(full_h, 2 * (y0 + bh) + pad),
-            )
+            return self._full_box(x0, y0, bw, bh, full_w, full_h)
 
-        min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
-        boxes = []
-        for x0, y0, bw, bh, area in stats:
-            if area < min_small_area:
-                continue
-            boxes.append(full_box(x0, y0, bw, bh))
+        boxes = self._boxes(stats, full_w, full_h)
 
         def faint() -> list[tuple[int, int, int, int]]:
             found: list[tuple[int, int, int, int]] = []
@@ -269,6 +309,25 @@ class ClassicalDetector:
             return found
 
         return boxes, faint
+
+    def _full_box(self, x0: int, y0: int, bw: int, bh: int, full_w: int, full_h: int) -> tuple[int, int, int, int]:
+        """The full-resolution window (u0, v0, u1, v1) of a half-resolution blob's box, with half
+        a radius and two pixels of margin."""
+        pad = int(np.ceil(self.r_px * 0.5)) + 2
+        return (
+            max(0, 2 * x0 - pad),
+            max(0, 2 * y0 - pad),
+            min(full_w, 2 * (x0 + bw) + pad),
+            min(full_h, 2 * (y0 + bh) + pad),
+        )
+
+    def _boxes(self, stats: np.ndarray, full_w: int, full_h: int) -> list[tuple[int, int, int, int]]:
+        """The full-resolution windows of the half-resolution blobs (``stats``: x, y, width,
+        height, area, in the mask's raster order) of at least ``min_area_frac`` of a ball."""
+        min_small_area = self.config.min_area_frac * self.ball_area_px / 4.0
+        return [
+            self._full_box(x0, y0, bw, bh, full_w, full_h) for x0, y0, bw, bh, area in stats if area >= min_small_area
+        ]
 
     def detect(self, rectified_bgr: np.ndarray, t_s: float | None = None) -> list[BallDetection]:
         """Balls in a whole full-resolution rectified view (``t_s`` unused)."""
@@ -288,31 +347,147 @@ class ClassicalDetector:
             return None
         return CoarseLab(self.rectifier, _coarse_lab(self.rectifier, frame_bgr))
 
+    def prepare_useful(self) -> bool:
+        """Whether the next frame will likely need :meth:`prepare`'s whole half-resolution view:
+        not while the frames are guided (:meth:`detect_frame`), which read windows of it only."""
+        return not self._guided_last
+
     def detect_frame(self, frame: Frame, motion: MotionState | None = None) -> Detections:
         """The pipeline's call (:class:`vision.detect.Detector`): the balls of ``frame.image``
         through the detector's ``rectifier``, from the frame's :meth:`prepare` result where it
-        carries one made with that rectifier. Each frame is seen afresh; ``motion`` (the tracker's,
-        before this frame) says only whether the table rests, when the cloth model may be refreshed
-        (:meth:`_refresh_cloth`)."""
+        carries one made with that rectifier. ``motion`` (the tracker's, predicted for this
+        frame) says whether the table rests, when the cloth model may be refreshed
+        (:meth:`_refresh_cloth`), and where the balls should be.
+
+        Guided frames: while a ball moves, on a frame after one that found the whole set clearly,
+        the candidates are sought in windows of the half-resolution view around the tracker's
+        predictions only (:meth:`_guided`), not in the whole view; a blob found there is measured
+        as the whole view's pass measures it, so each ball's detection is the one that pass gives
+        (the same blob, in the same window, in the same order). The whole view is passed again
+        where the windows do not give the whole set clearly, where a blob nears a window's edge,
+        and at least every ``guided_every`` analysed frames (:class:`ClassicalConfig`): what the
+        windows cannot see (a ball where the tracker did not predict it, a change of light, a
+        faint streak) waits at most that long. Why: on a 1080p carom frame the half-resolution
+        view (a remap and a colour conversion, ~3 ms) and the candidate search over it (~1.8 ms)
+        were most of the detector's ~6.5 ms, for three balls that each cover a few hundredths of
+        the view; a guided frame took ~3.2 ms, most of it measuring the three balls (sample
+        point_2a: 271 of 354 analysed frames guided; the events, calls and tracks of every carom
+        sample byte for byte the same as with the whole view on every frame)."""
         if self.rectifier is None:
             raise ValueError("classical detector: detect_frame needs the rectifier given at construction")
         assert frame.image is not None  # the pipeline passes decoded frames only
+        rect, image = self.rectifier, frame.image
+        dt = None if self._t_last is None else float(frame.t_s) - self._t_last
+        self._t_last = float(frame.t_s)
+        guided = self._guided(image, rect, motion, dt) if self._guidable(motion, dt) else None
+        self._guided_last = guided is not None
+        if guided is not None:
+            self._since_whole += 1
+            self._last_all_found = True
+            self._tried = []  # a ball moves: nothing is refreshed (_refresh_cloth)
+            return Detections(frame.index, frame.t_s, tuple(guided))
+        self._since_whole = 0
         prepared = frame.prepared
         coarse = prepared.lab if isinstance(prepared, CoarseLab) and prepared.rectifier is self.rectifier else None
-        rect, image = self.rectifier, frame.image
         found = self.detect_image(image, rect, coarse)
-        if self._drift[0] > self.config.drift_lightness or self._drift[1] > self.config.drift_chroma:
+        if self._drifted():
             # the light changed over the whole view: the cloth model made again (ClassicalConfig),
             # and this frame's balls found against it (against the old one, the whole cloth was
             # foreground: a hand's or a garment's colour seeds could pass for balls there)
             self.set_background(rect(image))
             self._tried = []
             found = self.detect_image(image, rect, coarse)
+            self._last_all_found = self._all_found(found)
             return Detections(frame.index, frame.t_s, tuple(found))
         self._refresh_cloth(
             motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
         )
+        self._last_all_found = self._all_found(found)
         return Detections(frame.index, frame.t_s, tuple(found))
+
+    def _guidable(self, motion: MotionState | None, dt_s: float | None) -> bool:
+        """Whether this frame may be guided (:meth:`detect_frame`): a ball moves, the tracker
+        predicts every ball of the set (one per colour class, each seen on the last frame), the
+        last frame found the whole set clearly, and the whole view was passed within
+        ``guided_every`` frames."""
+        cfg = self.config
+        if motion is None or motion.resting or dt_s is None or dt_s <= 0 or self._bg_small is None:
+            return False
+        if not self._last_all_found or self._since_whole + 1 >= cfg.guided_every:
+            return False
+        balls = [m for m in motion.balls if not m.gone]
+        return sorted(m.ball.value for m in balls) == sorted(self.labels) and all(m.seen_last_frame for m in balls)
+
+    def _guided(
+        self, image: np.ndarray, rect: Rectifier, motion: MotionState | None, dt_s: float | None
+    ) -> list[BallDetection] | None:
+        """The balls of a guided frame (:meth:`detect_frame`), None where the whole view must be
+        passed instead. The windows' foreground is made as the whole view's is (the same
+        half-resolution pixels, cloth model and opening) and put into an empty mask of the whole
+        view, so that its blobs come in the whole view's order; a blob within ``guided_border_px``
+        of a window's edge (where the opening and the blob's extent beyond the window are not
+        seen) sends the frame to the whole view. The colour learnt from clear balls
+        (:meth:`_learn_colour`) is put back as it was when the frame goes there."""
+        assert motion is not None and dt_s is not None and self._bg_small is not None and self._bg_full is not None
+        cfg = self.config
+        h2, w2 = self._bg_small.shape[:2]
+        H, W = self._bg_full.shape[:2]
+        # the light's drift, on the same pixels as the whole view's pass measures it: where the
+        # light has changed, that pass makes the cloth model again (detect_frame)
+        lab = cv2.cvtColor(rect.coarse_sparse(image, DRIFT_STRIDE), cv2.COLOR_BGR2LAB)
+        self._drift = self._drift_of(*self._off_cloth(lab, self._bg_small[::DRIFT_STRIDE, ::DRIFT_STRIDE]))
+        if self._drifted():
+            return None
+        b = max(1, int(cfg.guided_border_px))
+        windows = []
+        for m in motion.balls:
+            if m.gone:
+                continue
+            u, v = self.geometry.mm_to_uv(np.array([m.x_mm]), np.array([m.y_mm]))
+            travel_px = math.hypot(m.vx_mm_s, m.vy_mm_s) * dt_s * self.geometry.px_per_mm
+            half = (cfg.guided_margin_r * self.r_px + travel_px) / 2.0 + b  # coarse px
+            cu, cv_ = float(u[0]) / 2.0, float(v[0]) / 2.0
+            if not (np.isfinite(cu) and np.isfinite(cv_) and np.isfinite(half)):
+                return None
+            windows.append(
+                (
+                    max(0, int(math.floor(cu - half))),
+                    max(0, int(math.floor(cv_ - half))),
+                    min(w2, int(math.ceil(cu + half)) + 1),
+                    min(h2, int(math.ceil(cv_ + half)) + 1),
+                )
+            )
+        mask = np.zeros((h2, w2), np.uint8)
+        for u0, v0, u1, v1 in _merged(windows):
+            if u1 - u0 <= 2 * b or v1 - v0 <= 2 * b:
+                return None  # off the view, or too small to hold a ball
+            lab = cv2.cvtColor(rect.coarse_window(image, u0, v0, u1, v1), cv2.COLOR_BGR2LAB)
+            fg = cv2.morphologyEx(
+                self._fg_of(*self._off_cloth(lab, self._bg_small[v0:v1, u0:u1]), 1.0), cv2.MORPH_OPEN, self._open
+            )
+            if (
+                (v0 > 0 and fg[:b].any())
+                or (v1 < h2 and fg[-b:].any())
+                or (u0 > 0 and fg[:, :b].any())
+                or (u1 < w2 and fg[:, -b:].any())
+            ):
+                return None
+            mask[v0:v1, u0:u1] = fg
+        learnt = dict(self._ref_bgr)  # _learn_colour replaces a class's array, never writes into it
+        out: list[BallDetection] = []
+        empty = []
+        for u0, v0, u1, v1 in self._boxes(sparse_components(mask).stats, W, H):
+            found = self._measure(rect.patch(image, u0, v0, u1, v1), self._bg_full[v0:v1, u0:u1], u0, v0)
+            if not found:
+                empty.append((u0, v0, u1, v1))
+            out.extend(found)
+        if not self._all_found(out):
+            self._ref_bgr = learnt
+            return None
+        # the whole set, clearly, one of each class: the whole view's pass would neither rename
+        # them (_one_of_each) nor seek faint streaks (_all_found)
+        self._empty = empty
+        return out
 
     def _refresh_cloth(self, resting: bool, window: Callable[[int, int, int, int], np.ndarray]) -> None:
         """The cloth model made again where the last frame's foreground held no ball, while the

@@ -90,6 +90,7 @@ class Rectifier:
         self._c1, self._c2 = cv2.convertMaps(mxc, myc, cv2.CV_16SC2)
         self.camera = camera
         self._sparse: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # stride -> maps of every stride-th pixel
+        self._coarse_sparse: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # the same, of the coarse view
 
     def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
         return cv2.remap(
@@ -107,6 +108,36 @@ class Rectifier:
             frame_bgr,
             self._c1,
             self._c2,
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
+
+    def coarse_window(self, frame_bgr: np.ndarray, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
+        """Half-resolution view pixels [v0:v1, u0:u1] (the same values as :meth:`coarse`'s there:
+        each pixel is its own map entry's interpolation)."""
+        return cv2.remap(
+            frame_bgr,
+            self._c1[v0:v1, u0:u1],
+            self._c2[v0:v1, u0:u1],
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
+
+    def coarse_sparse(self, frame_bgr: np.ndarray, stride: int) -> np.ndarray:
+        """Half-resolution view pixels [::stride, ::stride] (the same values as :meth:`coarse`'s)."""
+        maps = self._coarse_sparse.get(stride)
+        if maps is None:
+            maps = (
+                np.ascontiguousarray(self._c1[::stride, ::stride]),
+                np.ascontiguousarray(self._c2[::stride, ::stride]),
+            )
+            self._coarse_sparse[stride] = maps
+        return cv2.remap(
+            frame_bgr,
+            maps[0],
+            maps[1],
             interpolation=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=(0, 0, 0),

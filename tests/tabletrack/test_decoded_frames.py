@@ -82,3 +82,14 @@ def test_a_frame_is_prepared_here_only_while_the_analysis_has_frames_waiting(
     frames = list(feed())
     assert [f.prepared is not None for f in frames] == prepared
     assert all(f.prepared == ("prep", f.index) for f in frames if f.prepared is not None)
+
+
+def test_a_frame_is_not_prepared_while_the_detector_says_it_will_not_read_it() -> None:
+    """The classical detector's guided frames read windows of the view only
+    (``ClassicalDetector.prepare_useful``): while it says so, the decoder leaves the frames
+    unprepared (frames 1 and 2 here), and prepares them again once it wants them."""
+    session = SimpleNamespace(analyses_changes=True, gate=SimpleNamespace(heartbeat_due_s=float("inf")))
+    useful = iter([True, False, False, True, True])
+    detector = SimpleNamespace(prepare=lambda img: ("prep", int(img[0, 0, 0])), prepare_useful=lambda: next(useful))
+    frames = list(DecodedFrames(_Source(5), detector, session)())  # type: ignore[arg-type]
+    assert [f.prepared is not None for f in frames] == [True, False, False, True, True]
