@@ -93,85 +93,49 @@ class Rectifier:
         self._coarse_sparse: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # the same, of the coarse view
 
     def __call__(self, frame_bgr: np.ndarray) -> np.ndarray:
-        return cv2.remap(
-            frame_bgr,
-            self._m1,
-            self._m2,
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, self._m1, self._m2)
 
     def coarse(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The view at half resolution (each pixel the mean position of a 2x2 block)."""
-        return cv2.remap(
-            frame_bgr,
-            self._c1,
-            self._c2,
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, self._c1, self._c2)
 
     def coarse_window(self, frame_bgr: np.ndarray, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
         """Half-resolution view pixels [v0:v1, u0:u1] (the same values as :meth:`coarse`'s there:
         each pixel is its own map entry's interpolation)."""
-        return cv2.remap(
-            frame_bgr,
-            self._c1[v0:v1, u0:u1],
-            self._c2[v0:v1, u0:u1],
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, self._c1[v0:v1, u0:u1], self._c2[v0:v1, u0:u1])
 
     def coarse_sparse(self, frame_bgr: np.ndarray, stride: int) -> np.ndarray:
         """Half-resolution view pixels [::stride, ::stride] (the same values as :meth:`coarse`'s)."""
-        maps = self._coarse_sparse.get(stride)
-        if maps is None:
-            maps = (
-                np.ascontiguousarray(self._c1[::stride, ::stride]),
-                np.ascontiguousarray(self._c2[::stride, ::stride]),
-            )
-            self._coarse_sparse[stride] = maps
-        return cv2.remap(
-            frame_bgr,
-            maps[0],
-            maps[1],
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, *_strided(self._coarse_sparse, self._c1, self._c2, stride))
 
     def patch(self, frame_bgr: np.ndarray, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
         """Full-resolution view pixels [v0:v1, u0:u1]."""
-        return cv2.remap(
-            frame_bgr,
-            self._m1[v0:v1, u0:u1],
-            self._m2[v0:v1, u0:u1],
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, self._m1[v0:v1, u0:u1], self._m2[v0:v1, u0:u1])
 
     def sparse(self, frame_bgr: np.ndarray, stride: int) -> np.ndarray:
         """View pixels [::stride, ::stride] (the same values as the whole view's, remapped alone:
         a few thousand pixels instead of the whole view)."""
-        maps = self._sparse.get(stride)
-        if maps is None:
-            maps = (
-                np.ascontiguousarray(self._m1[::stride, ::stride]),
-                np.ascontiguousarray(self._m2[::stride, ::stride]),
-            )
-            self._sparse[stride] = maps
-        return cv2.remap(
-            frame_bgr,
-            maps[0],
-            maps[1],
-            interpolation=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        return _remap(frame_bgr, *_strided(self._sparse, self._m1, self._m2, stride))
+
+
+def _remap(frame_bgr: np.ndarray, m1: np.ndarray, m2: np.ndarray) -> np.ndarray:
+    """``frame_bgr`` through fixed-point maps (bilinear, black outside the frame): each output
+    pixel is its own map entry's interpolation, so any window or stride of the maps gives the
+    same values as the whole view there."""
+    return cv2.remap(
+        frame_bgr, m1, m2, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)
+    )
+
+
+def _strided(
+    cache: dict[int, tuple[np.ndarray, np.ndarray]], m1: np.ndarray, m2: np.ndarray, stride: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``stride``-th entry of the maps ``m1, m2`` (contiguous), made once per stride into ``cache``."""
+    maps = cache.get(stride)
+    if maps is None:
+        maps = (np.ascontiguousarray(m1[::stride, ::stride]), np.ascontiguousarray(m2[::stride, ::stride]))
+        cache[stride] = maps
+    return maps
 
 
 class LazyView:

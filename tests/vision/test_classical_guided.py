@@ -10,6 +10,8 @@ blob across a window's edge, a change of light — the frame goes to the whole v
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -106,7 +108,13 @@ def test_guided_every_one_passes_the_whole_view_on_every_frame(world) -> None:
     [
         ("resting: the cloth model may be refreshed", MotionState(t_s=2 / FPS, resting=True, balls=_motion(2).balls)),
         ("no predictions", MotionState(t_s=2 / FPS, resting=False)),
-        ("a ball not seen on the last frame", MotionState(2 / FPS, False, (_motion(2).balls[0],) * 3)),
+        (
+            "a ball not seen on the last frame",
+            MotionState(
+                2 / FPS, False, tuple(replace(m, seen_last_frame=m.ball is not BallId.RED) for m in _motion(2).balls)
+            ),
+        ),
+        ("one ball predicted twice, another not at all", MotionState(2 / FPS, False, (_motion(2).balls[0],) * 3)),
         ("the white predicted 300 mm from where it is", _motion(2, {BallId.WHITE: (300.0, 0.0)})),
     ],
 )
