@@ -263,6 +263,14 @@ class ClassicalDetector:
     def _drifted(self) -> bool:
         return self._drift[0] > self.config.drift_lightness or self._drift[1] > self.config.drift_chroma
 
+    def _mask(self, lab: np.ndarray, bg: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """:meth:`_fg` opened (a 3x3 ellipse): specks of noise gone, the blobs that are measured."""
+        return self._mask_of(*self._off_cloth(lab, bg), scale)
+
+    def _mask_of(self, dab2: np.ndarray, dl: np.ndarray, scale: float) -> np.ndarray:
+        """:meth:`_mask` from the differences of :meth:`_off_cloth`."""
+        return cv2.morphologyEx(self._fg_of(dab2, dl, scale), cv2.MORPH_OPEN, self._open)
+
     def _fg_of(self, dab2: np.ndarray, dl: np.ndarray, scale: float) -> np.ndarray:
         """:meth:`_fg` from the differences of :meth:`_off_cloth` (both passes share them)."""
         fg = (dab2 > int((scale * self.config.chroma_threshold) ** 2)) | (dl > scale * self.config.lightness_threshold)
@@ -285,17 +293,13 @@ class ClassicalDetector:
             bg = cv2.resize(bg, (lab_s.shape[1], lab_s.shape[0]), interpolation=cv2.INTER_NEAREST)
         dab2, dl = self._off_cloth(lab_s, bg)
         self._drift = self._drift_of(dab2[::DRIFT_STRIDE, ::DRIFT_STRIDE], dl[::DRIFT_STRIDE, ::DRIFT_STRIDE])
-        mask_s = cv2.morphologyEx(self._fg_of(dab2, dl, 1.0), cv2.MORPH_OPEN, self._open)
+        mask_s = self._mask_of(dab2, dl, 1.0)
         stats = sparse_components(mask_s).stats  # OpenCV's, without the background row
-
-        def full_box(x0: int, y0: int, bw: int, bh: int) -> tuple[int, int, int, int]:
-            return self._full_box(x0, y0, bw, bh, full_w, full_h)
-
         boxes = self._boxes(stats, full_w, full_h)
 
         def faint() -> list[tuple[int, int, int, int]]:
             found: list[tuple[int, int, int, int]] = []
-            weak = cv2.morphologyEx(self._fg_of(dab2, dl, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
+            weak = self._mask_of(dab2, dl, self.config.streak_fg_scale)
             r_s = self.r_px / 2.0
             wc = sparse_components(weak)
             for i, (x0, y0, bw, bh, area) in enumerate(wc.stats):
@@ -305,7 +309,7 @@ class ClassicalDetector:
                 strong_share = float((mask_s[y0 : y0 + bh, x0 : x0 + bw][inside] > 0).mean())
                 if strong_share > 0.6:
                     continue  # the strong pass sees it well enough
-                found.append(full_box(x0, y0, bw, bh))
+                found.append(self._full_box(x0, y0, bw, bh, full_w, full_h))
             return found
 
         return boxes, faint
@@ -397,11 +401,10 @@ class ClassicalDetector:
             self.set_background(rect(image))
             self._tried = []
             found = self.detect_image(image, rect, coarse)
-            self._last_all_found = self._all_found(found)
-            return Detections(frame.index, frame.t_s, tuple(found))
-        self._refresh_cloth(
-            motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
-        )
+        else:
+            self._refresh_cloth(
+                motion is not None and motion.resting, lambda u0, v0, u1, v1: rect.patch(image, u0, v0, u1, v1)
+            )
         self._last_all_found = self._all_found(found)
         return Detections(frame.index, frame.t_s, tuple(found))
 
@@ -439,32 +442,28 @@ class ClassicalDetector:
         if self._drifted():
             return None
         b = max(1, int(cfg.guided_border_px))
-        windows = []
-        for m in motion.balls:
-            if m.gone:
-                continue
-            u, v = self.geometry.mm_to_uv(np.array([m.x_mm]), np.array([m.y_mm]))
-            travel_px = math.hypot(m.vx_mm_s, m.vy_mm_s) * dt_s * self.geometry.px_per_mm
-            half = (cfg.guided_margin_r * self.r_px + travel_px) / 2.0 + b  # coarse px
-            cu, cv_ = float(u[0]) / 2.0, float(v[0]) / 2.0
-            if not (np.isfinite(cu) and np.isfinite(cv_) and np.isfinite(half)):
-                return None
-            windows.append(
-                (
-                    max(0, int(math.floor(cu - half))),
-                    max(0, int(math.floor(cv_ - half))),
-                    min(w2, int(math.ceil(cu + half)) + 1),
-                    min(h2, int(math.ceil(cv_ + half)) + 1),
-                )
+        balls = [m for m in motion.balls if not m.gone]
+        u, v = self.geometry.mm_to_uv(np.array([m.x_mm for m in balls]), np.array([m.y_mm for m in balls]))
+        travel_px = np.hypot([m.vx_mm_s for m in balls], [m.vy_mm_s for m in balls]) * dt_s * self.geometry.px_per_mm
+        half = (cfg.guided_margin_r * self.r_px + travel_px) / 2.0 + b  # coarse px
+        cu, cv_ = u / 2.0, v / 2.0
+        if not (np.isfinite(cu).all() and np.isfinite(cv_).all() and np.isfinite(half).all()):
+            return None
+        windows = [
+            (
+                max(0, math.floor(x - h)),
+                max(0, math.floor(y - h)),
+                min(w2, math.ceil(x + h) + 1),
+                min(h2, math.ceil(y + h) + 1),
             )
+            for x, y, h in zip(cu.tolist(), cv_.tolist(), half.tolist())
+        ]
         mask = np.zeros((h2, w2), np.uint8)
         for u0, v0, u1, v1 in _merged(windows):
             if u1 - u0 <= 2 * b or v1 - v0 <= 2 * b:
                 return None  # off the view, or too small to hold a ball
             lab = cv2.cvtColor(rect.coarse_window(image, u0, v0, u1, v1), cv2.COLOR_BGR2LAB)
-            fg = cv2.morphologyEx(
-                self._fg_of(*self._off_cloth(lab, self._bg_small[v0:v1, u0:u1]), 1.0), cv2.MORPH_OPEN, self._open
-            )
+            fg = self._mask(lab, self._bg_small[v0:v1, u0:u1])
             if (
                 (v0 > 0 and fg[:b].any())
                 or (v1 < h2 and fg[-b:].any())
@@ -618,7 +617,7 @@ class ClassicalDetector:
         """Streaks too faint for the ordinary thresholds (a ball faster than ~4 m/s at 30 fps),
         sought in a window with the lower ones; none where a ball was already found."""
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-        mask = cv2.morphologyEx(self._fg(lab, bg, self.config.streak_fg_scale), cv2.MORPH_OPEN, self._open)
+        mask = self._mask(lab, bg, self.config.streak_fg_scale)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[BallDetection] = []
         for c in contours:
@@ -668,7 +667,7 @@ class ClassicalDetector:
     def _measure(self, bgr: np.ndarray, bg: np.ndarray, ox: int, oy: int) -> list[BallDetection]:
         cfg = self.config
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-        mask = cv2.morphologyEx(self._fg(lab, bg), cv2.MORPH_OPEN, self._open)
+        mask = self._mask(lab, bg)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[BallDetection] = []
         for c in contours:
